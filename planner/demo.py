@@ -1,0 +1,49 @@
+"""The offline demo's scripted model: fixed replies shaped like a real endpoint's."""
+
+from __future__ import annotations
+
+import json
+
+from planner.model import ScriptedClient
+
+DEMO_PLAN = {"title": "RAG基础复习", "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
+DEMO_CALL_ID = "call_demo_0001"
+
+
+def _completion(message: dict, finish_reason: str) -> dict:
+    """A Chat Completions response body with one choice and unknown usage."""
+    return {
+        "id": "demo-completion",
+        "object": "chat.completion",
+        "model": "demo-scripted",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+        "usage": None,
+    }
+
+
+def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
+    """The scripted first reply: one save_review_plan call."""
+    call = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "save_review_plan", "arguments": json.dumps(plan, ensure_ascii=False)},
+    }
+    return _completion({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls")
+
+
+def explanation_reply(body: dict) -> dict:
+    """The scripted second reply: explains the tool result it was really sent."""
+    result = json.loads(body["messages"][-1]["content"])
+    status = result.get("status")
+    if status == "saved":
+        text = f"计划已由程序保存到 {result.get('path')}。到时按计划复习 N1 和 N2 即可。"
+    elif status == "cancelled":
+        text = "你没有确认，所以计划没有保存。需要时可以重新运行并输入 SAVE。"
+    else:
+        text = f"保存没有成功（{status}），磁盘上没有新的计划。"
+    return _completion({"role": "assistant", "content": text}, "stop")
+
+
+def demo_client() -> ScriptedClient:
+    """The demo's model: proposes the default plan, then explains the real result."""
+    return ScriptedClient([proposal_reply(), explanation_reply])

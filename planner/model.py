@@ -1,0 +1,160 @@
+"""The model-client seam: the live OpenAI-compatible client and the scripted one."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from planner.config import Config
+
+# Body fields the SDK's create() takes by name; anything else goes through extra_body.
+_SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
+_MESSAGE_LIMIT = 200
+
+
+class ModelCallError(Exception):
+    """A model call failed; `record` is what the response file keeps instead of a body."""
+
+    def __init__(self, message: str, record: dict) -> None:
+        super().__init__(message)
+        self.record = record
+
+
+class ModelClient(Protocol):
+    """Anything that answers a Chat Completions body with a decoded response body."""
+
+    simulated: bool
+
+    def complete(self, body: dict) -> object:
+        """Send one request; return the decoded JSON response body or raise ModelCallError."""
+        ...
+
+
+Reply = object | Callable[[dict], object]
+
+
+class ScriptedClient:
+    """Answers with fixed replies in order; records every request it receives."""
+
+    simulated = True
+
+    def __init__(self, replies: Iterable[Reply]) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict] = []
+
+    def complete(self, body: dict) -> object:
+        self.requests.append(copy.deepcopy(body))
+        if not self.replies:
+            raise ModelCallError("the scripted model has no reply left", {"error": "no reply"})
+        reply = self.replies.pop(0)
+        if callable(reply):
+            reply = reply(body)
+        if isinstance(reply, BaseException):
+            raise reply
+        return copy.deepcopy(reply)
+
+
+class LiveClient:
+    """One OpenAI-compatible endpoint through the official SDK: no retries, no streaming."""
+
+    simulated = False
+
+    def __init__(self, config: Config, api_key: str) -> None:
+        import openai  # here, not at the top: it costs start-up that --help and --demo never pay
+
+        self._openai = openai
+        self._key = api_key
+        self._config = config
+        self._client = openai.OpenAI(
+            api_key=api_key,
+            base_url=config.base_url,
+            timeout=config.timeout_seconds,
+            # No retries: repeating "request - write - request" could save a plan twice.
+            max_retries=0,
+        )
+
+    def complete(self, body: dict) -> object:
+        openai = self._openai
+        params = {name: body[name] for name in _SDK_PARAMS if name in body}
+        extra = {name: value for name, value in body.items() if name not in _SDK_PARAMS}
+        try:
+            raw = self._client.chat.completions.with_raw_response.create(
+                **params, extra_body=extra or None
+            )
+            text = self._scrub(raw.http_response.text)
+        except openai.APIStatusError as error:
+            raise self._status_error(error) from None
+        except openai.APITimeoutError:
+            message = (
+                f"the model did not answer within {self._config.timeout_seconds:g} s; "
+                "try again later or raise timeout_seconds in config.json"
+            )
+            raise ModelCallError(message, {"error": {"kind": "timeout"}}) from None
+        except openai.APIConnectionError as error:
+            reason = self._scrub(str(error.__cause__ or error))[:_MESSAGE_LIMIT]
+            message = (
+                f"could not reach {self._config.base_url} ({reason}); "
+                "check base_url in config.json and the network"
+            )
+            raise ModelCallError(
+                message, {"error": {"kind": "connection", "reason": reason}}
+            ) from None
+        try:
+            return json.loads(text)
+        except ValueError:
+            message = (
+                "the server's reply was not JSON; check that base_url points to an "
+                "OpenAI-compatible API"
+            )
+            record = {"error": {"kind": "not_json", "status": raw.http_response.status_code,
+                                "body_text": text[:4096]}}
+            raise ModelCallError(message, record) from None
+
+    def _status_error(self, error: object) -> ModelCallError:
+        """One clear line per HTTP status, keeping the server's own words."""
+        status = error.status_code
+        server = self._scrub(_server_message(error))
+        said = f" ({server})" if server else ""
+        env = self._config.api_key_env
+        if status == 401:
+            advice = f"the API key was refused{said}; check {env}"
+        elif status == 402:
+            advice = f"the account has no balance left{said}; top it up, then run again"
+        elif status == 403:
+            advice = f"access was denied{said}; check the key's permissions for this model"
+        elif status == 404:
+            advice = f"not found{said}; check base_url and model in config.json"
+        elif status in (400, 422):
+            advice = f"the server rejected the request{said}; check model and extra_body in config"
+        elif status == 429:
+            advice = f"rate limit reached{said}; wait a moment, then run again"
+        elif status >= 500:
+            advice = f"the server failed or is overloaded{said}; try again later"
+        else:
+            advice = f"the server refused the request{said}"
+        try:
+            body = json.loads(self._scrub(error.response.text))
+        except ValueError:
+            body = self._scrub(error.response.text)[:4096]
+        record = {"error": {"kind": "http_status", "status": status, "message": server,
+                            "body": body}}
+        return ModelCallError(f"{status}: {advice}", record)
+
+    def _scrub(self, text: str) -> str:
+        """Remove the key from anything a server echoes back before it is shown or saved."""
+        return text.replace(self._key, "***") if self._key else text
+
+
+def _server_message(error: object) -> str:
+    """The server's error message from an SDK status error, on one short line."""
+    body = getattr(error, "body", None)
+    message = None
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        message = inner.get("message")
+    if not isinstance(message, str) or not message.strip():
+        message = error.response.text if not isinstance(body, str) else body
+    line = " ".join(str(message).split())
+    return line if len(line) <= _MESSAGE_LIMIT else line[: _MESSAGE_LIMIT - 3] + "..."

@@ -1,0 +1,242 @@
+"""The review plan, its tool schema, and strict checking of the model's arguments."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+import unicodedata
+from collections.abc import Collection
+from dataclasses import dataclass
+
+TOOL_NAME = "save_review_plan"
+FIELDS = ("title", "note_ids", "date", "minutes")
+MAX_ARGUMENTS_BYTES = 4096
+MAX_TITLE = 80
+MAX_NOTES = 3
+MAX_MINUTES = 120
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+# Characters that may stand inside a title although str.isprintable() says no:
+# ordinary and full-width spaces (category Zs). Line and paragraph separators are not here.
+_SPACE_CATEGORIES = frozenset({"Zs"})
+
+
+class InvalidArguments(ValueError):
+    """The model's proposal broke a rule; names the field and the rule."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field = field
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """A checked plan, exactly as proposed apart from the trimmed title."""
+
+    title: str
+    note_ids: tuple[str, ...]
+    date: str
+    minutes: int
+
+    def as_dict(self) -> dict:
+        """The plan as the JSON object that is saved and recorded."""
+        return {
+            "title": self.title,
+            "note_ids": list(self.note_ids),
+            "date": self.date,
+            "minutes": self.minutes,
+        }
+
+
+def tool_definition(note_ids: Collection[str]) -> dict:
+    """The one tool offered to the model, as a Chat Completions `tools` entry."""
+    return {
+        "type": "function",
+        "function": {
+            "name": TOOL_NAME,
+            "description": (
+                "Propose a review plan for existing notes. Use it only when the request gives "
+                "a title, the notes, the date and the minutes. If any of these is missing or "
+                "unclear, do not call the tool: ask the person instead. The program checks the "
+                "proposal, the person confirms or cancels it, and the tool returns the real "
+                'result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
+                '{"status": "failed", "error": ...}.'
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "title": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": MAX_TITLE,
+                        "description": "Short title of the review session, one line.",
+                    },
+                    "note_ids": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": sorted(note_ids)},
+                        "minItems": 1,
+                        "maxItems": MAX_NOTES,
+                        "uniqueItems": True,
+                        "description": "IDs of existing notes to review.",
+                    },
+                    "date": {
+                        "type": "string",
+                        "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                        "description": "Review day as YYYY-MM-DD (an absolute date).",
+                    },
+                    "minutes": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": MAX_MINUTES,
+                        "description": "Length of the review in minutes.",
+                    },
+                },
+                "required": list(FIELDS),
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
+    """Turn the model's `arguments` text into a ReviewPlan, or raise InvalidArguments."""
+    data = _load_object(arguments)
+    missing = [name for name in FIELDS if name not in data]
+    if missing:
+        raise InvalidArguments(missing[0], "is required but missing")
+    extra = sorted(name for name in data if name not in FIELDS)
+    if extra:
+        raise InvalidArguments(_show(extra[0]), "is not an allowed field")
+    return ReviewPlan(
+        title=_check_title(data["title"]),
+        note_ids=_check_note_ids(data["note_ids"], note_ids),
+        date=_check_date(data["date"]),
+        minutes=_check_minutes(data["minutes"]),
+    )
+
+
+def _load_object(arguments: object) -> dict:
+    """Parse the arguments text as one JSON object, refusing anything ambiguous."""
+    if not isinstance(arguments, str):
+        raise InvalidArguments("arguments", f"must be a JSON text, got {_kind(arguments)}")
+    # Checked before parsing so a huge or deeply nested text costs almost nothing.
+    if len(arguments) > MAX_ARGUMENTS_BYTES or (
+        len(arguments.encode("utf-8", "surrogatepass")) > MAX_ARGUMENTS_BYTES
+    ):
+        raise InvalidArguments("arguments", f"are longer than {MAX_ARGUMENTS_BYTES} bytes")
+    try:
+        data = json.loads(
+            arguments,
+            object_pairs_hook=_no_duplicate_keys,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+        )
+    except InvalidArguments:
+        raise
+    except RecursionError:
+        raise InvalidArguments("arguments", "are nested too deeply") from None
+    except ValueError as error:  # json.JSONDecodeError, int digit limits
+        reason = getattr(error, "msg", None) or "cannot be read"
+        raise InvalidArguments("arguments", f"are not valid JSON ({reason})") from None
+    if not isinstance(data, dict):
+        raise InvalidArguments("arguments", f"must be a JSON object, got {_kind(data)}")
+    return data
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        dup = next(key for key in keys if keys.count(key) > 1)
+        raise InvalidArguments("arguments", f"repeat the key {_show(dup)}")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> None:
+    raise InvalidArguments("arguments", f"contain {name}, which is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise InvalidArguments("arguments", f"contain a number that overflows: {text[:40]}")
+    return value
+
+
+def _check_title(value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidArguments("title", f"must be a string, got {_kind(value)}")
+    title = value.strip()
+    if not title:
+        raise InvalidArguments("title", "is empty after trimming spaces")
+    if len(title) > MAX_TITLE:
+        raise InvalidArguments("title", f"has {len(title)} characters; at most {MAX_TITLE}")
+    for char in title:
+        if not (char.isprintable() or unicodedata.category(char) in _SPACE_CATEGORIES):
+            raise InvalidArguments(
+                "title", f"contains a non-printable character U+{ord(char):04X}"
+            )
+    return title
+
+
+def _check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InvalidArguments("note_ids", f"must be a list of note IDs, got {_kind(value)}")
+    if not 1 <= len(value) <= MAX_NOTES:
+        raise InvalidArguments(
+            "note_ids", f"must hold 1 to {MAX_NOTES} note IDs, got {len(value)}"
+        )
+    for item in value:
+        if not isinstance(item, str):
+            raise InvalidArguments("note_ids", f"must hold strings, got {_kind(item)}")
+        if item not in known:
+            raise InvalidArguments(
+                "note_ids", f"{_show(item)} is not an existing note ({', '.join(sorted(known))})"
+            )
+    if len(set(value)) != len(value):
+        raise InvalidArguments("note_ids", "repeats a note ID")
+    return tuple(value)
+
+
+def _check_date(value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidArguments("date", f"must be a string YYYY-MM-DD, got {_kind(value)}")
+    if not _DATE.fullmatch(value):
+        raise InvalidArguments("date", f"must be written YYYY-MM-DD, got {_show(value)}")
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError:
+        raise InvalidArguments("date", f"{value} is not a real calendar date") from None
+    return value
+
+
+def _check_minutes(value: object) -> int:
+    # bool is an int subclass in Python, and 20.0 or "20" are not integers: none is converted.
+    if type(value) is not int:
+        raise InvalidArguments("minutes", f"must be an integer, got {_kind(value)}")
+    if not 1 <= value <= MAX_MINUTES:
+        raise InvalidArguments("minutes", f"must be from 1 to {MAX_MINUTES}, got {value}")
+    return value
+
+
+def _kind(value: object) -> str:
+    """A short description of a JSON value for error messages."""
+    names = {
+        type(None): "null",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number with a fraction",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }
+    name = names.get(type(value), type(value).__name__)
+    if isinstance(value, (str, int, float, bool)) and value is not None:
+        return f"{name} {_show(value)}"
+    return name
+
+
+def _show(value: object) -> str:
+    """A value for an error message: JSON-quoted, ASCII-escaped and cut short."""
+    text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,91 @@
+"""Writes to disk: exclusive durable plan files and atomic JSON records."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+# "x" and no links: never overwrite a plan the person already saved, never write through a link.
+_EXCLUSIVE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def to_json(data: object) -> bytes:
+    """The on-disk form of every JSON file: UTF-8, indented, newline-terminated."""
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def make_private_dir(path: Path) -> None:
+    """Create a folder readable only by its owner (0700); fail if it already exists."""
+    os.mkdir(path, DIR_MODE)
+    # umask may only remove bits; chmod makes the mode exact whatever umask says.
+    os.chmod(path, DIR_MODE)
+
+
+def ensure_dir(path: Path) -> None:
+    """Create a folder (0700) unless it already exists as a real folder."""
+    try:
+        make_private_dir(path)
+    except FileExistsError:
+        if path.is_symlink() or not path.is_dir():
+            raise NotADirectoryError(f"{path} exists and is not a folder") from None
+
+
+def create_exclusive(path: Path, data: bytes) -> None:
+    """Write a new file that must not exist yet, flushed to disk; leave nothing partial."""
+    fd = os.open(path, _EXCLUSIVE, FILE_MODE)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        _sync_dir(path.parent)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        # We created it a moment ago with O_EXCL, so removing the partial file is ours to do.
+        _unlink_quietly(path)
+        raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` all at once: temporary file, flush, rename."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, _EXCLUSIVE, FILE_MODE)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(temp, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        _unlink_quietly(temp)
+        raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _sync_dir(path: Path) -> None:
+    """Make a new directory entry durable (the file's own fsync does not cover its name)."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
