@@ -1,0 +1,352 @@
+"""A scripted OpenAI-compatible Chat Completions server on 127.0.0.1, standard library only.
+
+In tests: start a `StubServer` with a queue of `Reply` objects (or a responder function), point
+`base_url` at `server.url`, and read `server.requests` afterwards. As a process (benchmarks):
+
+    python tests/stub_server.py --port 0 --bench            # tool call for tool_choice "auto",
+                                                             # explanation for "none", forever
+    python tests/stub_server.py --port 8765 --script replies.json [--loop]
+
+The process prints one line `READY http://127.0.0.1:PORT` on stdout once it listens, then serves
+until SIGTERM or SIGINT. A script file is a JSON list of replies, each an object with the
+fields of `Reply`: {"status": 200, "body": {...} or "text", "headers": {}, "delay": 0,
+"drop": false}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CHAT_PATHS = ("/chat/completions", "/v1/chat/completions")
+TOOL_NAME = "save_review_plan"
+PLAN = {"title": "RAG basics", "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
+
+
+# --- response bodies ---------------------------------------------------------------------------
+
+
+def usage(
+    prompt: int = 700, completion: int = 40, hit: int | None = 640, miss: int | None = None
+) -> dict:
+    """A usage object as DeepSeek returns it (cache split included unless hit is None)."""
+    data = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+    if hit is not None:
+        data["prompt_cache_hit_tokens"] = hit
+        data["prompt_cache_miss_tokens"] = prompt - hit if miss is None else miss
+    return data
+
+
+def completion(
+    message: dict | None = None,
+    finish_reason: object = "stop",
+    *,
+    usage_data: dict | None = None,
+    choices: list | None = None,
+    completion_id: str = "chatcmpl-stub",
+    model: str = "stub-model",
+) -> dict:
+    """A Chat Completions body; `choices` replaces the single choice built from message."""
+    if choices is None:
+        choices = [{"index": 0, "message": message, "finish_reason": finish_reason}]
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": 1_790_000_000,
+        "model": model,
+        "choices": choices,
+        "usage": usage() if usage_data is None else usage_data,
+    }
+
+
+def tool_call(
+    arguments: object = None,
+    *,
+    call_id: str = "call_0001",
+    name: str = TOOL_NAME,
+    call_type: str = "function",
+) -> dict:
+    """One tool call; `arguments` that is a dict becomes JSON text, anything else stays as is."""
+    if arguments is None:
+        arguments = PLAN
+    if isinstance(arguments, dict):
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    return {"id": call_id, "type": call_type, "function": {"name": name, "arguments": arguments}}
+
+
+def assistant_tool_message(*calls: dict, content: str | None = None) -> dict:
+    """The assistant message of a tool-call reply (one call by default)."""
+    return {"role": "assistant", "content": content, "tool_calls": list(calls) or [tool_call()]}
+
+
+def tool_call_reply(
+    arguments: object = None,
+    *,
+    calls: Iterable[dict] | None = None,
+    finish_reason: object = "tool_calls",
+    usage_data: dict | None = None,
+    **call_fields: object,
+) -> dict:
+    """A whole reply proposing one call (or `calls`), finish_reason tool_calls by default."""
+    chosen = list(calls) if calls is not None else [tool_call(arguments, **call_fields)]
+    message = {"role": "assistant", "content": None, "tool_calls": chosen}
+    return completion(message, finish_reason, usage_data=usage_data)
+
+
+def text_reply(
+    text: str, *, finish_reason: object = "stop", usage_data: dict | None = None
+) -> dict:
+    """A whole reply with a plain text answer and no tool call."""
+    return completion({"role": "assistant", "content": text}, finish_reason, usage_data=usage_data)
+
+
+def error_body(message: str, error_type: str = "invalid_request_error", code: object = None) -> dict:
+    """An OpenAI-style error body: {"error": {"message", "type", "param", "code"}}."""
+    return {"error": {"message": message, "type": error_type, "param": None, "code": code}}
+
+
+# --- the server --------------------------------------------------------------------------------
+
+
+@dataclass
+class Reply:
+    """One scripted answer: status, body (dict/list → JSON, str/bytes as is), extra headers.
+
+    `delay` waits that many seconds before answering; `drop` closes the connection without
+    sending anything at all.
+    """
+
+    status: int = 200
+    body: object = None
+    headers: dict = field(default_factory=dict)
+    delay: float = 0.0
+    drop: bool = False
+
+    def encoded(self) -> tuple[bytes, dict]:
+        """The body bytes and the headers to send with them."""
+        headers = {key.lower(): value for key, value in self.headers.items()}
+        if isinstance(self.body, bytes):
+            data = self.body
+            headers.setdefault("content-type", "application/octet-stream")
+        elif isinstance(self.body, str):
+            data = self.body.encode("utf-8")
+            headers.setdefault("content-type", "text/plain; charset=utf-8")
+        else:
+            data = json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+            headers.setdefault("content-type", "application/json")
+        return data, headers
+
+    @classmethod
+    def from_json(cls, data: dict) -> Reply:
+        """A reply from one entry of a script file."""
+        return cls(**data)
+
+
+@dataclass
+class Received:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    headers: dict  # names in lower case
+    raw: bytes
+    body: object  # the decoded JSON body, or None when it was not JSON
+
+
+Responder = Callable[[Received], Reply]
+
+
+def by_tool_choice(proposal: Reply, explanation: Reply) -> Responder:
+    """A responder for endless runs: a proposal for tool_choice "auto", else an explanation."""
+
+    def respond(received: Received) -> Reply:
+        body = received.body if isinstance(received.body, dict) else {}
+        return proposal if body.get("tool_choice") == "auto" else explanation
+
+    return respond
+
+
+def bench_responder() -> Responder:
+    """The benchmark's two replies: propose the default plan, then explain the result."""
+    return by_tool_choice(
+        Reply(body=tool_call_reply()),
+        Reply(body=text_reply("The program reported the result; nothing else was done.")),
+    )
+
+
+class StubServer:
+    """A scripted Chat Completions server in a background thread; a context manager."""
+
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        responder: Responder | None = None,
+        loop: bool = False,
+        port: int = 0,
+    ) -> None:
+        self.replies: list[Reply] = list(replies)
+        self.responder = responder
+        self.loop = loop
+        self.requests: list[Received] = []
+        self._next = 0
+        self._lock = threading.Lock()
+        # Set on stop, so that delayed answers end at once instead of holding threads.
+        self.stopping = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        """The base_url to configure: http://127.0.0.1:PORT."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def add(self, *replies: Reply) -> None:
+        """Queue more scripted replies."""
+        with self._lock:
+            self.replies.extend(replies)
+
+    def start(self) -> StubServer:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> StubServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def chat_requests(self) -> list[Received]:
+        """The requests sent to a Chat Completions path."""
+        return [r for r in self.requests if r.path in CHAT_PATHS]
+
+    def _answer_for(self, received: Received) -> Reply:
+        with self._lock:
+            self.requests.append(received)
+            if self.responder is not None:
+                return self.responder(received)
+            if self._next >= len(self.replies):
+                if not (self.loop and self.replies):
+                    return Reply(500, error_body("stub server: no scripted reply left"))
+                self._next = 0
+            reply = self.replies[self._next]
+            self._next += 1
+            return reply
+
+
+def _handler_for(server: StubServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as a real API server does
+        disable_nagle_algorithm = True  # no 40 ms stalls between header and body segments
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            received = Received(self.command, self.path.split("?")[0], headers, raw, body)
+            if received.path not in CHAT_PATHS:
+                with server._lock:
+                    server.requests.append(received)
+                self._send(Reply(404, error_body(f"stub server: no route {received.path}")))
+                return
+            self._send(server._answer_for(received))
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            self._send(Reply(404, error_body("stub server: only POST /chat/completions")))
+
+        def _send(self, reply: Reply) -> None:
+            if reply.delay and server.stopping.wait(reply.delay):
+                self.close_connection = True
+                return
+            if reply.drop:
+                self.close_connection = True
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return
+            data, headers = reply.encoded()
+            try:
+                self.send_response(reply.status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # the client gave up (e.g. its timeout); nothing left to do
+                self.close_connection = True
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    return Handler
+
+
+# --- as a process ------------------------------------------------------------------------------
+
+
+def _script_replies(path: str) -> list[Reply]:
+    with open(path, encoding="utf-8") as file:
+        data = json.load(file)
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise SystemExit(f"{path}: must be a JSON list of reply objects")
+    return [Reply.from_json(item) for item in data]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve until SIGTERM/SIGINT; print READY <url> once listening."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--bench", action="store_true", help="answer by tool_choice, forever")
+    mode.add_argument("--script", help="a JSON list of replies, answered in order")
+    parser.add_argument("--loop", action="store_true", help="start the script over when done")
+    args = parser.parse_args(argv)
+    if args.bench:
+        server = StubServer(responder=bench_responder(), port=args.port)
+    else:
+        server = StubServer(_script_replies(args.script), loop=args.loop, port=args.port)
+    done = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: done.set())
+    with server:
+        print(f"READY {server.url}", flush=True)
+        done.wait()
+
+
+def _iter_lines(text: str) -> Iterator[str]:  # pragma: no cover - kept tiny on purpose
+    yield from text.splitlines()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
