@@ -79,7 +79,12 @@ class RunRecord:
         }
         summary.update(fields)
         record = cls(records / run_id, summary)
-        record.save()
+        try:
+            record.save()
+        except BaseException:
+            # No summary, no run: leave no empty folder that would read as a damaged run.
+            storage.remove_empty_dir(record.folder)
+            raise
         return record
 
     @property

@@ -21,8 +21,20 @@ def to_json(data: object) -> bytes:
 def make_private_dir(path: Path) -> None:
     """Create a folder readable only by its owner (0700); fail if it already exists."""
     os.mkdir(path, DIR_MODE)
-    # umask may only remove bits; chmod makes the mode exact whatever umask says.
-    os.chmod(path, DIR_MODE)
+    try:
+        # umask may only remove bits; chmod makes the mode exact whatever umask says.
+        os.chmod(path, DIR_MODE)
+    except BaseException:
+        remove_empty_dir(path)
+        raise
+
+
+def remove_empty_dir(path: Path) -> None:
+    """Take back a folder this run just made, if nothing is in it."""
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def ensure_dir(path: Path) -> None:
