@@ -19,6 +19,9 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
 # ordinary and full-width spaces (category Zs). Line and paragraph separators are not here.
 _SPACE_CATEGORIES = frozenset({"Zs"})
+# Trimming removes only these spaces: a tab or newline at an end is rejected, never dropped.
+# (every category Zs character: U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000)
+_SPACES = " \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
 
 
 class InvalidArguments(ValueError):
@@ -107,7 +110,8 @@ def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
         raise InvalidArguments(missing[0], "is required but missing")
     extra = sorted(name for name in data if name not in FIELDS)
     if extra:
-        raise InvalidArguments(_show(extra[0]), "is not an allowed field")
+        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(FIELDS)})")
     return ReviewPlan(
         title=_check_title(data["title"]),
         note_ids=_check_note_ids(data["note_ids"], note_ids),
@@ -166,7 +170,7 @@ def _finite_float(text: str) -> float:
 def _check_title(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidArguments("title", f"must be a string, got {_kind(value)}")
-    title = value.strip()
+    title = value.strip(_SPACES)
     if not title:
         raise InvalidArguments("title", "is empty after trimming spaces")
     if len(title) > MAX_TITLE:

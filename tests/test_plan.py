@@ -381,3 +381,18 @@ def test_tool_definition_field_schemas() -> None:
     assert (properties["minutes"]["minimum"], properties["minutes"]["maximum"]) == (1, 120)
     for name in FIELDS:
         assert properties[name].get("description")
+
+
+@pytest.mark.parametrize("name", ["approved", "path", "command"])
+def test_extra_field_is_named_plainly(name: str) -> None:
+    """The message shows the extra key as the model wrote it."""
+    error = rejected(plan_text(**{name: 1}))
+    assert error.field == name and "is not an allowed field" in str(error)
+
+
+@pytest.mark.parametrize("edge", ["\t", "\n", "\r", "\x1f", "\x85", "\u2028", "\u200b"])
+def test_title_trimming_removes_spaces_only(edge: str) -> None:
+    """Trimming drops spaces; a control or separator character at an end is rejected."""
+    for title in (edge + "RAG", "RAG" + edge):
+        assert rejected(plan_text(title=title)).field == "title"
+    assert parse_arguments(plan_text(title="\u3000 RAG \u3000"), NOTES).title == "RAG"

@@ -145,16 +145,6 @@ json_values = st.recursive(
     max_leaves=12,
 )
 
-# A dictionary of the four fields, each value either valid or arbitrary, so that both outcomes
-# (accepted and rejected) are reached often.
-near_plans = st.fixed_dictionaries(
-    {
-        "title": st.one_of(titles, st.text(max_size=90), json_values),
-        "note_ids": st.one_of(note_id_lists, json_values),
-        "date": st.one_of(dates, json_values),
-        "minutes": st.one_of(minutes, st.integers(min_value=-5, max_value=200), json_values),
-    }
-)
 
 forbidden_chars = st.characters(categories=("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
 
@@ -224,6 +214,26 @@ BAD_VALUES = {
         st.booleans(),
     ),
 }
+
+
+spaces = st.text(st.sampled_from(" \u3000"), max_size=3)
+padded_titles = st.builds(lambda left, title, right: left + title + right, spaces, titles, spaces)
+
+# A dictionary of the four fields, each value either valid or arbitrary, so that both outcomes
+# (accepted and rejected) are reached often.
+near_plans = st.fixed_dictionaries(
+    {
+        "title": st.one_of(padded_titles, st.text(max_size=90), json_values),
+        "note_ids": st.one_of(note_id_lists, json_values),
+        "date": st.one_of(
+            dates,
+            dates_with_one_change(),
+            dates.map(lambda date: date.replace("-", "")),
+            json_values,
+        ),
+        "minutes": st.one_of(minutes, st.integers(min_value=-5, max_value=200), json_values),
+    }
+)
 
 
 @st.composite
