@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import secrets
 from pathlib import Path
 
 from planner import storage
@@ -22,7 +21,7 @@ def now_iso() -> str:
 def new_run_id() -> str:
     """A run ID that sorts by creation time (UTC) and is unique through its random tail."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    return f"{stamp}-{secrets.token_hex(3)}"
+    return f"{stamp}-{os.urandom(3).hex()}"
 
 
 def process_start_ticks(pid: int) -> int | None:

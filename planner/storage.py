@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from pathlib import Path
 
 FILE_MODE = 0o600
@@ -65,7 +64,7 @@ def create_exclusive(path: Path, data: bytes) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data` all at once: temporary file, flush, rename."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temp, _EXCLUSIVE, FILE_MODE)
     try:
         _write_all(fd, data)

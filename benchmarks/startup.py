@@ -1,0 +1,160 @@
+"""Start-up and overhead of planner, side by side with bare baselines, in one run.
+
+Each command runs in its own pseudo-terminal (so /dev/tty and the SAVE prompt are real),
+rounds are interleaved so machine noise hits every command alike, and wall time and peak
+memory come from the child itself (os.wait4). Prints medians and ratios.
+
+    .venv/bin/python benchmarks/startup.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import platform
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PLANNER = str(BIN / "planner")
+PROMPT = b"anything else cancels: "
+KEY = "sk-bench-not-a-real-key"
+
+BARE_SCRIPT = """
+import json, sys
+from openai import OpenAI
+bodies = json.load(open(sys.argv[1]))
+client = OpenAI(api_key=sys.argv[2], base_url=sys.argv[3], max_retries=0, timeout=60)
+for body in bodies:
+    extra = {k: v for k, v in body.items() if k not in
+             ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")}
+    params = {k: v for k, v in body.items() if k not in extra}
+    reply = client.chat.completions.create(**params, extra_body=extra)
+print(reply.choices[0].message.content)
+"""
+
+
+def run_in_pty(argv: list[str], cwd: Path, env: dict, answer: bytes | None) -> tuple[float, int]:
+    """Run argv with a new pseudo-terminal as its controlling terminal; (seconds, peak KiB)."""
+    master, slave = os.openpty()
+
+    def become_session_leader_with_tty() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env,
+                             preexec_fn=become_session_leader_with_tty, close_fds=True)
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 30)
+        if not ready:
+            child.kill()
+            raise SystemExit(f"timed out: {' '.join(argv)}\n{seen[-500:]!r}")
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if answer is not None and PROMPT in seen:
+            os.write(master, answer)
+            answer = None
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    os.close(master)
+    if child.returncode != 0:
+        raise SystemExit(f"exit {child.returncode}: {' '.join(argv)}\n{seen[-800:]!r}")
+    return elapsed, usage.ru_maxrss
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "stub_server.py"),
+                               "--port", "0", "--bench"], stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline().split()
+    if len(line) != 2 or line[0] != "READY":
+        raise SystemExit(f"stub server did not start: {line}")
+    return server, line[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    server, url = start_server()
+    try:
+        with tempfile.TemporaryDirectory(prefix="planner-bench-") as folder:
+            report(Path(folder), url, args.rounds)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def report(home: Path, url: str, rounds: int) -> None:
+    (home / "config.json").write_text(json.dumps({"base_url": url}))
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update(NO_COLOR="1", DEEPSEEK_API_KEY=KEY, TERM="dumb")
+    python = sys.executable
+    # The bare script sends the very bodies planner sends: captured from one planner run.
+    run_in_pty([PLANNER, "--request", "plan it"], home, env, b"SAVE\n")
+    (run,) = sorted((home / "tool-records").iterdir())
+    bodies = [json.loads((run / f"0{n}-request.json").read_text()) for n in (1, 2)]
+    (home / "bodies.json").write_text(json.dumps(bodies))
+    (home / "bare.py").write_text(BARE_SCRIPT)
+    commands = {
+        "import typer, rich.console": ([python, "-c", "import typer, rich.console"], None),
+        "planner --help": ([PLANNER, "--help"], None),
+        "planner --dry-run": ([PLANNER, "--dry-run"], None),
+        "planner --demo (SAVE)": ([PLANNER, "--demo"], b"SAVE\n"),
+        "bare SDK script, 2 calls": ([python, "bare.py", "bodies.json", KEY, url], None),
+        "planner --request (SAVE)": ([PLANNER, "--request", "plan it"], b"SAVE\n"),
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    memory: dict[str, list[int]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, (argv, answer) in commands.items():
+            seconds, peak = run_in_pty(argv, home, env, answer)
+            times[name].append(seconds)
+            memory[name].append(peak)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    baselines = {
+        "planner --help": "import typer, rich.console",
+        "planner --dry-run": "import typer, rich.console",
+        "planner --demo (SAVE)": "import typer, rich.console",
+        "planner --request (SAVE)": "bare SDK script, 2 calls",
+    }
+    targets = {"planner --request (SAVE)": 1.10}
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}, "
+          f"Python {platform.python_version()}; {rounds} interleaved rounds, medians")
+    print()
+    print("| command | median wall | vs baseline | target | peak memory |")
+    print("|---|---:|---:|---:|---:|")
+    verdicts = []
+    for name in commands:
+        base = baselines.get(name)
+        ratio = median[name] / median[base] if base else None
+        target = targets.get(name, 1.5) if base else None
+        cell = f"{ratio:.2f}x" if ratio else "baseline"
+        goal = f"<= {target:.2f}x" if target else ""
+        if ratio:
+            verdicts.append(ratio <= target)
+        peak = statistics.median(memory[name]) / 1024
+        print(f"| `{name}` | {median[name] * 1000:.0f} ms | {cell} | {goal} | {peak:.1f} MiB |")
+    print()
+    print("all targets met" if all(verdicts) else "TARGET MISSED")
+
+
+if __name__ == "__main__":
+    main()
