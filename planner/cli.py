@@ -180,3 +180,130 @@ def _usage(message: str) -> None:
 def main() -> None:
     """Console-script entry."""
     app(prog_name="planner")
+
+
+# --- Reading the records back: planner runs / show / costs ---------------------------------------
+# planner.history is imported inside each command, so --help, --dry-run and --demo never load it.
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print stable machine-readable JSON on stdout.")
+]
+SubHomeOption = Annotated[
+    Path | None,
+    typer.Option("--home", help="Folder holding tool-records/ (default: the --home before the "
+                 "command, else .)."),
+]
+SubConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", help="Settings file with the price table (default: ./config.json if "
+                 "present)."),
+]
+LimitOption = Annotated[
+    int | None,
+    typer.Option("--limit", min=0, help="List only the newest N runs (default: 50 in tables, "
+                 "all with --json; 0: all). Totals always cover every run."),
+]
+TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read
+
+
+def _records_home(ctx: typer.Context, home: Path | None) -> Path:
+    """The subcommand's own --home wins over the one given before the subcommand."""
+    if home is not None:
+        return home
+    return (ctx.obj or {}).get("home") or Path(".")
+
+
+def _records_config(ctx: typer.Context, config_path: Path | None) -> Config:
+    return _config(config_path if config_path is not None else (ctx.obj or {}).get("config"))
+
+
+def _history_failed(error: Exception) -> None:
+    ui.error(f"{error}; check the folder's permissions")
+    raise typer.Exit(1)
+
+
+def _limit(limit: int | None, as_json: bool) -> int | None:
+    """How many runs to list: None means all."""
+    if limit is None:
+        return None if as_json else TABLE_LIMIT
+    return limit or None
+
+
+@app.command("runs")
+def runs_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    limit: LimitOption = None,
+    home: SubHomeOption = None,
+    config_path: SubConfigOption = None,
+) -> None:
+    """List the runs in tool-records/, newest first (damaged ones included)."""
+    from planner import history
+
+    prices = _records_config(ctx, config_path).prices
+    try:
+        rows, total = history.list_runs(
+            _records_home(ctx, home), prices, _limit(limit, as_json)
+        )
+    except history.HistoryError as error:
+        _history_failed(error)
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        ui.runs_table(rows, prices.currency, total)
+
+
+@app.command("show")
+def show_command(
+    ctx: typer.Context,
+    run_id: Annotated[str, typer.Argument(help="A run ID, or a unique start of one.")],
+    as_json: JsonFlag = False,
+    home: SubHomeOption = None,
+    config_path: SubConfigOption = None,
+) -> None:
+    """Show one run step by step: request, proposal, decision, write, explanation, calls."""
+    from planner import history
+
+    prices = _records_config(ctx, config_path).prices
+    folder = _records_home(ctx, home)
+    try:
+        found = history.find_run(folder, run_id)
+    except history.RunNotFound as error:
+        _usage(str(error))
+    except history.HistoryError as error:
+        _history_failed(error)
+    detail = history.run_detail(folder, found, prices)
+    if as_json:
+        ui.print_json(detail)
+    else:
+        ui.run_detail(detail)
+
+
+@app.command("costs")
+def costs_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    limit: LimitOption = None,
+    home: SubHomeOption = None,
+    config_path: SubConfigOption = None,
+) -> None:
+    """Token usage and cost per run and in total (known part; simulated runs left out)."""
+    from planner import history
+
+    prices = _records_config(ctx, config_path).prices
+    try:
+        report, damaged = history.cost_report(_records_home(ctx, home), prices)
+    except history.HistoryError as error:
+        _history_failed(error)
+    shown = _limit(limit, as_json)
+    if as_json:
+        # --limit shortens the `runs` list only; `total` always covers every priced run.
+        report["runs"] = report["runs"][:shown]
+        ui.print_json_lines(report)
+        if damaged:
+            # The JSON object's shape is fixed, so the damaged count goes to stderr.
+            ui.notice(f"{damaged} damaged run(s) left out (see planner runs)")
+    else:
+        table_prices = {"hit": prices.input_cache_hit, "miss": prices.input_cache_miss,
+                        "output": prices.output}
+        ui.costs_table(report, table_prices, damaged, shown)

@@ -7,10 +7,12 @@ import io
 import json
 import sys
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 TTY = "/dev/tty"
@@ -22,17 +24,18 @@ err = Console(stderr=True, highlight=False)
 
 def error(message: str) -> None:
     """The one line a failure prints."""
-    err.print(f"[bold red]Error:[/] {escape(message)}")
+    # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
+    err.print(f"[bold red]Error:[/] {escape(message)}", soft_wrap=True)
 
 
 def info(message: str) -> None:
     """A plain line on stdout."""
-    out.print(escape(message))
+    out.print(escape(message), soft_wrap=True)
 
 
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
-    err.print(f"[dim]{escape(message)}[/]")
+    err.print(f"[dim]{escape(message)}[/]", soft_wrap=True)
 
 
 def print_json(data: object) -> None:
@@ -116,3 +119,258 @@ def table(title: str, columns: list[tuple[str, dict]], rows: list[list[str]]) ->
     for row in rows:
         grid.add_row(*(escape(cell) for cell in row))
     out.print(grid)
+
+
+# --- Reading runs back: `planner runs`, `planner show`, `planner costs` -------------------------
+# These take plain dicts built by planner.history. Cells are Text, not markup, so a title such
+# as "[b]" prints as written and 10,000 rows skip markup parsing.
+
+WIDE = 110  # below this many columns the list tables keep only their key columns
+_STATUS_STYLE = {
+    "complete": "green", "no_tool": "cyan", "running": "cyan",
+    "stopped": "red", "interrupted": "yellow", "damaged": "bold red",
+}
+
+
+def _list_table(title: str, footer: bool = False) -> Table:
+    """A borderless table: a rule under the header (and above the footer), 2 spaces between."""
+    return Table(
+        title=title, title_justify="left", box=box.SIMPLE, show_edge=False, pad_edge=False,
+        collapse_padding=True, show_footer=footer,
+    )
+
+
+def _cell(value: object, style: str = "") -> Text:
+    return Text("-" if value is None else str(value), style=style)
+
+
+def _status(value: object) -> Text:
+    return _cell(value, _STATUS_STYLE.get(value, "") if isinstance(value, str) else "")
+
+
+def _when(value: object) -> str:
+    """A recorded ISO time as 'YYYY-MM-DD HH:MM' (the run's local time as recorded)."""
+    return value[:16].replace("T", " ") if isinstance(value, str) else "-"
+
+
+def _money(cost: object, unknown: object = 0) -> str:
+    """The known cost to 6 decimals; '+N?' marks N calls whose usage is unknown (not priced)."""
+    text = f"{cost:.6f}" if isinstance(cost, int | float) else "-"
+    return f"{text} +{unknown}?" if isinstance(unknown, int) and unknown else text
+
+
+def _count(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else "-"
+
+
+def _result(row: dict) -> str:
+    """The decision and what was written, in one word (approved=false is 'cancelled')."""
+    if row["tool_result"]:
+        return row["tool_result"]
+    return "approved" if row["approved"] is True else "-"
+
+
+def runs_table(rows: list[dict], currency: str, total: int) -> None:
+    """`planner runs`: one line per run; IDs never wrap, long (Chinese) titles end in …."""
+    wide = out.width >= WIDE
+    grid = _list_table(f"Runs in tool-records/: {total}, newest first")
+    grid.add_column("Run ID", no_wrap=True)
+    if wide:
+        grid.add_column("Time", no_wrap=True)
+        grid.add_column("Mode", no_wrap=True)
+    grid.add_column("Status", no_wrap=True)
+    grid.add_column("Result", no_wrap=True)
+    if wide:
+        grid.add_column("Calls", justify="right", no_wrap=True)
+    # The one wrapable column, so Rich narrows it first; its cells are single-line Text cut
+    # with …, and Rich measures wide (Chinese) characters as two cells.
+    grid.add_column("Title", min_width=6, max_width=48)
+    grid.add_column(f"Cost {currency}", justify="right", no_wrap=True)
+    unknown = False
+    for row in rows:
+        if row["status"] == "damaged":
+            title, cost = _cell(row["problem"], "red"), "-"
+        else:
+            title = _cell(row["title"])
+            cost = "simulated" if row["simulated"] else _money(row["cost"], row["unknown_calls"])
+            unknown = unknown or (not row["simulated"] and bool(row["unknown_calls"]))
+        title.no_wrap, title.overflow = True, "ellipsis"
+        cells = [_cell(row["run_id"])]
+        if wide:
+            cells += [_cell(_when(row["created_at"])), _cell(row["mode"])]
+        cells += [_status(row["status"]), _cell(_result(row))]
+        if wide:
+            cells.append(_cell(row["calls"]))
+        grid.add_row(*cells, title, _cell(cost))
+    out.print(grid)
+    if unknown:
+        info("+N? = N calls with unknown usage (failed or not reported): not priced, not zero.")
+    _shown(len(rows), total)
+
+
+def _shown(shown: int, total: int) -> None:
+    if shown < total:
+        info(f"Showing the newest {shown} of {total} runs: --limit N shows more (0: all); "
+             "--json lists them all.")
+
+
+def costs_table(report: dict, prices: dict, damaged: int, limit: int | None) -> None:
+    """`planner costs`: tokens and known cost per run, the total of all runs, what was left out."""
+    wide = out.width >= WIDE
+    currency, total = report["currency"], report["total"]
+    runs = report["runs"] if limit is None else report["runs"][:limit]
+    grid = _list_table(f"Costs in {currency}, known part only (prices per million tokens: "
+                       f"input cache hit {prices['hit']}, input cache miss {prices['miss']}, "
+                       f"output {prices['output']})", footer=True)
+    grid.add_column("Run ID", no_wrap=True, footer=f"total, {total['runs']} runs")
+    numbers = [("Calls", "calls"), ("Unknown", "unknown_calls")]
+    if wide:
+        grid.add_column("Status", no_wrap=True)
+        numbers += [("Input hit", "input_cache_hit_tokens"),
+                    ("Input miss", "input_cache_miss_tokens"), ("Output", "output_tokens")]
+    for name, key in numbers:
+        grid.add_column(name, justify="right", no_wrap=True, footer=_count(total[key]))
+    grid.add_column("Cost", justify="right", no_wrap=True, footer=_money(total["cost"]))
+    for run in runs:
+        cells = [_cell(run["run_id"])]
+        if wide:
+            cells.append(_status(run["status"]))
+        cells += [_cell(_count(run[key])) for _name, key in numbers]
+        grid.add_row(*cells, _cell(_money(run["cost"])))
+    out.print(grid)
+    info(f"Tokens in total: input cache hit {_count(total['input_cache_hit_tokens'])}, "
+         f"input cache miss {_count(total['input_cache_miss_tokens'])}, "
+         f"output {_count(total['output_tokens'])}.")
+    if total["unknown_calls"]:
+        info(f"{total['unknown_calls']} call(s) have unknown usage (failed, or not reported): "
+             "not priced, not counted as zero; the cost is the known part only.")
+    if report["simulated_runs_skipped"]:
+        info(f"Left out: {report['simulated_runs_skipped']} simulated (demo) run(s).")
+    if damaged:
+        info(f"Left out: {damaged} damaged run(s) whose summary.json cannot be used "
+             "(see planner runs).")
+    if len(runs) < total["runs"]:
+        info(f"Showing the newest {len(runs)} of {total['runs']} priced runs; the total covers "
+             "them all. --limit N shows more (0: all).")
+
+
+def run_detail(detail: dict) -> None:
+    """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
+    summary, status = detail["summary"], detail["status"]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row("Status", _status(status))
+    if summary is None:
+        grid.add_row("Problem", _cell(detail["problem"], "red"))
+    elif status != summary["status"]:
+        grid.add_row("", _cell(f"recorded as {summary['status']}; its process is gone", "dim"))
+    grid.add_row("Folder", _cell(detail["folder"]))
+    if summary is not None:
+        _summary_rows(grid, summary, detail)
+    grid.add_row("Files", _cell(", ".join(detail["files"]) or "none"))
+    out.print(Panel(grid, title=f"Run {detail['run_id']}", title_align="left", expand=False))
+    if summary is None:
+        return
+    if detail["calls"]:
+        _calls_table(detail["calls"])
+    who = "Simulated model" if detail["simulated"] else "Model"
+    for key, label in (("question", f"{who} reply (no plan proposed)"),
+                       ("explanation", f"{who} explanation")):
+        if isinstance(summary.get(key), str) and summary[key]:
+            out.print(Panel(Text(summary[key]), title=label, title_align="left", expand=False))
+
+
+def _summary_rows(grid: Table, summary: dict, detail: dict) -> None:
+    """What was asked, proposed, decided and written, as label/value rows."""
+    if detail["simulated"]:
+        grid.add_row("Mode", _cell(f"{summary.get('mode')} (simulated: scripted model replies)"))
+    else:
+        grid.add_row("Mode", _cell(summary.get("mode")))
+        grid.add_row("Model", _cell(f"{summary.get('model')} at {summary.get('base_url')}"))
+    grid.add_row("Created", _cell(summary.get("created_at")))
+    grid.add_row("Updated", _cell(summary.get("updated_at")))
+    grid.add_row("Stage", _cell(summary.get("stage")))
+    grid.add_row("Request", _cell(summary.get("request")))
+    plan = summary.get("plan")
+    if isinstance(plan, dict):
+        notes = plan.get("note_ids")
+        notes = ", ".join(map(str, notes)) if isinstance(notes, list) else notes
+        grid.add_row("Proposal", _cell(plan.get("title")))
+        grid.add_row("", _cell(f"notes {notes}; {plan.get('date')}; {plan.get('minutes')} min"))
+    else:
+        grid.add_row("Proposal", _cell("none"))
+    approved = summary.get("approved")
+    decision = "not asked"
+    if isinstance(approved, bool):
+        decision = "approved (typed SAVE)" if approved else "not approved"
+    grid.add_row("Decision", _cell(decision))
+    grid.add_row("Written", _cell(_written(summary.get("tool_result"), summary.get("target"))))
+    if summary.get("error"):
+        grid.add_row("Error", _cell(summary["error"], "red"))
+    if detail["simulated"]:
+        grid.add_row("Cost", _cell("simulated run: not priced"))
+    else:
+        cost = f"{_money(detail['cost'])} {detail['currency']}"
+        if detail["unknown_calls"]:
+            cost += f" (known part; {detail['unknown_calls']} call(s) with unknown usage)"
+        grid.add_row("Cost", _cell(cost))
+
+
+def _written(result: object, target: object) -> str:
+    """What the program really did with the plan, from tool_result and target."""
+    status = result.get("status") if isinstance(result, dict) else None
+    if status == "saved":
+        return f"saved to {result.get('path')}"
+    if status == "cancelled":
+        return "cancelled: nothing written"
+    if status == "failed":
+        return f"failed: {result.get('error')} (nothing written)"
+    if target:
+        # The intent was recorded but no result: the write may or may not have happened.
+        return f"about to write {target}, no result recorded: check that file"
+    return "nothing"
+
+
+def _calls_table(calls: list[dict]) -> None:
+    grid = _list_table("Model calls")
+    grid.add_column("#", justify="right", no_wrap=True)
+    grid.add_column("Request", no_wrap=True)
+    grid.add_column("Response", no_wrap=True)
+    grid.add_column("Time", justify="right", no_wrap=True)
+    grid.add_column("Tokens hit/miss/out", justify="right", no_wrap=True)
+    grid.add_column("Cost", justify="right", no_wrap=True)
+    grid.add_column("Error", overflow="fold", min_width=10)
+    for call in calls:
+        duration = call["duration_ms"]
+        tokens = "unknown"
+        if call["output_tokens"] is not None:
+            tokens = (f"{call['input_cache_hit_tokens']:,}/{call['input_cache_miss_tokens']:,}/"
+                      f"{call['output_tokens']:,}")
+        grid.add_row(
+            _cell(call["number"]), _cell(call["request"]), _cell(call["response"]),
+            _cell(None if duration is None else f"{duration} ms"), _cell(tokens),
+            _cell(_money(call["cost"])), _cell(call["error"], "red"),
+        )
+    out.print(grid)
+
+
+def print_json_lines(data: object) -> None:
+    """JSON on stdout: the top level and its lists opened, one compact item per line."""
+    # Not indent=: that uses json's pure-Python encoder, which on 10,000 runs costs more than
+    # reading the records; compact items go through the C encoder and stay greppable.
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    write = sys.stdout.write
+
+    def block(value: object, indent: str) -> str:
+        if isinstance(value, list) and value:
+            inner = indent + "  "
+            return "[\n" + ",\n".join(inner + dumps(item) for item in value) + f"\n{indent}]"
+        return dumps(value)
+
+    if isinstance(data, dict) and data:
+        lines = (f"  {dumps(key)}: {block(value, '  ')}" for key, value in data.items())
+        write("{\n" + ",\n".join(lines) + "\n}\n")
+    else:
+        write(block(data, "") + "\n")
+    sys.stdout.flush()

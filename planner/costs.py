@@ -1,0 +1,134 @@
+"""Prices and usage to cost, with the unknown part kept apart; no third-party imports."""
+
+# A call's usage splits into cache-hit input, cache-miss input and output tokens:
+# - prompt_cache_hit_tokens and prompt_cache_miss_tokens when both are there (DeepSeek);
+# - else prompt_tokens_details.cached_tokens as hits and the rest of prompt_tokens as misses;
+# - else all of prompt_tokens as misses.
+# Output is completion_tokens. Usage that is null, not an object, or has a missing, negative
+# or non-integer count is unknown: counted apart, never priced as zero.
+#
+# Cost comes from integer token sums (tokens * price per million / 1,000,000), so it does not
+# depend on the order calls are added in, and is rounded to COST_DECIMALS: exact for prices
+# with up to 6 decimals per million tokens, without float noise like 0.00015052800000000003.
+# Tables show 6 decimals (format_cost).
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MILLION = 1_000_000
+COST_DECIMALS = 12
+
+
+def _count(value: object) -> int | None:
+    """A token count: a non-negative int (bool is not a count), else None."""
+    return value if type(value) is int and value >= 0 else None
+
+
+def split_usage(usage: object) -> tuple[int, int, int] | None:
+    """(cache-hit input, cache-miss input, output) tokens of one call, or None if unknown."""
+    if not isinstance(usage, dict):
+        return None
+    output = _count(usage.get("completion_tokens"))
+    if output is None:
+        return None
+    raw_hit = usage.get("prompt_cache_hit_tokens")
+    raw_miss = usage.get("prompt_cache_miss_tokens")
+    if raw_hit is not None and raw_miss is not None:
+        hit, miss = _count(raw_hit), _count(raw_miss)
+        # A split that is present but broken says the usage is wrong; guessing could misprice.
+        return None if hit is None or miss is None else (hit, miss, output)
+    prompt = _count(usage.get("prompt_tokens"))
+    if prompt is None:
+        return None
+    details = usage.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    if cached is None:
+        return 0, prompt, output
+    cached = _count(cached)
+    if cached is None or cached > prompt:
+        return None
+    return cached, prompt - cached, output
+
+
+@dataclass
+class Tally:
+    """Token sums of the calls whose usage is known, and how many calls are unknown."""
+
+    calls: int = 0
+    unknown_calls: int = 0
+    input_cache_hit_tokens: int = 0
+    input_cache_miss_tokens: int = 0
+    output_tokens: int = 0
+
+    def add_call(self, usage: object) -> tuple[int, int, int] | None:
+        """Count one call; its usage is added only when known. Returns the split."""
+        self.calls += 1
+        split = split_usage(usage)
+        if split is None:
+            self.unknown_calls += 1
+        else:
+            self.input_cache_hit_tokens += split[0]
+            self.input_cache_miss_tokens += split[1]
+            self.output_tokens += split[2]
+        return split
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one (a run into the total)."""
+        self.calls += other.calls
+        self.unknown_calls += other.unknown_calls
+        self.input_cache_hit_tokens += other.input_cache_hit_tokens
+        self.input_cache_miss_tokens += other.input_cache_miss_tokens
+        self.output_tokens += other.output_tokens
+
+    def cost(self, prices) -> float:
+        """The price of the known part; `prices` has input_cache_hit, input_cache_miss, output."""
+        return price_tokens(
+            (self.input_cache_hit_tokens, self.input_cache_miss_tokens, self.output_tokens), prices
+        )
+
+    def as_dict(self, prices) -> dict:
+        """The counts and the known cost, as the costs JSON shows them."""
+        return {
+            "calls": self.calls,
+            "unknown_calls": self.unknown_calls,
+            "input_cache_hit_tokens": self.input_cache_hit_tokens,
+            "input_cache_miss_tokens": self.input_cache_miss_tokens,
+            "output_tokens": self.output_tokens,
+            "cost": self.cost(prices),
+        }
+
+
+def price_tokens(split: tuple[int, int, int], prices) -> float:
+    """The cost of (hit, miss, output) tokens at prices per million tokens."""
+    hit, miss, output = split
+    total = hit * prices.input_cache_hit + miss * prices.input_cache_miss + output * prices.output
+    return round(total / MILLION, COST_DECIMALS)
+
+
+def tally_calls(calls: object) -> Tally:
+    """Tally a summary's `calls` list; an entry that is not an object is an unknown call."""
+    tally = Tally()
+    if not isinstance(calls, list):
+        return tally
+    # Inlined add_call: this loop runs for every call of every run on `costs` and `runs`.
+    tally.calls = len(calls)
+    hit = miss = output = unknown = 0
+    for call in calls:
+        split = split_usage(call.get("usage") if isinstance(call, dict) else None)
+        if split is None:
+            unknown += 1
+        else:
+            hit += split[0]
+            miss += split[1]
+            output += split[2]
+    tally.unknown_calls = unknown
+    tally.input_cache_hit_tokens = hit
+    tally.input_cache_miss_tokens = miss
+    tally.output_tokens = output
+    return tally
+
+
+def format_cost(cost: float | None) -> str:
+    """A cost for tables: 6 decimals (prices are per million tokens, so 1 token can show)."""
+    return "-" if cost is None else f"{cost:.6f}"

@@ -1,0 +1,88 @@
+"""Hand-built run records for the history and costs tests: summary.json files on disk."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import PLANNER
+
+from planner.config import Prices
+
+# Round numbers so expected costs can be written out by hand.
+PRICES = Prices(currency="CNY", input_cache_hit=0.5, input_cache_miss=2.0, output=8.0)
+CONFIG = {
+    "prices": {
+        "currency": "CNY",
+        "per_million_tokens": {"input_cache_hit": 0.5, "input_cache_miss": 2.0, "output": 8.0},
+    }
+}
+
+
+def deepseek_usage(hit: int, miss: int, output: int) -> dict:
+    """Usage as DeepSeek reports it: the cache split is given."""
+    return {
+        "prompt_tokens": hit + miss, "completion_tokens": output,
+        "total_tokens": hit + miss + output,
+        "prompt_cache_hit_tokens": hit, "prompt_cache_miss_tokens": miss,
+    }
+
+
+def call(number: int, usage: object = None, error: str | None = None) -> dict:
+    """One entry of a summary's `calls` list."""
+    return {
+        "request": f"{number:02d}-request.json", "response": f"{number:02d}-response.json",
+        "started_at": "2026-11-20T09:00:00.000+08:00", "duration_ms": 800 + number,
+        "usage": usage, "error": error,
+    }
+
+
+def summary(run_id: str, **changes: object) -> dict:
+    """A complete, saved live run (two calls, known usage), with `changes` applied."""
+    data = {
+        "version": 1, "run_id": run_id, "mode": "live", "simulated": False,
+        "status": "complete", "stage": "done",
+        "request": "请把N1和N2安排在2026-12-05复习20分钟，标题为RAG基础复习。",
+        "model": "deepseek-v4-flash", "base_url": "https://api.deepseek.com",
+        "approved": True,
+        "plan": {"title": "RAG基础复习", "note_ids": ["N1", "N2"], "date": "2026-12-05",
+                 "minutes": 20},
+        "target": f"plans/{run_id}.json",
+        "tool_result": {"status": "saved", "path": f"plans/{run_id}.json"},
+        "calls": [call(1, deepseek_usage(1000, 200, 50)), call(2, deepseek_usage(1100, 150, 40))],
+        "error": None,
+        "created_at": "2026-11-20T09:00:00.000+08:00",
+        "updated_at": "2026-11-20T09:00:02.000+08:00",
+        "pid": 1, "process_start": 1,
+        "question": None,
+        "explanation": "计划已保存到 plans/。到时复习 N1 和 N2。",
+    }
+    data.update(changes)
+    return data
+
+
+def write_run(home: Path, run_id: str, data: object = None, raw: bytes | None = None) -> Path:
+    """A run folder with summary.json: `data` as JSON, or `raw` bytes as they are."""
+    folder = home / "tool-records" / run_id
+    folder.mkdir(parents=True)
+    content = raw if raw is not None else json.dumps(data, ensure_ascii=False).encode("utf-8")
+    (folder / "summary.json").write_bytes(content)
+    return folder
+
+
+def demo_runs(home: Path, count: int) -> None:
+    """Real demo runs, through the installed command with no terminal (so: cancelled)."""
+    for _ in range(count):
+        result = subprocess.run(
+            [PLANNER, "--demo", "--home", str(home)], capture_output=True, text=True,
+            stdin=subprocess.DEVNULL, start_new_session=True, timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+
+
+def write_config(home: Path) -> Path:
+    """config.json in home (the tests' working directory) with the round test prices."""
+    path = home / "config.json"
+    path.write_text(json.dumps(CONFIG), encoding="utf-8")
+    return path
