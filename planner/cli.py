@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from planner import __version__, ui
-from planner.config import Config, ConfigError, load_config
-from planner.flow import EXIT_INTERRUPTED, ConfirmRequest, Outcome, run_flow
-from planner.notes import NotesError, load_notes
-from planner.protocol import DEFAULT_REQUEST
+
+# Only what --help needs is imported here; each mode imports its own modules when it runs.
+if TYPE_CHECKING:
+    from planner.config import Config
+    from planner.flow import ConfirmRequest, Outcome
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     no_args_is_help=False,
+    # Plain help: Rich help formatting loads a Markdown parser and costs ~60 ms per command.
+    rich_markup_mode=None,
     help="A model proposes a review plan, planner checks it, you confirm it, then it is saved.",
 )
 
@@ -26,10 +30,6 @@ HomeOption = Annotated[
     Path,
     typer.Option("--home", help="Folder holding plans/, demo-plans/ and tool-records/."),
 ]
-
-
-class UsageProblem(Exception):
-    """A usage or configuration error: one line, exit 2."""
 
 
 def _version(value: bool) -> None:
@@ -52,7 +52,7 @@ def main_command(
     ] = False,
     config_path: Annotated[
         Path | None,
-        typer.Option("--config", help="Settings file [default: ./config.json if present]."),
+        typer.Option("--config", help="Settings file (default: ./config.json if present)."),
     ] = None,
     home: HomeOption = Path("."),
     version: Annotated[
@@ -79,6 +79,8 @@ def main_command(
     notes = _notes(home)
     try:
         if dry_run:
+            from planner.protocol import DEFAULT_REQUEST
+
             _dry_run(config, notes, request or DEFAULT_REQUEST)
         elif demo:
             _finish(_demo(config, notes, home))
@@ -104,6 +106,7 @@ def _dry_run(config: Config, notes, request: str) -> None:
 
 def _demo(config: Config, notes, home: Path) -> Outcome:
     from planner.demo import demo_client
+    from planner.protocol import DEFAULT_REQUEST
 
     ui.notice("Demo: the model replies are simulated (scripted, offline); "
               "the checks, the SAVE prompt and the writes are real.")
@@ -123,6 +126,8 @@ def _live(config: Config, notes, home: Path, request: str) -> Outcome:
 
 
 def _run(request: str, client, config: Config, notes, home: Path, mode: str) -> Outcome:
+    from planner.flow import run_flow
+
     def confirm(view: ConfirmRequest) -> bool:
         ui.show_plan(view, client.simulated)
         answer = ui.ask_save()
@@ -159,6 +164,8 @@ def _finish(outcome: Outcome) -> None:
 
 
 def _config(path: Path | None) -> Config:
+    from planner.config import ConfigError, load_config
+
     try:
         return load_config(path)
     except ConfigError as error:
@@ -166,6 +173,8 @@ def _config(path: Path | None) -> Config:
 
 
 def _notes(home: Path):
+    from planner.notes import NotesError, load_notes
+
     try:
         return load_notes(home)
     except NotesError as error:

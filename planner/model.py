@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -12,6 +13,11 @@ from planner.config import Config
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
 _SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
 _MESSAGE_LIMIT = 200
+# Shorter keys are placeholders (local servers take "x" or "EMPTY"), not secrets: cutting them
+# out of replies would change ordinary words in what the model proposed.
+_MIN_SECRET = 8
+# A Chat Completions body nests a few levels; far deeper would crash later json.dumps calls.
+_MAX_DEPTH = 64
 
 
 class ModelCallError(Exception):
@@ -77,13 +83,21 @@ class LiveClient:
 
     def complete(self, body: dict) -> object:
         openai = self._openai
+        if not (self._key.isascii() and self._key.isprintable()):
+            # The SDK would crash with a raw UnicodeEncodeError, or echo the key in its message.
+            env = self._config.api_key_env
+            message = (
+                f"the API key has characters an HTTP header cannot carry (non-ASCII or control "
+                f"characters); check {env} or the key you typed"
+            )
+            raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
         params = {name: body[name] for name in _SDK_PARAMS if name in body}
         extra = {name: value for name, value in body.items() if name not in _SDK_PARAMS}
         try:
             raw = self._client.chat.completions.with_raw_response.create(
                 **params, extra_body=extra or None
             )
-            text = self._scrub(raw.http_response.text)
+            text = raw.http_response.text
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
@@ -102,15 +116,17 @@ class LiveClient:
                 message, {"error": {"kind": "connection", "reason": reason}}
             ) from None
         try:
-            return json.loads(text)
-        except ValueError:
+            # Scrubbed after decoding: a key the server wrote as "sk-a\/b" is found as "sk-a/b".
+            data = self._scrub_data(_strict_json(text))
+        except (ValueError, RecursionError):
             message = (
                 "the server's reply was not JSON; check that base_url points to an "
                 "OpenAI-compatible API"
             )
             record = {"error": {"kind": "not_json", "status": raw.http_response.status_code,
-                                "body_text": text[:4096]}}
+                                "body_text": self._scrub(text)[:4096]}}
             raise ModelCallError(message, record) from None
+        return data
 
     def _status_error(self, error: object) -> ModelCallError:
         """One clear line per HTTP status, keeping the server's own words."""
@@ -135,8 +151,8 @@ class LiveClient:
         else:
             advice = f"the server refused the request{said}"
         try:
-            body = json.loads(self._scrub(error.response.text))
-        except ValueError:
+            body = self._scrub_data(_strict_json(error.response.text))
+        except (ValueError, RecursionError):
             body = self._scrub(error.response.text)[:4096]
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
@@ -144,7 +160,38 @@ class LiveClient:
 
     def _scrub(self, text: str) -> str:
         """Remove the key from anything a server echoes back before it is shown or saved."""
-        return text.replace(self._key, "***") if self._key else text
+        return text.replace(self._key, "***") if len(self._key) >= _MIN_SECRET else text
+
+    def _scrub_data(self, data: object, depth: int = 0) -> object:
+        """Decoded JSON with the key removed from every string, names included."""
+        if depth > _MAX_DEPTH:
+            raise ValueError(f"nested more than {_MAX_DEPTH} levels deep")
+        if isinstance(data, str):
+            return self._scrub(data)
+        if isinstance(data, list):
+            return [self._scrub_data(item, depth + 1) for item in data]
+        if isinstance(data, dict):
+            return {
+                self._scrub(name): self._scrub_data(value, depth + 1)
+                for name, value in data.items()
+            }
+        return data
+
+
+def _strict_json(text: str) -> object:
+    """Decode JSON, refusing NaN, Infinity and overflowing numbers: records must stay JSON."""
+    return json.loads(text, parse_constant=_not_a_number, parse_float=_finite_float)
+
+
+def _not_a_number(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} overflows")
+    return value
 
 
 def _server_message(error: object) -> str:

@@ -18,8 +18,8 @@ SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 TTY = "/dev/tty"
 
 # Rich turns colour off by itself when NO_COLOR is set or the stream is not a terminal.
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 
 def error(message: str) -> None:

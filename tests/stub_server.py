@@ -21,7 +21,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -111,7 +111,9 @@ def text_reply(
     return completion({"role": "assistant", "content": text}, finish_reason, usage_data=usage_data)
 
 
-def error_body(message: str, error_type: str = "invalid_request_error", code: object = None) -> dict:
+def error_body(
+    message: str, error_type: str = "invalid_request_error", code: object = None
+) -> dict:
     """An OpenAI-style error body: {"error": {"message", "type", "param", "code"}}."""
     return {"error": {"message": message, "type": error_type, "param": None, "code": code}}
 
@@ -195,10 +197,13 @@ class StubServer:
         responder: Responder | None = None,
         loop: bool = False,
         port: int = 0,
+        keep_requests: bool = True,
     ) -> None:
         self.replies: list[Reply] = list(replies)
         self.responder = responder
         self.loop = loop
+        # A process answering forever (benchmarks) does not keep every request it saw.
+        self.keep_requests = keep_requests
         self.requests: list[Received] = []
         self._next = 0
         self._lock = threading.Lock()
@@ -224,7 +229,7 @@ class StubServer:
 
     def start(self) -> StubServer:
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
         )
         self._thread.start()
         return self
@@ -248,7 +253,8 @@ class StubServer:
 
     def _answer_for(self, received: Received) -> Reply:
         with self._lock:
-            self.requests.append(received)
+            if self.keep_requests:
+                self.requests.append(received)
             if self.responder is not None:
                 return self.responder(received)
             if self._next >= len(self.replies):
@@ -276,7 +282,8 @@ def _handler_for(server: StubServer) -> type[BaseHTTPRequestHandler]:
             received = Received(self.command, self.path.split("?")[0], headers, raw, body)
             if received.path not in CHAT_PATHS:
                 with server._lock:
-                    server.requests.append(received)
+                    if server.keep_requests:
+                        server.requests.append(received)
                 self._send(Reply(404, error_body(f"stub server: no route {received.path}")))
                 return
             self._send(server._answer_for(received))
@@ -320,7 +327,10 @@ def _script_replies(path: str) -> list[Reply]:
         data = json.load(file)
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise SystemExit(f"{path}: must be a JSON list of reply objects")
-    return [Reply.from_json(item) for item in data]
+    try:
+        return [Reply.from_json(item) for item in data]
+    except TypeError as error:
+        raise SystemExit(f"{path}: a reply has an unknown field ({error})") from None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -333,19 +343,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--loop", action="store_true", help="start the script over when done")
     args = parser.parse_args(argv)
     if args.bench:
-        server = StubServer(responder=bench_responder(), port=args.port)
+        server = StubServer(responder=bench_responder(), port=args.port, keep_requests=False)
     else:
-        server = StubServer(_script_replies(args.script), loop=args.loop, port=args.port)
+        replies = _script_replies(args.script)
+        server = StubServer(replies, loop=args.loop, port=args.port, keep_requests=False)
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     with server:
         print(f"READY {server.url}", flush=True)
         done.wait()
-
-
-def _iter_lines(text: str) -> Iterator[str]:  # pragma: no cover - kept tiny on purpose
-    yield from text.splitlines()
 
 
 if __name__ == "__main__":
