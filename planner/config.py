@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_CONFIG_FILE = "config.json"
 
@@ -71,8 +73,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     for key in ("model", "base_url", "api_key_env"):
         if key in data:
             values[key] = _text(data[key], source, key)
-    if "base_url" in values and not values["base_url"].startswith(("http://", "https://")):
-        raise ConfigError(f"{source}: key 'base_url' must start with http:// or https://")
+    if "base_url" in values:
+        _check_url(values["base_url"], source)
     if "api_key_env" in values and not values["api_key_env"].replace("_", "").isalnum():
         raise ConfigError(f"{source}: key 'api_key_env' must be an environment variable name")
     if "timeout_seconds" in data:
@@ -109,6 +111,19 @@ def _prices(data: object, source: str, defaults: Prices) -> Prices:
     return Prices(**{**defaults.__dict__, **values})
 
 
+def _check_url(url: str, source: str) -> None:
+    """An http(s) URL with a host and a numeric port, so the HTTP client can never choke on it."""
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{source}: key 'base_url' must start with http:// or https://")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as error:
+        raise ConfigError(f"{source}: key 'base_url' is not a valid URL ({error})") from None
+    if not parts.hostname or any(char.isspace() or not char.isprintable() for char in url):
+        raise ConfigError(f"{source}: key 'base_url' is not a valid URL (no host, or spaces)")
+
+
 def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
@@ -131,7 +146,7 @@ def _number(value: object, source: str, key: str, allow_zero: bool = False) -> f
     return value
 
 
-def find_api_key(config: Config, ask: callable | None) -> str:
+def find_api_key(config: Config, ask: Callable[[str], str] | None) -> str:
     """The key from the environment, else from `ask` (a hidden prompt), else MissingKey."""
     key = os.environ.get(config.api_key_env, "").strip()
     if key:

@@ -107,6 +107,8 @@ def test_home_option_puts_everything_there(home: Path, tmp_path: Path) -> None:
         ({"max_tokens": 10.5}, "'max_tokens' must be a positive integer"),
         ({"max_tokens": True}, "'max_tokens' must be a positive integer"),
         ({"base_url": "api.deepseek.com"}, "'base_url' must start with http"),
+        ({"base_url": "http://"}, "'base_url' is not a valid URL"),
+        ({"base_url": "http://host:80a"}, "'base_url' is not a valid URL"),
         ({"extra_body": None}, "'extra_body' must be an object"),
         ({"prices": {"per_million_tokens": {"output": -1}}}, "prices.per_million_tokens.output"),
         ({"prices": {"currency": 5}}, "'prices.currency' must be a non-empty string"),

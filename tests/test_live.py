@@ -964,11 +964,6 @@ def _refuse(name: str) -> None:
     raise AssertionError(f"{name} written to a record")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.py accepts any base_url starting with http(s)://; one httpx2 cannot parse "
-    "makes LiveClient() raise httpx2.InvalidURL in cli._live: a traceback, exit 1",
-)
 @pytest.mark.parametrize("base_url", ["https://[::1", "http://127.0.0.1:80a"])
 def test_unparsable_base_url_is_a_config_error(base_url: str, home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"base_url": base_url}), encoding="utf-8")
