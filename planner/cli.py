@@ -1,7 +1,5 @@
 """The command line: options, modes and exit codes; wires config, flow and terminal."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -92,7 +90,7 @@ def main_command(
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def _dry_run(config: Config, notes, request: str) -> None:
+def _dry_run(config: "Config", notes, request: str) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
@@ -104,7 +102,7 @@ def _dry_run(config: Config, notes, request: str) -> None:
     ui.print_json(body)
 
 
-def _demo(config: Config, notes, home: Path) -> Outcome:
+def _demo(config: "Config", notes, home: Path) -> "Outcome":
     from planner.demo import demo_client
     from planner.protocol import DEFAULT_REQUEST
 
@@ -113,7 +111,7 @@ def _demo(config: Config, notes, home: Path) -> Outcome:
     return _run(DEFAULT_REQUEST, demo_client(), config, notes, home, "demo")
 
 
-def _live(config: Config, notes, home: Path, request: str) -> Outcome:
+def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
     from planner.config import MissingKey, find_api_key
     from planner.model import LiveClient
 
@@ -125,10 +123,10 @@ def _live(config: Config, notes, home: Path, request: str) -> Outcome:
     return _run(request, LiveClient(config, key), config, notes, home, "live")
 
 
-def _run(request: str, client, config: Config, notes, home: Path, mode: str) -> Outcome:
+def _run(request: str, client, config: "Config", notes, home: Path, mode: str) -> "Outcome":
     from planner.flow import run_flow
 
-    def confirm(view: ConfirmRequest) -> bool:
+    def confirm(view: "ConfirmRequest") -> bool:
         ui.show_plan(view, client.simulated)
         answer = ui.ask_save()
         if answer is None:
@@ -147,7 +145,7 @@ def _run(request: str, client, config: Config, notes, home: Path, mode: str) -> 
     )
 
 
-def _finish(outcome: Outcome) -> None:
+def _finish(outcome: "Outcome") -> None:
     """Render the outcome (truth first, then the model's words) and exit with its code."""
     label = "Simulated model explanation" if outcome.simulated else "Model explanation"
     if outcome.question:
@@ -163,7 +161,7 @@ def _finish(outcome: Outcome) -> None:
         raise typer.Exit(outcome.exit_code)
 
 
-def _config(path: Path | None) -> Config:
+def _config(path: Path | None) -> "Config":
     from planner.config import ConfigError, load_config
 
     try:
@@ -222,7 +220,7 @@ def _records_home(ctx: typer.Context, home: Path | None) -> Path:
     return (ctx.obj or {}).get("home") or Path(".")
 
 
-def _records_config(ctx: typer.Context, config_path: Path | None) -> Config:
+def _records_config(ctx: typer.Context, config_path: Path | None) -> "Config":
     return _config(config_path if config_path is not None else (ctx.obj or {}).get("config"))
 
 

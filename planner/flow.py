@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from planner import storage
 from planner.config import Config
@@ -29,15 +29,16 @@ EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """Hard bounds of one run; the defaults give exactly the two-call flow."""
 
     max_calls: int = 2
 
 
-@dataclass(frozen=True)
-class ConfirmRequest:
+DEFAULT_LIMITS = Limits()
+
+
+class ConfirmRequest(NamedTuple):
     """What the person is shown before deciding: the checked plan, its notes, the target."""
 
     plan: ReviewPlan
@@ -50,22 +51,26 @@ class ConfirmRequest:
         return self.plan.date < self.today.isoformat()
 
 
-@dataclass
 class Outcome:
-    """How a run ended, for the edge to render."""
+    """How a run ended, for the edge to render; filled in step by step by the flow."""
 
-    status: str  # complete | no_tool | stopped
-    exit_code: int
-    run_id: str | None = None
-    folder: Path | None = None
-    simulated: bool = False
-    plan: ReviewPlan | None = None
-    approved: bool | None = None
-    tool_result: dict | None = None
-    question: str | None = None
-    explanation: str | None = None
-    error: str | None = None
-    calls: list = field(default_factory=list)
+    def __init__(self, status: str, exit_code: int, **fields: object) -> None:
+        self.status = status  # running | complete | no_tool | stopped
+        self.exit_code = exit_code
+        self.run_id: str | None = None
+        self.folder: Path | None = None
+        self.simulated = False
+        self.plan: ReviewPlan | None = None
+        self.approved: bool | None = None
+        self.tool_result: dict | None = None
+        self.question: str | None = None
+        self.explanation: str | None = None
+        self.error: str | None = None
+        self.calls: list = []
+        for name, value in fields.items():
+            if not hasattr(self, name):
+                raise TypeError(f"Outcome has no field {name!r}")
+            setattr(self, name, value)
 
 
 class _Stop(Exception):
@@ -83,7 +88,7 @@ def run_flow(
     mode: str,
     today: _dt.date | None = None,
     on_result: Callable[[dict], None] = lambda result: None,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Outcome:
     """Run the whole flow once and return its outcome; only the program ever writes."""
     today = today or _dt.date.today()
@@ -213,7 +218,10 @@ class _Run:
         self._save_or_stop(
             "nothing was saved", stage="executing", approved=True, target=relative
         )
-        content = storage.to_json({"simulated": self.client.simulated, "plan": plan.as_dict()})
+        # The plan is the person's own file: indented to be read by eye.
+        content = storage.to_json(
+            {"simulated": self.client.simulated, "plan": plan.as_dict()}, indent=2
+        )
         try:
             storage.ensure_dir(target.parent)
             storage.create_exclusive(target, content)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 NOTES_FILE = "notes.json"
 
@@ -13,8 +13,7 @@ class NotesError(ValueError):
     """notes.json exists but cannot be used."""
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """One study note, referred to by its ID."""
 
     id: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.config import Config
 from planner.notes import Note
@@ -18,15 +18,13 @@ class ReplyError(ValueError):
     """The model's reply cannot be used; the message says why."""
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     """The model answered in text instead of proposing (e.g. it asks for missing details)."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Proposal:
+class Proposal(NamedTuple):
     """A checked save_review_plan call."""
 
     call_id: str

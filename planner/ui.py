@@ -60,7 +60,7 @@ def show_plan(view, simulated: bool) -> None:
     grid.add_row("Minutes", str(plan.minutes))
     grid.add_row("Save to", escape(str(view.target)))
     title = "Proposed plan (simulated model)" if simulated else "Proposed plan"
-    out.print(Panel(grid, title=title, title_align="left", expand=False))
+    out.print(Panel(grid, title=Text(title), title_align="left", expand=False))
 
 
 def ask_save() -> bool | None:
@@ -104,7 +104,8 @@ def show_result(result: dict, home_display: str) -> None:
 
 def show_model_text(label: str, text: str) -> None:
     """Text written by the model, clearly labelled as such."""
-    out.print(Panel(escape(text), title=label, title_align="left", expand=False))
+    # Text, not markup: the model's words are shown exactly, brackets and colons included.
+    out.print(Panel(Text(text), title=Text(label), title_align="left", expand=False))
 
 
 def _under(home_display: str, relative: str) -> str:

@@ -58,6 +58,8 @@ def test_corpus_file(path: Path) -> None:
 
 # --- an independent oracle for SPEC section 5 --------------------------------------------------
 
+# Trimming removes space characters (category Zs) only, never tabs, newlines or controls.
+SPACES = "".join(chr(code) for code in range(0x3001) if unicodedata.category(chr(code)) == "Zs")
 _ASCII_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
@@ -65,7 +67,7 @@ def title_ok(value: object) -> bool:
     """A string that is 1-80 printable characters (spaces allowed inside) after trimming."""
     if not isinstance(value, str):
         return False
-    title = value.strip()
+    title = value.strip(SPACES)
     return 1 <= len(title) <= 80 and all(
         char.isprintable() or unicodedata.category(char) == "Zs" for char in title
     )
@@ -108,7 +110,7 @@ def expected(data: object, text: str) -> dict | None:
         return None
     if not all(FIELD_OK[name](data[name]) for name in FIELDS):
         return None
-    return {**data, "title": data["title"].strip()}
+    return {**data, "title": data["title"].strip(SPACES)}
 
 
 # --- strategies --------------------------------------------------------------------------------
