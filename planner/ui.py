@@ -6,13 +6,15 @@ import getpass
 import io
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 TTY = "/dev/tty"
@@ -115,20 +117,6 @@ def _under(home_display: str, relative: str) -> str:
     return relative if home_display in ("", ".") else f"{home_display.rstrip('/')}/{relative}"
 
 
-def table(title: str, columns: list[tuple[str, dict]], rows: list[list[str]]) -> None:
-    """A Rich table; Rich measures East Asian wide characters, so Chinese titles line up."""
-    grid = Table(title=title, title_justify="left", show_lines=False)
-    for name, options in columns:
-        grid.add_column(name, **options)
-    for row in rows:
-        grid.add_row(*(escape(cell) for cell in row))
-    out.print(grid)
-
-
-# --- Reading runs back: `planner runs`, `planner show`, `planner costs` -------------------------
-# These take plain dicts built by planner.history. Cells are Text, not markup, so a title such
-# as "[b]" prints as written and 10,000 rows skip markup parsing.
-
 WIDE = 110  # below this many columns the list tables keep only their key columns
 _STATUS_STYLE = {
     "complete": "green", "no_tool": "cyan", "running": "cyan",
@@ -138,6 +126,9 @@ _STATUS_STYLE = {
 
 def _list_table(title: str, footer: bool = False) -> Table:
     """A borderless table: a rule under the header (and above the footer), 2 spaces between."""
+    from rich import box
+    from rich.table import Table
+
     return Table(
         title=title, title_justify="left", box=box.SIMPLE, show_edge=False, pad_edge=False,
         collapse_padding=True, show_footer=footer,
@@ -261,6 +252,8 @@ def costs_table(report: dict, prices: dict, damaged: int, limit: int | None) -> 
 def run_detail(detail: dict) -> None:
     """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
     summary, status = detail["summary"], detail["status"]
+    from rich.table import Table
+
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
