@@ -97,3 +97,11 @@ def test_no_terminal_is_a_cancel(home: Path) -> None:
     assert "No terminal to confirm on: treated as cancel." in result.stdout
     assert plans(home) == []
     assert read_summary(run_dirs(home)[0])["tool_result"] == {"status": "cancelled"}
+
+
+def test_dry_run_in_a_terminal_asks_for_no_key_and_writes_nothing(home: Path) -> None:
+    child = spawn(home, f"exec {PLANNER} --dry-run")
+    status, output = finish(child)
+    assert status == 0
+    assert "input hidden" not in output and '"tool_choice": "auto"' in output
+    assert list(home.iterdir()) == []
