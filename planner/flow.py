@@ -66,7 +66,6 @@ class Outcome:
         self.question: str | None = None
         self.explanation: str | None = None
         self.error: str | None = None
-        self.calls: list = []
         for name, value in fields.items():
             if not hasattr(self, name):
                 raise TypeError(f"Outcome has no field {name!r}")
@@ -134,7 +133,7 @@ class _Run:
         self.limits: Limits = limits
         self.outcome = Outcome(
             "running", EXIT_OK, run_id=record.run_id, folder=record.folder,
-            simulated=client.simulated, calls=record.summary["calls"],
+            simulated=client.simulated,
         )
 
     def go(self, request, confirm, on_result) -> Outcome:

@@ -204,3 +204,25 @@ def test_records_unwritable_means_nothing_sent(home: Path) -> None:
     assert (outcome.status, outcome.exit_code) == ("stopped", 1)
     assert client.requests == []
     assert "tool-records" in outcome.error
+
+
+def test_record_failure_after_the_write_points_at_the_saved_plan(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planner import records
+
+    save = records.RunRecord.save
+
+    def fail_once_saved(self, **changes):
+        result = self.summary["tool_result"]
+        if result and result["status"] == "saved":
+            raise OSError(28, "No space left on device")
+        save(self, **changes)
+
+    monkeypatch.setattr(records.RunRecord, "save", fail_once_saved)
+    outcome, client, _ = go(home, [proposal_reply(), explanation_reply])
+    (plan,) = (home / "demo-plans").iterdir()
+    assert (outcome.status, outcome.exit_code) == ("stopped", 1)
+    assert f"the plan was saved to {plan}" in outcome.error and f"check {plan}" in outcome.error
+    assert len(client.requests) == 1  # stopped: no explanation call
+    assert json.loads(plan.read_text())["plan"] == DEMO_PLAN
