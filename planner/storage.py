@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from pathlib import Path
 
 FILE_MODE = 0o600
@@ -102,3 +104,61 @@ def _unlink_quietly(path: Path) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+class FileRefused(ValueError):
+    """A file planner was asked to read is not a regular file of bounded size."""
+
+
+MIB = 1024 * 1024
+# O_NONBLOCK: opening a FIFO must not wait for a writer (no effect on regular files).
+_READ = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+
+
+def read_regular_file(path: Path | str, limit: int, follow_links: bool = True) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; FileRefused for anything else.
+
+    Raises FileNotFoundError when it does not exist and OSError when it cannot be read; a FIFO,
+    a device, a folder (or, with follow_links=False, any symbolic link) is refused without
+    waiting, and so is a file larger than `limit`, before its contents are read.
+    """
+    flags = _READ if follow_links else _READ | os.O_NOFOLLOW
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP and not follow_links:
+            raise FileRefused(f"{path} is a symbolic link, which is not followed here") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused(f"{path} is not a regular file ({_kind(info.st_mode)})")
+        if info.st_size > limit:
+            raise FileRefused(f"{path} is larger than {_size(limit)}")
+        # Read one byte past the limit: a file that grows while being read is refused too.
+        parts, left = [], limit + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            parts.append(chunk)
+            left -= len(chunk)
+        data = b"".join(parts)
+        if len(data) > limit:
+            raise FileRefused(f"{path} is larger than {_size(limit)}")
+        return data
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def _size(limit: int) -> str:
+    return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit:,} bytes"

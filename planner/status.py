@@ -1,0 +1,28 @@
+"""Run status names and exit codes, defined once for the flow, the records and the edge."""
+
+# Recorded in summary.json by the flow.
+RUNNING = "running"
+COMPLETE = "complete"
+NO_TOOL = "no_tool"
+STOPPED = "stopped"
+BUDGET_EXHAUSTED = "budget_exhausted"
+
+# Derived when reading records back (never recorded).
+INTERRUPTED = "interrupted"
+DAMAGED = "damaged"
+
+# What a person reads for each status (internal names stay in the records and --json).
+WORDS = {
+    RUNNING: "running",
+    COMPLETE: "complete",
+    NO_TOOL: "no plan proposed",
+    STOPPED: "stopped",
+    BUDGET_EXHAUSTED: "call limit reached",
+    INTERRUPTED: "interrupted",
+    DAMAGED: "damaged",
+}
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130

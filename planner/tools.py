@@ -1,0 +1,47 @@
+"""The tool registry: each tool's schema, its strict argument check, and how it runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+# Every result sent back to the model for a lookup is at most this long (SPEC 11).
+MAX_RESULT_BYTES = 4096
+
+
+class Tool(NamedTuple):
+    """One tool the model may call.
+
+    `check` turns the raw `arguments` text into checked arguments or raises
+    plan.InvalidArguments naming the field and the rule; nothing is ever converted.
+    `run` executes a read-only lookup on checked arguments and returns a JSON-able result;
+    it is None for the tool that needs the person's confirmation (the flow runs that one).
+    """
+
+    name: str
+    schema: dict
+    check: Callable[[object], object]
+    needs_confirmation: bool = False
+    run: Callable[[object], dict] | None = None
+
+
+class Registry:
+    """The tools offered in one run, by name, in the order they are offered."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self.tools = tuple(tools)
+        self._by_name = {tool.name: tool for tool in self.tools}
+        if len(self._by_name) != len(self.tools):
+            raise ValueError("two tools share a name")
+
+    def definitions(self) -> list[dict]:
+        """The `tools` entries of a Chat Completions request."""
+        return [tool.schema for tool in self.tools]
+
+    def get(self, name: object) -> Tool | None:
+        """The tool called `name`, or None for a name that is not offered."""
+        return self._by_name.get(name) if isinstance(name, str) else None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
