@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from planner.config import Config
+from planner.wire import Turn, parse_reply
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
 _SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
@@ -32,9 +33,15 @@ class ModelClient(Protocol):
     """Anything that answers a Chat Completions body with a decoded response body."""
 
     simulated: bool
+    # False for a scripted model that cannot read the person's feedback (the demo).
+    revisable: bool
 
     def complete(self, body: dict) -> object:
         """Send one request; return the decoded JSON response body or raise ModelCallError."""
+        ...
+
+    def read_turn(self, body: object) -> Turn:
+        """Read a response body into a Turn (provider quirks live here); raises ReplyError."""
         ...
 
 
@@ -46,9 +53,18 @@ class ScriptedClient:
 
     simulated = True
 
-    def __init__(self, replies: Iterable[Reply]) -> None:
+    def __init__(self, replies: Iterable[Reply], revisable: bool = True) -> None:
         self.replies = list(replies)
         self.requests: list[dict] = []
+        self.revisable = revisable
+
+    def read_turn(self, body: object) -> Turn:
+        return parse_reply(body)
+
+    def assert_all_used(self) -> None:
+        """Fail when a scripted reply was never asked for (a test expected more turns)."""
+        if self.replies:
+            raise AssertionError(f"{len(self.replies)} scripted replies were never used")
 
     def complete(self, body: dict) -> object:
         self.requests.append(copy.deepcopy(body))
@@ -66,6 +82,7 @@ class LiveClient:
     """One OpenAI-compatible endpoint through the official SDK: no retries, no streaming."""
 
     simulated = False
+    revisable = True
 
     def __init__(self, config: Config, api_key: str) -> None:
         import openai  # here, not at the top: it costs start-up that --help and --demo never pay
@@ -127,6 +144,9 @@ class LiveClient:
                                 "body_text": self._scrub(text)[:4096]}}
             raise ModelCallError(message, record) from None
         return data
+
+    def read_turn(self, body: object) -> Turn:
+        return parse_reply(body)
 
     def _status_error(self, error: object) -> ModelCallError:
         """One clear line per HTTP status, keeping the server's own words."""
