@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import json
-import math
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from planner import storage
+from planner.jsonlimits import MAX_DEPTH, too_deep
+
 DEFAULT_CONFIG_FILE = "config.json"
+
+# Upper bounds (SPEC 10 and 14): a typo or a hostile file cannot ask for an hour-long wait,
+# an unbounded bill, or a number that overflows once it is multiplied.
+MAX_TIMEOUT_SECONDS = 600
+MAX_MAX_TOKENS = 1_000_000
+MAX_PRICE = 1_000_000
+CALLS_RANGE = (2, 20)
+REPAIRS_RANGE = (0, 5)
+# Body fields planner sets itself; extra_body may add fields, never replace these.
+RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n")
+# Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
+_CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 
 
 class ConfigError(ValueError):
@@ -42,22 +57,41 @@ class Config(NamedTuple):
     # Shared default: read only (build_request copies it into each body, never changes it).
     extra_body: dict = {"thinking": {"type": "disabled"}}
     prices: Prices = Prices()
+    max_calls: int = 6
+    max_repairs: int = 1
+    # A folder of Markdown notes, relative to the home folder; None: notes/ if it exists.
+    notes_dir: str | None = None
+    # "HH:MM", 24-hour, local time: when exported plans start.
+    review_time: str = "19:00"
 
 
 def load_config(path: Path | None) -> Config:
     """Read config.json; a missing default file means the defaults, any bad key is an error."""
+    default = path is None
     if path is None:
         path = Path(DEFAULT_CONFIG_FILE)
-        if not path.exists():
-            return Config()
     try:
-        text = path.read_text(encoding="utf-8")
+        # A FIFO, a device, a folder or a huge file is refused at once, never waited on.
+        data = storage.read_regular_file(path, storage.MIB)
     except FileNotFoundError:
+        if default:
+            return Config()
         raise ConfigError(f"{path}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot be read ({error})") from None
+    except storage.FileRefused as error:
+        raise ConfigError(f"{error}; the config must be a plain JSON file") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: is not UTF-8 text ({error.reason} at byte {error.start})") \
+            from None
+    if too_deep(text):
+        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:
         raise ConfigError(f"{path}: is not valid JSON ({error})") from None
     return parse_config(data, str(path))
@@ -78,19 +112,55 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if "api_key_env" in values and not values["api_key_env"].replace("_", "").isalnum():
         raise ConfigError(f"{source}: key 'api_key_env' must be an environment variable name")
     if "timeout_seconds" in data:
-        values["timeout_seconds"] = _number(data["timeout_seconds"], source, "timeout_seconds")
+        values["timeout_seconds"] = _number(
+            data["timeout_seconds"], source, "timeout_seconds", MAX_TIMEOUT_SECONDS
+        )
     if "max_tokens" in data:
-        value = data["max_tokens"]
-        if type(value) is not int or value < 1:
-            raise ConfigError(f"{source}: key 'max_tokens' must be a positive integer")
-        values["max_tokens"] = value
+        values["max_tokens"] = _integer(data["max_tokens"], source, "max_tokens",
+                                        (1, MAX_MAX_TOKENS))
+    if "max_calls" in data:
+        values["max_calls"] = _integer(data["max_calls"], source, "max_calls", CALLS_RANGE)
+    if "max_repairs" in data:
+        values["max_repairs"] = _integer(data["max_repairs"], source, "max_repairs",
+                                         REPAIRS_RANGE)
     if "extra_body" in data:
-        if not isinstance(data["extra_body"], dict):
-            raise ConfigError(f"{source}: key 'extra_body' must be an object (use {{}} for none)")
-        values["extra_body"] = data["extra_body"]
+        values["extra_body"] = _extra_body(data["extra_body"], source)
     if "prices" in data:
         values["prices"] = _prices(data["prices"], source, defaults.prices)
+    if "notes_dir" in data:
+        values["notes_dir"] = _notes_dir(data["notes_dir"], source)
+    if "review_time" in data:
+        values["review_time"] = _review_time(data["review_time"], source)
     return defaults._replace(**values)
+
+
+def _extra_body(value: object, source: str) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: key 'extra_body' must be an object (use {{}} for none)")
+    for key in value:
+        if key in RESERVED_BODY_KEYS:
+            raise ConfigError(
+                f"{source}: key 'extra_body.{key}' is set by planner and cannot be replaced"
+            )
+    return value
+
+
+def _notes_dir(value: object, source: str) -> str | None:
+    if value is None:
+        return None
+    # A NUL cannot be in a path; refused here rather than as an error deep inside a run.
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise ConfigError(f"{source}: key 'notes_dir' must be a folder path (a string) or null")
+    return value
+
+
+def _review_time(value: object, source: str) -> str:
+    match = _CLOCK.fullmatch(value) if isinstance(value, str) else None
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise ConfigError(
+            f"{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. \"19:00\""
+        )
+    return value
 
 
 def _prices(data: object, source: str, defaults: Prices) -> Prices:
@@ -107,7 +177,7 @@ def _prices(data: object, source: str, defaults: Prices) -> Prices:
     _no_unknown(per_million, kinds, source, "prices.per_million_tokens.")
     for kind in kinds & set(per_million):
         name = f"prices.per_million_tokens.{kind}"
-        values[kind] = _number(per_million[kind], source, name, allow_zero=True)
+        values[kind] = _number(per_million[kind], source, name, MAX_PRICE, allow_zero=True)
     return defaults._replace(**values)
 
 
@@ -138,11 +208,23 @@ def _text(value: object, source: str, key: str) -> str:
     return value
 
 
-def _number(value: object, source: str, key: str, allow_zero: bool = False) -> float:
-    ok = type(value) in (int, float) and math.isfinite(value)
-    if not ok or value < 0 or (value == 0 and not allow_zero):
-        rule = "zero or more" if allow_zero else "greater than zero"
-        raise ConfigError(f"{source}: key '{key}' must be a number {rule}")
+def _number(value: object, source: str, key: str, most: int, allow_zero: bool = False) -> float:
+    # Plain comparisons, no float(): they are False for NaN and inf (JSON 1e400 decodes to inf)
+    # and never overflow on a 400-digit integer.
+    ok = type(value) in (int, float) and (0 <= value if allow_zero else 0 < value) \
+        and value <= most
+    if not ok:
+        rule = "from 0 to" if allow_zero else "greater than 0 and at most"
+        raise ConfigError(f"{source}: key '{key}' must be a number {rule} {most:,}")
+    return value
+
+
+def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> int:
+    # type() is int, not isinstance: true and false are not numbers here.
+    if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(
+            f"{source}: key '{key}' must be a whole number from {bounds[0]} to {bounds[1]:,}"
+        )
     return value
 
 
