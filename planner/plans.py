@@ -1,0 +1,387 @@
+"""Saved plan files: the version-2 content, reading them back strictly, listing and warnings."""
+
+# One module reads and writes plans for the flow, `planner plans` and `planner export`.
+#
+# Reading is strict and never raises: a plan file that is a link, a FIFO, a device, a folder,
+# larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan becomes a
+# row with its `problem`. Links are never followed (neither plans/ itself nor a file in it), so
+# nothing outside the home folder is read, and nothing waits on a FIFO (O_NONBLOCK).
+#
+# Speed on thousands of plans: one os.scandir, one bounded read per file, plain str paths, and
+# checks that touch each field once; nothing here imports pydantic, Rich or icalendar.
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import stat
+from collections.abc import Sequence
+
+from planner import storage
+from planner.jsonlimits import MAX_DEPTH, too_deep
+from planner.plan import FIELDS, MAX_MINUTES, MAX_NOTES, MAX_TITLE
+
+PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
+PLAN_VERSION = 2
+MAX_PLAN_BYTES = storage.MIB
+# Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
+# on the time a folder of millions of files can add before the prompt. Names sort by time, so
+# the newest are the ones examined.
+MAX_WARNING_FILES = 20_000
+ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
+            "problem")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+_V1_KEYS = frozenset({"simulated", "plan"})
+_V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
+_PLAN_KEYS = frozenset(FIELDS)
+_NOTE_KEYS = frozenset({"id", "title"})
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+# What a run ID may hold: it becomes part of a calendar UID and of a file name.
+_RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
+MAX_NOTE_TITLE = 1000
+
+
+class PlansError(Exception):
+    """The plans folder exists but cannot be listed; one line for the person."""
+
+
+class BadPlan(ValueError):
+    """A plan file's content is not a valid plan; the message says what is wrong."""
+
+
+def plan_file_content(
+    plan, *, simulated: bool, run_id: str, created_at: str, notes: Sequence
+) -> bytes:
+    """The version-2 plan file: indented UTF-8 JSON ending in a newline, ready to write."""
+    data = {
+        "version": PLAN_VERSION,
+        "simulated": simulated,
+        "run_id": run_id,
+        "created_at": created_at,
+        "plan": plan.as_dict(),
+        # The titles as they are now: the notes may be renamed later, the plan keeps its words.
+        "notes": [{"id": note.id, "title": note.title} for note in notes],
+    }
+    # The plan is the person's own file: indented to be read by eye.
+    return storage.to_json(data, indent=2)
+
+
+def plans_dir(home: object, demo: bool) -> str:
+    """The path of home/plans (or home/demo-plans) as a plain string."""
+    return os.path.join(os.fspath(home), PLANS_DIR["demo" if demo else "live"])
+
+
+def plan_names(folder: str) -> list[str]:
+    """The `*.json` names in a plans folder, sorted; [] when it does not exist; else PlansError."""
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise PlansError(f"cannot look at {folder} ({error.strerror or error})") from None
+    if stat.S_ISLNK(info.st_mode):
+        # A link could lead anywhere on the disk: plans are read only inside the home folder.
+        raise PlansError(f"{folder} is a symbolic link, which is not followed; "
+                         "make it a real folder")
+    if not stat.S_ISDIR(info.st_mode):
+        raise PlansError(f"{folder} is not a folder")
+    try:
+        with os.scandir(folder) as entries:
+            # Dot names are never plans (.gitkeep, editors' files), nor are names not ending .json.
+            names = [entry.name for entry in entries
+                     if entry.name[0] != "." and entry.name.endswith(".json")]
+    except OSError as error:
+        raise PlansError(f"cannot list {folder} ({error.strerror or error})") from None
+    names.sort()
+    return names
+
+
+def read_plan(folder: str, name: str, label: str) -> dict:
+    """One listing row for the plan file `folder/name`, shown as `label/name`; never raises."""
+    shown = _printable_name(name)
+    if shown != name:
+        return _problem_row(label, shown, "its name is not valid UTF-8")
+    path = f"{folder}/{name}"
+    try:
+        data = storage.read_regular_file(path, MAX_PLAN_BYTES, follow_links=False)
+    except storage.FileRefused as error:
+        return _problem_row(label, shown, _short(str(error), path))
+    except FileNotFoundError:
+        return _problem_row(label, shown, "disappeared while being read")
+    except OSError as error:
+        return _problem_row(label, shown, f"cannot be read ({error.strerror or error})")
+    try:
+        return _row(f"{label}/{name}", name, _decode(data))
+    except BadPlan as error:
+        return _problem_row(label, shown, str(error))
+
+
+def list_plans(home: object, demo: bool, include_past: bool, today: _dt.date) -> list[dict]:
+    """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
+    then every file that has a problem; raises PlansError when the folder cannot be listed."""
+    label = PLANS_DIR["demo" if demo else "live"]
+    folder = plans_dir(home, demo)
+    upcoming, past, problems = [], [], []
+    first_file: dict[str, str] = {}
+    now = today.isoformat()
+    for name in plan_names(folder):
+        row = read_plan(folder, name, label)
+        if row["problem"] is None:
+            # A copied file keeps the run ID: two calendar events with one UID would merge.
+            earlier = first_file.setdefault(row["run_id"], row["file"])
+            if earlier != row["file"]:
+                row = _problem_row(label, name, f"has the same run_id as {earlier} (a copy?)")
+        if row["problem"] is not None:
+            problems.append(row)
+        elif row["date"] >= now:
+            upcoming.append(row)
+        elif include_past:
+            past.append(row)
+    # Names sort by creation time (run IDs), so ties on a date keep the order they were saved.
+    upcoming.sort(key=_date_key)
+    past.sort(key=_date_key, reverse=True)
+    return upcoming + past + problems
+
+
+def confirmation_warnings(home: object, mode: str, plan, today: _dt.date) -> list[str]:
+    """One-line warnings for the SAVE screen about plans already saved; never raises.
+
+    A saved plan of the same mode with the same date and the same set of note IDs is named as
+    a duplicate; other plans on that date are counted with their minutes. Files that cannot be
+    read are left out here (`planner plans` lists them). `today` is accepted for the screen's
+    own use and does not change the result.
+    """
+    label = PLANS_DIR.get(mode)
+    if label is None:
+        return []
+    folder = os.path.join(os.fspath(home), label)
+    try:
+        names = plan_names(folder)
+    except PlansError:
+        return []
+    warnings = []
+    if len(names) > MAX_WARNING_FILES:
+        warnings.append(f"only the newest {MAX_WARNING_FILES:,} of {len(names):,} files in "
+                        f"{label}/ were checked for plans on this date")
+        names = names[-MAX_WARNING_FILES:]
+    wanted = frozenset(plan.note_ids)
+    same, minutes, count = [], 0, 0
+    for name in names:
+        try:
+            row = read_plan(folder, name, label)
+        except Exception:  # a warning must never stop the person from deciding
+            continue
+        if row["problem"] is not None or row["date"] != plan.date:
+            continue
+        count += 1
+        minutes += row["minutes"]
+        if frozenset(row["note_ids"]) == wanted:
+            same.append(row["file"])
+    if same:
+        more = f" and {len(same) - 1} more" if len(same) > 1 else ""
+        warnings.append(f"the same review (same date, same notes) is already saved in "
+                        f"{same[0]}{more}")
+    if count:
+        plans = "1 plan" if count == 1 else f"{count} plans"
+        warnings.append(f"that day already holds {minutes} minutes in {plans}")
+    return warnings
+
+
+def describe_date(date: str, today: _dt.date) -> str:
+    """A date as a person reads it: `2026-12-08 (Tuesday, in 8 days)`."""
+    try:
+        day = _dt.date.fromisoformat(date)
+    except (TypeError, ValueError):
+        return str(date)
+    return f"{date} ({WEEKDAYS[day.weekday()]}, {distance(day, today)})"
+
+
+def distance(day: _dt.date, today: _dt.date) -> str:
+    """`today`, `tomorrow`, `yesterday`, `in N days` or `N days ago`."""
+    days = (day - today).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "tomorrow"
+    if days == -1:
+        return "yesterday"
+    return f"in {days:,} days" if days > 0 else f"{-days:,} days ago"
+
+
+def _date_key(row: dict) -> str:
+    return row["date"]
+
+
+# --- strict reading --------------------------------------------------------------------------
+
+def _decode(data: bytes) -> dict:
+    """The JSON object in a plan file, refusing anything ambiguous."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadPlan("is not UTF-8 text") from None
+    if not text.strip():
+        raise BadPlan("is empty")
+    if too_deep(text):
+        raise BadPlan(f"is JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        value = _DECODER.decode(text)
+    except BadPlan:
+        raise
+    except (ValueError, RecursionError):
+        raise BadPlan("is not valid JSON") from None
+    if not isinstance(value, dict):
+        raise BadPlan("is not a JSON object")
+    return value
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise BadPlan("repeats a key")
+    return data
+
+
+def _no_constant(name: str) -> None:
+    raise BadPlan(f"contains {name}, which is not a JSON number")
+
+
+# One decoder for every file: json.loads with hooks would build a new one per call.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+
+
+def _row(file: str, name: str, data: dict) -> dict:
+    """The listing row of a decoded plan file (version 1 or 2), or BadPlan."""
+    version = data.get("version")
+    if version is None and "version" not in data:
+        _exact_keys(data, _V1_KEYS, "a version-1 plan file")
+        run_id = name[:-5]  # version 1 files are named after their run; ".json" removed
+        notes = None
+    elif version == PLAN_VERSION and type(version) is int:
+        _exact_keys(data, _V2_KEYS, "a plan file")
+        run_id = data["run_id"]
+        if type(run_id) is not str or not _RUN_ID.fullmatch(run_id):
+            raise BadPlan("run_id: must be letters, digits, '.', '_' or '-' (at most 100)")
+        _check_created_at(data["created_at"])
+        notes = data["notes"]
+    elif type(version) is int and version > PLAN_VERSION:
+        raise BadPlan(f"is a version-{version} plan file; this planner reads versions 1 and 2")
+    else:
+        raise BadPlan("version: must be 2 (or absent, for version 1)")
+    simulated = data["simulated"]
+    if type(simulated) is not bool:
+        raise BadPlan("simulated: must be true or false")
+    plan = data["plan"]
+    if type(plan) is not dict:
+        raise BadPlan("plan: must be an object")
+    _exact_keys(plan, _PLAN_KEYS, "plan")
+    title, note_ids = plan["title"], plan["note_ids"]
+    _check_title(title)
+    _check_note_ids(note_ids)
+    date = plan["date"]
+    if type(date) is not str or not _DATE.fullmatch(date):
+        raise BadPlan("plan.date: must be written YYYY-MM-DD")
+    try:
+        _dt.date.fromisoformat(date)
+    except ValueError:
+        raise BadPlan(f"plan.date: {date} is not a real calendar date") from None
+    minutes = plan["minutes"]
+    if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
+        raise BadPlan(f"plan.minutes: must be an integer from 1 to {MAX_MINUTES}")
+    if notes is None:
+        notes = [{"id": note_id, "title": None} for note_id in note_ids]
+    else:
+        _check_notes(notes, note_ids)
+    return {
+        "file": file, "run_id": run_id, "date": date, "minutes": minutes, "title": title,
+        "note_ids": note_ids, "notes": notes, "simulated": simulated, "problem": None,
+    }
+
+
+def _exact_keys(data: dict, keys: frozenset, what: str) -> None:
+    if len(data) != len(keys) or not keys.issuperset(data):
+        missing = sorted(keys - data.keys())
+        if missing:
+            raise BadPlan(f"{what}: has no {missing[0]!r}")
+        extra = sorted(data.keys() - keys)
+        raise BadPlan(f"{what}: has an unknown key {_short_text(extra[0])}")
+
+
+def _check_title(title: object) -> None:
+    if type(title) is not str:
+        raise BadPlan("plan.title: must be a string")
+    if not 1 <= len(title) <= MAX_TITLE:
+        raise BadPlan(f"plan.title: must be 1 to {MAX_TITLE} characters")
+    if not title.isprintable() and not _printable_or_space(title):
+        raise BadPlan("plan.title: contains a control or format character")
+    # Printable characters and spaces only by now, so isspace() means a space at an end.
+    if title[0].isspace() or title[-1].isspace():
+        raise BadPlan("plan.title: has spaces at its ends")
+
+
+def _check_note_ids(note_ids: object) -> None:
+    if type(note_ids) is not list or not 1 <= len(note_ids) <= MAX_NOTES:
+        raise BadPlan(f"plan.note_ids: must be a list of 1 to {MAX_NOTES} note IDs")
+    for note_id in note_ids:
+        if type(note_id) is not str or not note_id or not note_id.isprintable():
+            raise BadPlan("plan.note_ids: must hold non-empty printable strings")
+    if len(set(note_ids)) != len(note_ids):
+        raise BadPlan("plan.note_ids: repeats a note ID")
+
+
+def _check_notes(notes: object, note_ids: list) -> None:
+    if type(notes) is not list or len(notes) != len(note_ids):
+        raise BadPlan("notes: must list the plan's notes")
+    for note, note_id in zip(notes, note_ids, strict=True):
+        if type(note) is not dict:
+            raise BadPlan("notes: must hold objects")
+        _exact_keys(note, _NOTE_KEYS, "notes item")
+        if note["id"] != note_id:
+            raise BadPlan("notes: must be the plan's notes, in the order of plan.note_ids")
+        title = note["title"]
+        if type(title) is not str or len(title) > MAX_NOTE_TITLE:
+            raise BadPlan(f"notes: each title must be a string of at most {MAX_NOTE_TITLE:,} "
+                          "characters")
+
+
+def _check_created_at(value: object) -> None:
+    if type(value) is not str or len(value) > 40:
+        raise BadPlan("created_at: must be an ISO 8601 time")
+    try:
+        _dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise BadPlan("created_at: must be an ISO 8601 time") from None
+
+
+def _printable_or_space(text: str) -> bool:
+    """Every character printable or a space separator (full-width U+3000 and the like)."""
+    import unicodedata
+
+    return all(char.isprintable() or unicodedata.category(char) == "Zs" for char in text)
+
+
+def _problem_row(label: str, name: str, problem: str) -> dict:
+    row = dict.fromkeys(ROW_KEYS)
+    row["file"] = f"{label}/{name}"
+    row["problem"] = problem
+    return row
+
+
+def _printable_name(name: str) -> str:
+    """A file name as text that can be printed: undecodable bytes shown as \\xNN."""
+    if name.isascii():
+        return name
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _short(message: str, path: str) -> str:
+    """storage's refusal without the path in front: the row already names the file."""
+    return message.removeprefix(f"{path} ")
+
+
+def _short_text(value: str) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
