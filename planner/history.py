@@ -4,20 +4,31 @@
 # read of its summary.json; /proc is read only for a summary still marked running. Nothing
 # here imports pydantic or Rich.
 #
-# A folder whose summary.json is missing, unreadable, not JSON, not an object, or lacks a
-# status string or a calls list is "damaged": listed with the reason, never raised.
+# A folder whose summary.json is missing, unreadable, not a regular file of at most 1 MiB, not
+# UTF-8/JSON, nested deeper than 64 levels, not an object, or lacks a status string or a calls
+# list is "damaged": listed with the reason, never raised, never waited on.
+#
+# Links are not followed (SPEC 14): a run folder that is a symbolic link to a folder is listed
+# as damaged ("the run folder is a symbolic link, which is not followed") and nothing behind it
+# is read or listed; a summary.json that is a link is damaged too. A link to anything else is
+# not a run, like a plain file.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 
-from planner import costs
+from planner import costs, storage
+from planner.jsonlimits import MAX_DEPTH, too_deep
 from planner.records import RECORDS_DIR, SUMMARY, process_start_ticks
 
-RUNNING = "running"
-INTERRUPTED = "interrupted"
-DAMAGED = "damaged"
+# The status names live in planner.status; imported here so history.RUNNING etc. still work.
+from planner.status import DAMAGED, INTERRUPTED, RUNNING
+
+SUMMARY_LIMIT = storage.MIB
+LINKED_FOLDER = "the run folder is a symbolic link, which is not followed"
 
 
 class HistoryError(Exception):
@@ -35,70 +46,147 @@ def records_dir(home: object) -> str:
 
 def run_ids(home: object) -> list[str]:
     """Run folder names, newest first (run IDs sort by time); [] when there are none."""
+    return _scan(home)[0]
+
+
+def _scan(home: object) -> tuple[list[str], frozenset[str]]:
+    """Run folder names newest first, and those of them that are symbolic links."""
     folder = records_dir(home)
+    links = []
     try:
         with os.scandir(folder) as entries:
+            names = []
             # Dot names are never runs (.gitkeep, editors' files); plain files are not either.
-            names = [entry.name for entry in entries
-                     if entry.name[0] != "." and _is_dir(entry)]
+            for entry in entries:
+                if entry.name[0] != "." and _is_dir(entry):
+                    names.append(entry.name)
+                    # d_type from the listing itself: no extra system call per run.
+                    if entry.is_symlink():
+                        links.append(entry.name)
     except FileNotFoundError:
-        return []
+        return [], frozenset()
     except OSError as error:
         raise HistoryError(f"cannot list {folder} ({error.strerror or error})") from None
     names.sort(reverse=True)
-    return names
+    return names, frozenset(links)
 
 
 def _is_dir(entry: os.DirEntry) -> bool:
     try:
+        # Follows a link only to learn what it points to (stat opens nothing, never waits).
         return entry.is_dir()
     except OSError:
         return False
 
 
-# O_NONBLOCK: a FIFO named summary.json must not hang the listing (no effect on plain files).
-_READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+class _Refused(Exception):
+    """summary.json is not a regular file of bounded size; the message is the reason."""
+
+
+# O_NONBLOCK: a FIFO must not hang the listing; O_NOFOLLOW: a link named summary.json is
+# refused (ELOOP), never followed.
+_READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
 # Summaries are a few kB; a small buffer, because os.read allocates the full size it is given.
 _CHUNK = 64 * 1024
+_TOO_BIG = "summary.json is larger than 1 MiB"
 
 
 def _read_bytes(path: str) -> bytes:
-    """A whole file through plain os calls: half the cost of open() on 10,000 small files."""
-    fd = os.open(path, _READ_FLAGS)
+    """A whole regular file of at most SUMMARY_LIMIT bytes, through plain os calls.
+
+    Half the cost of open() on 10,000 small files. A summary is a few kB: open, one read,
+    close; fstat only when a read is empty, fails or fills the buffer (a FIFO, a folder, a
+    device or a big file), so the usual case costs no extra system call.
+    """
     try:
-        data = os.read(fd, _CHUNK)
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _Refused("summary.json is a symbolic link, which is not followed") from None
+        raise
+    try:
+        try:
+            data = os.read(fd, _CHUNK)
+        except OSError:
+            _check_regular(fd)
+            raise
+        if not data or len(data) == _CHUNK:
+            _check_regular(fd)
         # A plain file reads short only at its end; a full buffer means there may be more.
         if len(data) == _CHUNK:
-            parts = [data]
-            while chunk := os.read(fd, _CHUNK):
+            parts, left = [data], SUMMARY_LIMIT + 1 - _CHUNK
+            while left > 0 and (chunk := os.read(fd, min(left, _CHUNK))):
                 parts.append(chunk)
+                left -= len(chunk)
             data = b"".join(parts)
+            if len(data) > SUMMARY_LIMIT:
+                raise _Refused(_TOO_BIG)
         return data
     finally:
         os.close(fd)
 
 
+def _check_regular(fd: int) -> None:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise _Refused(f"summary.json is not a regular file ({_kind(info.st_mode)})")
+    if info.st_size > SUMMARY_LIMIT:
+        raise _Refused(_TOO_BIG)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+class _TooDeep(ValueError):
+    """JSON nested deeper than MAX_DEPTH levels."""
+
+
 def _decode(data: bytes) -> object:
     """JSON from bytes: the UTF-8 planner writes first (the cheap path), then any JSON encoding."""
     try:
-        return json.loads(data.decode("utf-8"))
-    except ValueError:
-        return json.loads(data)  # a BOM or UTF-16 file; raises ValueError if not JSON
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or text[:1] == "\ufeff":
+        # A BOM or UTF-16/32 file, decoded as json.loads(bytes) would; ValueError if it cannot be.
+        text = data.decode(json.detect_encoding(data), "surrogatepass").removeprefix("\ufeff")
+    # The bracket count first, inline: it settles every summary planner writes without a call.
+    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text):
+        raise _TooDeep
+    return json.loads(text)
 
 
-def read_summary(folder: str) -> tuple[dict | None, str | None]:
-    """(summary, None), or (None, why the run is damaged); never raises."""
+def read_summary(folder: str, linked: bool = False) -> tuple[dict | None, str | None]:
+    """(summary, None), or (None, why the run is damaged); never raises, never waits.
+
+    `linked`: the run folder is a symbolic link, so nothing in it is read.
+    """
+    if linked:
+        return None, LINKED_FOLDER
     # Plain concatenation: os.path.join twice per run shows up on 10,000 runs.
     try:
         data = _read_bytes(f"{folder}/{SUMMARY}")
     except FileNotFoundError:
         return None, "no summary.json"
+    except _Refused as refused:
+        return None, str(refused)
     except OSError as error:
         return None, f"summary.json cannot be read ({error.strerror or error})"
     try:
         summary = _decode(data)
+    except _TooDeep:
+        return None, f"summary.json is nested deeper than {MAX_DEPTH} levels"
     except (ValueError, RecursionError):
-        # UnicodeDecodeError is a ValueError too; RecursionError: absurdly deep nesting.
+        # UnicodeDecodeError is a ValueError too; RecursionError: a safety net only.
         return None, "summary.json is empty" if not data.strip() else "summary.json is not JSON"
     if not isinstance(summary, dict):
         return None, "summary.json is not a JSON object"
@@ -172,11 +260,11 @@ def run_row(run_id: str, summary: dict | None, problem: str | None, prices) -> d
 def list_runs(home: object, prices, limit: int | None = None) -> tuple[list[dict], int]:
     """The newest `limit` runs (None: all) as rows, damaged ones included; and how many exist."""
     folder = records_dir(home)
-    names = run_ids(home)
+    names, links = _scan(home)
     rows = []
     # Only the runs shown are read: `planner runs` in a terminal stays instant on 10,000 runs.
     for run_id in names if limit is None else names[:limit]:
-        summary, problem = read_summary(f"{folder}/{run_id}")
+        summary, problem = read_summary(f"{folder}/{run_id}", run_id in links)
         rows.append(run_row(run_id, summary, problem, prices))
     return rows, len(names)
 
@@ -187,8 +275,9 @@ def cost_report(home: object, prices) -> tuple[dict, int]:
     runs = []
     total = costs.Tally()
     simulated = damaged = 0
-    for run_id in run_ids(home):
-        summary, _problem = read_summary(f"{folder}/{run_id}")
+    names, links = _scan(home)
+    for run_id in names:
+        summary, _problem = read_summary(f"{folder}/{run_id}", run_id in links)
         if summary is None:
             damaged += 1
             continue
@@ -226,9 +315,11 @@ def run_detail(home: object, run_id: str, prices) -> dict:
     """The `planner show --json` object: derived facts, each call, the files, the summary."""
     folder = records_dir(home)
     path = os.path.join(folder, run_id)
-    summary, problem = read_summary(path)
+    linked = os.path.islink(path)
+    summary, problem = read_summary(path, linked)
     try:
-        files = sorted(name for name in os.listdir(path) if name[0] != ".")
+        # A linked folder is not listed either: what is behind the link is not ours to show.
+        files = [] if linked else sorted(name for name in os.listdir(path) if name[0] != ".")
     except OSError:
         files = []
     detail = {
@@ -241,6 +332,7 @@ def run_detail(home: object, run_id: str, prices) -> dict:
         "cost": None,
         "unknown_calls": None,
         "calls": [],
+        "steps": [],
         "files": files,
         "summary": summary,
     }
@@ -267,4 +359,30 @@ def run_detail(home: object, run_id: str, prices) -> dict:
         })
     detail["cost"] = None if simulated else tally.cost(prices)
     detail["unknown_calls"] = tally.unknown_calls
+    detail["steps"] = run_steps(summary)
     return detail
+
+
+def run_steps(summary: dict) -> list[dict]:
+    """The run as the conversation it was: version 2's recorded steps, or version 1's rebuilt."""
+    if summary.get("version") == 2:
+        steps = summary.get("steps")
+        return [step for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
+    # Version 1 had one proposal at most (call 1) and the explanation as call 2.
+    steps: list[dict] = []
+    plan = summary.get("plan")
+    if isinstance(plan, dict):
+        steps.append({"call": 1, "kind": "proposal", "call_id": None, "plan": plan})
+        approved = _bool(summary.get("approved"))
+        result = summary.get("tool_result")
+        if approved is not None or isinstance(result, dict):
+            steps.append({"call": 1, "kind": "decision", "approved": approved,
+                          "result": result if isinstance(result, dict) else None,
+                          "near_misses": []})
+    question = _text(summary.get("question"))
+    if question is not None:
+        steps.append({"call": 1, "kind": "question", "text": question})
+    explanation = _text(summary.get("explanation"))
+    if explanation is not None:
+        steps.append({"call": 2, "kind": "explanation", "text": explanation})
+    return steps

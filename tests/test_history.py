@@ -56,7 +56,12 @@ DAMAGED = {
     "20261101T000000000000Z-000005": (b'{"status": "complete"}',
                                       "summary.json has no status or no calls list"),
     "20261101T000000000000Z-000006": (b"\xff\xfe\x00garbage", "summary.json is not JSON"),
-    "20261101T000000000000Z-000007": (b"[" * 100_000, "summary.json is not JSON"),
+    "20261101T000000000000Z-000007": (b"[" * 100_000,
+                                      "summary.json is nested deeper than 64 levels"),
+    "20261101T000000000000Z-000008": (b'{"a": ' * 65 + b"1" + b"}" * 65,
+                                      "summary.json is nested deeper than 64 levels"),
+    "20261101T000000000000Z-000009": (b"\xef\xbb\xbf{}",
+                                      "summary.json has no status or no calls list"),
 }
 
 
@@ -94,8 +99,10 @@ def test_summary_folder_and_fifo_are_damaged_not_a_hang(home: Path) -> None:
     fifo_run.mkdir()
     os.mkfifo(fifo_run / "summary.json")
     rows = runs_json()
-    assert [row["status"] for row in rows] == ["damaged", "damaged"]
-    assert rows[1]["problem"].startswith("summary.json cannot be read")
+    assert [(row["status"], row["problem"]) for row in rows] == [
+        ("damaged", "summary.json is not a regular file (a FIFO)"),
+        ("damaged", "summary.json is not a regular file (a folder)"),
+    ]
 
 
 def test_show_of_a_damaged_run(home: Path) -> None:
@@ -295,7 +302,7 @@ def test_show_a_complete_demo_run(home: Path) -> None:
         assert expected in text, expected
     detail = json.loads(invoke("show", folder.name, "--json").stdout)
     assert list(detail) == ["run_id", "folder", "status", "problem", "simulated", "currency",
-                            "cost", "unknown_calls", "calls", "files", "summary"]
+                            "cost", "unknown_calls", "calls", "steps", "files", "summary"]
     assert detail["summary"] == json.loads((folder / "summary.json").read_text())
     assert detail["files"] == ["01-request.json", "01-response.json", "02-request.json",
                                "02-response.json", "summary.json"]
@@ -347,3 +354,122 @@ def test_show_with_no_records_at_all_is_a_usage_error() -> None:
     result = planner("show", "20261101T000000000000Z-aaaaaa")
     assert result.returncode == 2
     assert "no run '20261101T000000000000Z-aaaaaa'" in result.stderr
+
+
+# --- version 2 summaries and the steps of a run --------------------------------------------------
+
+V2_STEPS = [
+    {"call": 1, "kind": "lookup", "call_id": "c1", "tool": "search_notes",
+     "arguments": {"query": "RAG"}, "result": "2 results"},
+    {"call": 2, "kind": "rejected", "call_id": "c2", "tool": "save_review_plan",
+     "error": "minutes: must be an integer", "repair": 1},
+    "not a step",
+    {"call": 3, "kind": "proposal", "call_id": "c3",
+     "plan": {"title": "RAG基础复习", "note_ids": ["N1"], "date": "2026-12-05", "minutes": 20}},
+    {"call": 3, "kind": "decision", "approved": False, "result": {"status": "cancelled"},
+     "near_misses": ["save"]},
+    {"call": 3, "kind": "feedback", "text": "make it 30 minutes"},
+    None,
+]
+
+
+def test_show_json_steps_of_a_version_2_summary_keep_only_objects(home: Path) -> None:
+    run_id = "20261101T000000000000Z-v2aaaa"
+    write_run(home, run_id, summary(run_id, version=2, steps=V2_STEPS,
+                                    status="budget_exhausted"))
+    detail = json.loads(invoke("show", run_id, "--json").stdout)
+    assert detail["steps"] == [step for step in V2_STEPS if isinstance(step, dict)]
+    assert detail["status"] == "budget_exhausted"
+    assert detail["summary"]["steps"] == V2_STEPS  # the record itself, untouched
+    broken = summary("x", version=2, steps={"call": 1})
+    assert history.run_steps(broken) == []
+
+
+def test_show_json_steps_rebuilt_from_a_version_1_summary(home: Path) -> None:
+    run_id = "20261101T000000000000Z-v1aaaa"
+    data = summary(run_id)
+    write_run(home, run_id, data)
+    detail = json.loads(invoke("show", run_id, "--json").stdout)
+    assert detail["steps"] == [
+        {"call": 1, "kind": "proposal", "call_id": None, "plan": data["plan"]},
+        {"call": 1, "kind": "decision", "approved": True, "result": data["tool_result"],
+         "near_misses": []},
+        {"call": 2, "kind": "explanation", "text": data["explanation"]},
+    ]
+    question = summary("q", status="no_tool", plan=None, approved=None, target=None,
+                       tool_result=None, question="Which notes?", explanation=None)
+    assert history.run_steps(question) == [{"call": 1, "kind": "question",
+                                             "text": "Which notes?"}]
+    waiting = summary("w", status="running", approved=None, tool_result=None, explanation=None)
+    assert [step["kind"] for step in history.run_steps(waiting)] == ["proposal"]
+
+
+def test_budget_exhausted_is_listed_and_priced_like_any_recorded_status(home: Path) -> None:
+    run_id = "20261101T000000000000Z-budget"
+    write_run(home, run_id, summary(run_id, version=2, status="budget_exhausted", steps=[]))
+    (row,) = runs_json()
+    # (2.8 + 28 + 14) + (3.08 + 21 + 11.2) per million at the default prices
+    assert (row["status"], row["cost"], row["problem"]) == ("budget_exhausted", 0.00008008, None)
+    report = json.loads(invoke("costs", "--json").stdout)
+    assert [(run["run_id"], run["status"]) for run in report["runs"]] == [
+        (run_id, "budget_exhausted")]
+    assert report["total"]["calls"] == 2 and report["total"]["unknown_calls"] == 0
+    table = invoke("runs")
+    assert table.exit_code == 0 and run_id in table.stdout
+
+
+# --- links, sizes ------------------------------------------------------------------------------
+
+def test_a_linked_run_folder_is_damaged_and_nothing_behind_it_is_read(
+        home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write_run(outside, "20261101T000000000000Z-out000", summary("x"))
+    os.mkfifo(outside / "tool-records" / "20261101T000000000000Z-out000" / "other")
+    (home / "tool-records").mkdir()
+    run_id = "20261101T000000000000Z-link00"
+    os.symlink(outside / "tool-records" / "20261101T000000000000Z-out000",
+               home / "tool-records" / run_id)
+    (home / "tool-records" / "20261101T000000000000Z-file00").symlink_to(outside / "nowhere")
+    (row,) = runs_json()
+    assert (row["run_id"], row["status"], row["problem"]) == (
+        run_id, "damaged", "the run folder is a symbolic link, which is not followed")
+    detail = json.loads(invoke("show", run_id, "--json").stdout)
+    assert (detail["status"], detail["files"], detail["summary"]) == ("damaged", [], None)
+    assert json.loads(invoke("costs", "--json").stdout)["runs"] == []
+
+
+def test_a_linked_or_oversized_summary_is_damaged(home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "summary.json"
+    outside.write_text(json.dumps(summary("x")))
+    folder = write_run(home, "20261101T000000000000Z-link00", raw=b"")
+    (folder / "summary.json").unlink()
+    (folder / "summary.json").symlink_to(outside)
+    big = summary("y", explanation="x" * (1024 * 1024))
+    write_run(home, "20261101T000000000000Z-big000", big)
+    exact = summary("z")
+    text = json.dumps(exact)
+    exact["explanation"] = "x" * (1024 * 1024 - len(text) + 1)  # exactly 1 MiB: still fine
+    write_run(home, "20261101T000000000000Z-exact0", exact)
+    rows = {row["run_id"][-6:]: (row["status"], row["problem"]) for row in runs_json()}
+    assert rows == {
+        "link00": ("damaged", "summary.json is a symbolic link, which is not followed"),
+        "big000": ("damaged", "summary.json is larger than 1 MiB"),
+        "exact0": ("complete", None),
+    }
+    assert (folder / "summary.json").stat().st_size == outside.stat().st_size
+
+
+def test_a_summary_that_grows_while_read_is_bounded(home: Path, monkeypatch) -> None:
+    folder = write_run(home, "20261101T000000000000Z-grow00", summary("g"))
+    real_fstat = os.fstat
+
+    def shrunk(fd: int):  # fstat says 10 bytes: the reader must read on, and stop at 1 MiB
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 10, *info[7:]))
+
+    monkeypatch.setattr(history.os, "fstat", shrunk)
+    summary_path = f"{folder}/summary.json"
+    assert json.loads(history._read_bytes(summary_path)) == summary("g")
+    (folder / "summary.json").write_bytes(b" " * (1024 * 1024 + 1))
+    with pytest.raises(history._Refused, match="larger than 1 MiB"):
+        history._read_bytes(summary_path)
