@@ -4,13 +4,14 @@
 # - prompt_cache_hit_tokens and prompt_cache_miss_tokens when both are there (DeepSeek);
 # - else prompt_tokens_details.cached_tokens as hits and the rest of prompt_tokens as misses;
 # - else all of prompt_tokens as misses.
-# Output is completion_tokens. Usage that is null, not an object, or has a missing, negative
-# or non-integer count is unknown: counted apart, never priced as zero.
+# Output is completion_tokens. Usage that is null, not an object, or has a missing, negative,
+# non-integer or absurd count (above MAX_TOKENS, e.g. 10**400 from a hostile record, which
+# would overflow as soon as it meets a float price) is unknown: counted apart, never priced
+# as zero.
 #
 # Cost comes from integer token sums (tokens * price per million / 1,000,000), so it does not
 # depend on the order calls are added in, and is rounded to COST_DECIMALS: exact for prices
 # with up to 6 decimals per million tokens, without float noise like 0.00015052800000000003.
-# Tables show 6 decimals (format_cost).
 
 from __future__ import annotations
 
@@ -18,11 +19,14 @@ from dataclasses import dataclass
 
 MILLION = 1_000_000
 COST_DECIMALS = 12
+# No real call comes near it (a million-token context is 10**6); sums of counts this size
+# times any price config accepts stay far inside float range.
+MAX_TOKENS = 10**15
 
 
 def _count(value: object) -> int | None:
-    """A token count: a non-negative int (bool is not a count), else None."""
-    return value if type(value) is int and value >= 0 else None
+    """A token count: an int from 0 to MAX_TOKENS (bool is not a count), else None."""
+    return value if type(value) is int and 0 <= value <= MAX_TOKENS else None
 
 
 def split_usage(usage: object) -> tuple[int, int, int] | None:
@@ -128,7 +132,3 @@ def tally_calls(calls: object) -> Tally:
     tally.output_tokens = output
     return tally
 
-
-def format_cost(cost: float | None) -> str:
-    """A cost for tables: 6 decimals (prices are per million tokens, so 1 token can show)."""
-    return "-" if cost is None else f"{cost:.6f}"

@@ -62,6 +62,13 @@ def test_fallback_to_cached_tokens_then_to_all_misses() -> None:
     {"prompt_tokens": 10, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": 11}},
     {"prompt_tokens": 10, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens": "1"}},
     {"completion_tokens": 1, "prompt_cache_hit_tokens": 1, "prompt_cache_miss_tokens": -2},
+    # absurd counts: unknown, never an OverflowError when priced
+    {"prompt_tokens": 10**400, "completion_tokens": 1},
+    {"prompt_tokens": 10, "completion_tokens": 10**15 + 1},
+    {"completion_tokens": 1, "prompt_cache_hit_tokens": 10**400, "prompt_cache_miss_tokens": 1},
+    {"prompt_tokens": 10, "completion_tokens": 1, "prompt_tokens_details": {"cached_tokens":
+                                                                             10**400}},
+    {"prompt_tokens": 1e400, "completion_tokens": 1},
 ])
 def test_malformed_usage_is_unknown_never_zero(usage: object) -> None:
     assert costs.split_usage(usage) is None
@@ -76,14 +83,21 @@ def test_prices_per_million_tokens() -> None:
     assert costs.price_tokens((2100, 350, 90), PRICES) == 0.00247
 
 
-def test_cost_has_no_float_noise_and_tables_show_six_decimals() -> None:
+def test_cost_has_no_float_noise() -> None:
     # 0.1 + 0.2 style noise would make 0.00015052800000000003 here without the rounding
     default = costs.Tally(input_cache_hit_tokens=2810, input_cache_miss_tokens=611,
                           output_tokens=204)
     prices = type("P", (), {"input_cache_hit": 0.0028, "input_cache_miss": 0.14, "output": 0.28})
     assert default.cost(prices) == 0.000150528
-    assert costs.format_cost(0.000150528) == "0.000151"
-    assert costs.format_cost(None) == "-"
+
+
+def test_the_largest_accepted_count_prices_without_overflow() -> None:
+    usage = {"prompt_tokens": 10**15, "completion_tokens": 10**15}
+    assert costs.split_usage(usage) == (0, 10**15, 10**15)
+    huge = type("P", (), {"input_cache_hit": 1e6, "input_cache_miss": 1e6, "output": 1e6})
+    tally = costs.tally_calls([{"usage": usage}] * 20_000)
+    # 2e19 miss and 2e19 output tokens at the highest price config accepts: finite
+    assert tally.cost(huge) == 4e19
 
 
 def test_tally_counts_every_call_and_keeps_the_unknown_apart() -> None:
