@@ -34,7 +34,10 @@ def make_existing(kind: str, path: Path, elsewhere: Path) -> None:
         elsewhere.write_text("a file the link points to")
         path.symlink_to(elsewhere)
     elif kind == "dangling-symlink":
-        path.symlink_to(elsewhere / "missing")
+        # To a file not there yet in a folder that is: a write that followed the link would
+        # succeed and create it, so the test fails if the link is ever followed.
+        assert elsewhere.parent.is_dir() and not os.path.lexists(elsewhere)
+        path.symlink_to(elsewhere)
     else:
         path.mkdir()
         (path / "inside").write_text("x")
@@ -64,7 +67,8 @@ def test_create_exclusive_refuses_and_leaves_the_target_untouched(
     assert fingerprint(target) == before
     if other_before is not None:
         assert fingerprint(work / "other") == other_before
-    assert not (work / "other" / "missing").exists()
+    if kind == "dangling-symlink":
+        assert not os.path.lexists(work / "other")  # nothing was written through the link
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -83,6 +87,8 @@ def test_flow_refuses_an_existing_target(
     assert (outcome.status, outcome.exit_code) == ("stopped", 1)
     assert "could not save the plan" in outcome.error
     assert fingerprint(target) == before
+    if kind == "dangling-symlink":
+        assert not os.path.lexists(home / "other")  # nothing was written through the link
     assert len(client.requests) == 1
     summary = read_summary(run_dirs(home)[0])
     assert summary["tool_result"]["status"] == "failed"
