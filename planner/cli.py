@@ -321,3 +321,141 @@ def costs_command(
         table_prices = {"hit": prices.input_cache_hit, "miss": prices.input_cache_miss,
                         "output": prices.output}
         ui.costs_table(report, table_prices, damaged, shown)
+
+
+# --- Saved plans: planner plans / export ---------------------------------------------------------
+# planner.plans is imported inside each command, and planner.ics (with icalendar, ~50 ms) only by
+# export, so --help, --dry-run and --demo never load them.
+
+PlansHomeOption = Annotated[
+    Path | None,
+    typer.Option("--home", help="Folder holding plans/ and demo-plans/ (default: the --home "
+                 "before the command, else .)."),
+]
+DemoPlansFlag = Annotated[
+    bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
+]
+
+
+def _plans_home(ctx: typer.Context, home: Path | None) -> Path:
+    folder = _records_home(ctx, home)
+    if not folder.is_dir():
+        _usage(f"--home {folder}: no such folder")
+    return folder
+
+
+def _plans_failed(error: object) -> None:
+    ui.error(str(error))
+    raise typer.Exit(1)
+
+
+@app.command("plans")
+def plans_command(
+    ctx: typer.Context,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Past plans too, newest first, after the upcoming ones.")
+    ] = False,
+    as_json: JsonFlag = False,
+    demo: DemoPlansFlag = False,
+    home: PlansHomeOption = None,
+) -> None:
+    """List saved plans: upcoming first (today, then later); files with a problem are named.
+
+    Example: planner plans --all
+    """
+    import datetime as _dt
+
+    from planner import plans
+
+    folder = _plans_home(ctx, home)
+    today = _dt.date.today()
+    try:
+        rows = plans.list_plans(folder, demo, True, today)
+    except plans.PlansError as error:
+        _plans_failed(error)
+    hidden = 0
+    if not show_all:
+        # Every file is read either way (the date is inside); the past ones are only counted.
+        now = today.isoformat()
+        kept = [row for row in rows if row["problem"] is not None or row["date"] >= now]
+        hidden, rows = len(rows) - len(kept), kept
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden)
+
+
+@app.command("export")
+def export_command(
+    ctx: typer.Context,
+    ics: Annotated[
+        bool, typer.Option("--ics", help="Write iCalendar (RFC 5545), the one format there is.")
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Create this file (an existing file is refused, "
+                     "never overwritten). Default: stdout."),
+    ] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Every plan, past ones too (default: upcoming ones).")
+    ] = False,
+    demo: DemoPlansFlag = False,
+    home: PlansHomeOption = None,
+    config_path: Annotated[
+        Path | None,
+        typer.Option("--config", help="Settings file with review_time (default: ./config.json "
+                     "if present)."),
+    ] = None,
+) -> None:
+    """Export saved plans as calendar events at review_time (config), with a reminder.
+
+    Each plan keeps its event ID, so importing a newer export updates the events instead of
+    adding them twice.
+
+    Example: planner export --ics --output plans.ics
+    """
+    import datetime as _dt
+
+    from planner import plans, storage
+
+    if not ics:
+        _usage("choose the format: --ics (iCalendar)")
+    if output is not None and (output.is_symlink() or output.exists()):
+        _usage(f"{output} already exists; planner never overwrites a file: "
+               "choose another name or remove it")
+    review_time = getattr(_records_config(ctx, config_path), "review_time", "19:00")
+    folder = _plans_home(ctx, home)
+    label = plans.PLANS_DIR["demo" if demo else "live"]
+    try:
+        rows = plans.list_plans(folder, demo, show_all, _dt.date.today())
+    except plans.PlansError as error:
+        _plans_failed(error)
+    good = [row for row in rows if row["problem"] is None]
+    for row in rows:
+        if row["problem"] is not None:
+            ui.notice(f"Skipped {row['file']}: {row['problem']}")
+    if not good:
+        which = "plans" if show_all else "upcoming plans (--all exports past ones too)"
+        ui.notice(f"No {which} in {label}/ to export; nothing was written.")
+        return
+    from planner.ics import export_ics
+
+    try:
+        data = export_ics(good, review_time)
+    except ValueError as error:
+        _usage(str(error))
+    if output is None:
+        try:
+            ui.write_bytes(data)
+        except OSError as error:
+            _plans_failed(f"could not write the calendar to stdout ({error.strerror or error})")
+        return
+    try:
+        storage.create_exclusive(output, data)
+    except FileExistsError:
+        _usage(f"{output} already exists; planner never overwrites a file: "
+               "choose another name or remove it")
+    except OSError as error:
+        _plans_failed(f"could not create {output} ({error.strerror or error}); "
+                      "nothing was written")
+    ui.notice(f"Exported {len(good)} plan(s) from {label}/ to {output}.")

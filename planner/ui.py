@@ -371,3 +371,81 @@ def print_json_lines(data: object) -> None:
     else:
         write(block(data, "") + "\n")
     sys.stdout.flush()
+
+
+# --- planner plans ----------------------------------------------------------------------------
+
+
+def plans_table(rows: list[dict], folder: str, today, hidden_past: int = 0) -> None:
+    """`planner plans`: upcoming first, then past ones (--all); files with a problem after."""
+    from planner.inert import inert_line
+    from planner.plans import WEEKDAYS, distance
+
+    plans = [row for row in rows if row["problem"] is None]
+    now = today.isoformat()
+    if not plans:
+        info(f"No upcoming plans in {folder}/; {hidden_past} past plan(s): planner plans --all "
+             "lists them." if hidden_past else f"No plans to show in {folder}/.")
+    else:
+        upcoming = sum(1 for row in plans if row["date"] >= now)
+        past = len(plans) - upcoming
+        wide = out.width >= WIDE
+        grid = _list_table(f"Plans in {folder}/: {upcoming} upcoming"
+                           + (f", {past} past" if past else ""))
+        grid.add_column("Date", no_wrap=True)
+        grid.add_column("When", no_wrap=True)
+        grid.add_column("Min", justify="right", no_wrap=True)
+        # Title and notes narrow first; their cells are one line cut with …, and Rich counts
+        # wide (Chinese) characters as two cells.
+        grid.add_column("Title", min_width=8, ratio=3)
+        grid.add_column("Notes", min_width=5, ratio=1)
+        if wide:
+            grid.add_column("File", no_wrap=True)
+        for row in plans:
+            day = _plan_day(row["date"])
+            style = "bold" if row["date"] == now else ("dim" if row["date"] < now else "")
+            date = f"{row['date']} {WEEKDAYS[day.weekday()][:3]}" if day else row["date"]
+            title, notes = _cell(row["title"]), _cell(", ".join(row["note_ids"]))
+            for cell in (title, notes):
+                cell.no_wrap, cell.overflow = True, "ellipsis"
+            cells = [_cell(date, style), _cell(distance(day, today) if day else "-", style),
+                     _cell(row["minutes"]), title, notes]
+            if wide:
+                cells.append(_cell(row["file"], "dim"))
+            grid.add_row(*cells)
+        out.print(grid)
+        if hidden_past:
+            info(f"{hidden_past} past plan(s) not shown: planner plans --all lists them.")
+        if not wide:
+            info("File names: planner plans --json, or a terminal 110 columns wide.")
+    for row in rows:
+        if row["problem"] is not None:
+            # One line each, whatever the width: the file's name is what the person needs.
+            out.print(Text.assemble(("Cannot use", "bold red"), " ", inert_line(row["file"]),
+                                    ": ", inert_line(row["problem"])), soft_wrap=True)
+
+
+def _plan_day(date: str):
+    import datetime as _dt
+
+    try:
+        return _dt.date.fromisoformat(date)
+    except (TypeError, ValueError):
+        return None
+
+
+def write_bytes(data: bytes) -> None:
+    """Bytes on stdout exactly as given (a calendar file); OSError if they cannot be written."""
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError:
+        # Nothing more can reach a closed pipe: point stdout at /dev/null so the interpreter's
+        # own flush at exit adds no second message, then let the caller say the one line.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise
