@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from planner import storage
+from planner import providers, storage
 from planner.jsonlimits import MAX_DEPTH, too_deep
 
 DEFAULT_CONFIG_FILE = "config.json"
@@ -51,7 +51,8 @@ class Config(NamedTuple):
 
     model: str = "deepseek-v4-flash"
     base_url: str = "https://api.deepseek.com"
-    api_key_env: str = "DEEPSEEK_API_KEY"
+    # None: a local server that takes any key (providers.PLACEHOLDER_KEY is sent).
+    api_key_env: str | None = "DEEPSEEK_API_KEY"
     timeout_seconds: float = 60
     max_tokens: int = 1024
     # Shared default: read only (build_request copies it into each body, never changes it).
@@ -63,6 +64,8 @@ class Config(NamedTuple):
     notes_dir: str | None = None
     # "HH:MM", 24-hour, local time: when exported plans start.
     review_time: str = "19:00"
+    # A preset name (providers.PRESETS) that fills the keys config.json leaves out.
+    provider: str | None = None
 
 
 def load_config(path: Path | None) -> Config:
@@ -103,13 +106,17 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         raise ConfigError(f"{source}: must be a JSON object")
     defaults = Config()
     _no_unknown(data, set(Config._fields), source, "")
-    values: dict = {}
+    # The preset first, so that every key given explicitly replaces its value.
+    values: dict = _preset(data["provider"], source) if "provider" in data else {}
     for key in ("model", "base_url", "api_key_env"):
         if key in data:
-            values[key] = _text(data[key], source, key)
-    if "base_url" in values:
+            # api_key_env null: a local server that needs no key.
+            values[key] = None if key == "api_key_env" and data[key] is None \
+                else _text(data[key], source, key)
+    if "base_url" in data:
         _check_url(values["base_url"], source)
-    if "api_key_env" in values and not values["api_key_env"].replace("_", "").isalnum():
+    if values.get("api_key_env") is not None \
+            and not values["api_key_env"].replace("_", "").isalnum():
         raise ConfigError(f"{source}: key 'api_key_env' must be an environment variable name")
     if "timeout_seconds" in data:
         values["timeout_seconds"] = _number(
@@ -126,12 +133,31 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if "extra_body" in data:
         values["extra_body"] = _extra_body(data["extra_body"], source)
     if "prices" in data:
-        values["prices"] = _prices(data["prices"], source, defaults.prices)
+        values["prices"] = _prices(data["prices"], source,
+                                   values.get("prices", defaults.prices))
     if "notes_dir" in data:
         values["notes_dir"] = _notes_dir(data["notes_dir"], source)
     if "review_time" in data:
         values["review_time"] = _review_time(data["review_time"], source)
     return defaults._replace(**values)
+
+
+def _preset(name: object, source: str) -> dict:
+    """The values a provider preset fills in (SPEC 13)."""
+    preset = providers.PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
+        raise ConfigError(
+            f"{source}: key 'provider' must be one of {', '.join(providers.PRESETS)}"
+        )
+    currency, hit, miss, output = preset.prices
+    return {
+        "provider": preset.name,
+        "base_url": preset.base_url,
+        "api_key_env": preset.api_key_env,
+        "model": preset.model,
+        "extra_body": preset.extra_body,
+        "prices": Prices(currency, hit, miss, output),
+    }
 
 
 def _extra_body(value: object, source: str) -> dict:
@@ -230,6 +256,9 @@ def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> i
 
 def find_api_key(config: Config, ask: Callable[[str], str] | None) -> str:
     """The key from the environment, else from `ask` (a hidden prompt), else MissingKey."""
+    if config.api_key_env is None:
+        # A local server takes any key; asking the person for one would only confuse them.
+        return providers.PLACEHOLDER_KEY
     key = os.environ.get(config.api_key_env, "").strip()
     if key:
         return key

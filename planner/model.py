@@ -8,8 +8,9 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from planner import providers
 from planner.config import Config
-from planner.wire import Turn, parse_reply
+from planner.wire import Turn, dialect_named, error_fields, parse_reply
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
 _SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
@@ -90,6 +91,9 @@ class LiveClient:
         self._openai = openai
         self._key = api_key
         self._config = config
+        # The provider's reply rules: from config's `provider`, else from the base_url's host.
+        self._provider = providers.provider_for(config.provider, config.base_url)
+        self._dialect = dialect_named(self._provider)
         self._client = openai.OpenAI(
             api_key=api_key,
             base_url=config.base_url,
@@ -102,10 +106,9 @@ class LiveClient:
         openai = self._openai
         if not (self._key.isascii() and self._key.isprintable()):
             # The SDK would crash with a raw UnicodeEncodeError, or echo the key in its message.
-            env = self._config.api_key_env
             message = (
                 f"the API key has characters an HTTP header cannot carry (non-ASCII or control "
-                f"characters); check {env} or the key you typed"
+                f"characters); check {self._config.api_key_env} or the key you typed"
             )
             raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
         params = {name: body[name] for name in _SDK_PARAMS if name in body}
@@ -146,34 +149,21 @@ class LiveClient:
         return data
 
     def read_turn(self, body: object) -> Turn:
-        return parse_reply(body)
+        return parse_reply(body, self._dialect)
 
     def _status_error(self, error: object) -> ModelCallError:
-        """One clear line per HTTP status, keeping the server's own words."""
+        """One clear line per HTTP status and provider error code, in the server's own words."""
         status = error.status_code
-        server = self._scrub(_server_message(error))
-        said = f" ({server})" if server else ""
-        env = self._config.api_key_env
-        if status == 401:
-            advice = f"the API key was refused{said}; check {env}"
-        elif status == 402:
-            advice = f"the account has no balance left{said}; top it up, then run again"
-        elif status == 403:
-            advice = f"access was denied{said}; check the key's permissions for this model"
-        elif status == 404:
-            advice = f"not found{said}; check base_url and model in config.json"
-        elif status in (400, 422):
-            advice = f"the server rejected the request{said}; check model and extra_body in config"
-        elif status == 429:
-            advice = f"rate limit reached{said}; wait a moment, then run again"
-        elif status >= 500:
-            advice = f"the server failed or is overloaded{said}; try again later"
-        else:
-            advice = f"the server refused the request{said}"
         try:
             body = self._scrub_data(_strict_json(error.response.text))
         except (ValueError, RecursionError):
             body = self._scrub(error.response.text)[:4096]
+        said_text, _ = error_fields(body)
+        server = said_text or ""
+        env = self._config.api_key_env
+        key_hint = f"check {env}" if env else \
+            "check the server's API key setting and api_key_env in config.json"
+        advice = error_advice(status, error_codes(body), server, key_hint)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
         return ModelCallError(f"{status}: {advice}", record)
@@ -214,14 +204,76 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _server_message(error: object) -> str:
-    """The server's error message from an SDK status error, on one short line."""
-    body = getattr(error, "body", None)
-    message = None
-    if isinstance(body, dict):
-        inner = body.get("error") if isinstance(body.get("error"), dict) else body
-        message = inner.get("message")
-    if not isinstance(message, str) or not message.strip():
-        message = error.response.text if not isinstance(body, str) else body
-    line = " ".join(str(message).split())
-    return line if len(line) <= _MESSAGE_LIMIT else line[: _MESSAGE_LIMIT - 3] + "..."
+# Provider error codes that change the advice, whatever the HTTP status (sources in
+# tests/provider_replies.py): no quota or balance is not a wait-and-retry case.
+_NO_QUOTA = {
+    "insufficient_quota",  # OpenAI 429 "You exceeded your current quota"
+    "1113",  # Zhipu 429 "您的账户已欠费，请充值后重试"
+    "Arrearage",  # DashScope 400 "Access denied, please make sure your account is in good ..."
+    "exceeded_current_quota_error",  # Moonshot 429 "... please check your plan and billing"
+    "insufficient_balance",
+}
+_BAD_KEY = {
+    "invalid_api_key",  # OpenAI, Groq, DashScope
+    "API_KEY_INVALID",  # Gemini 400 INVALID_ARGUMENT (a bad key is not a 401 there)
+    "invalid_authentication_error", "incorrect_api_key_error",  # Moonshot
+    "1000", "1001", "1002", "1003", "1004",  # Zhipu authentication codes
+}
+_OVERLOADED = {
+    "1305", "1312",  # Zhipu 429 "该模型当前访问量过大"
+    "engine_overloaded_error",  # Moonshot 429
+}
+
+
+def error_codes(body: object) -> set[str]:
+    """Every code-like string of an error body: code, type, status and detail reasons."""
+    if isinstance(body, list) and body:
+        body = body[0]
+    if not isinstance(body, dict):
+        return set()
+    inner = body.get("error", body)
+    if not isinstance(inner, dict):
+        return set()
+    codes = {str(inner.get(name)) for name in ("code", "type", "status")
+             if isinstance(inner.get(name), (str, int)) and not isinstance(inner.get(name), bool)}
+    details = inner.get("details")
+    for detail in details if isinstance(details, list) else ():
+        if isinstance(detail, dict) and isinstance(detail.get("reason"), str):
+            codes.add(detail["reason"])
+    return codes
+
+
+def error_advice(status: int, codes: set[str], server: str, key_hint: str) -> str:
+    """What happened and what to do, by the provider's error code first, then by status."""
+    said = f" ({server})" if server else ""
+    if codes & _BAD_KEY or status == 401:
+        return f"the API key was refused{said}; {key_hint}"
+    if codes & _NO_QUOTA or status == 402:
+        return (f"the account has no balance or quota left{said}; check billing or top it up, "
+                "then run again")
+    if codes & _OVERLOADED:
+        return f"the model is overloaded{said}; try again later"
+    if "RESOURCE_EXHAUSTED" in codes:
+        # Gemini says "exceeded your current quota" for per-minute and per-day limits alike.
+        return (f"a quota or rate limit was reached{said}; wait for it to reset, or check the "
+                "plan and billing")
+    if "--enable-auto-tool-choice" in server:
+        return (f"the server has tool calling off{said}; start vLLM with "
+                "--enable-auto-tool-choice and the --tool-call-parser for this model")
+    if "--jinja" in server:
+        return f"the server cannot take tools{said}; start llama-server with --jinja"
+    if "tool_use_failed" in codes:
+        # Groq: the model wrote a call its parser could not read.
+        return (f"the model wrote a tool call the server could not read{said}; run again, or "
+                "choose another model")
+    if status == 403:
+        return f"access was denied{said}; check the key's permissions for this model"
+    if status == 404:
+        return f"not found{said}; check base_url and model in config.json"
+    if status in (400, 422):
+        return f"the server rejected the request{said}; check model and extra_body in config"
+    if status == 429:
+        return f"rate limit reached{said}; wait a moment, then run again"
+    if status >= 500:
+        return f"the server failed or is overloaded{said}; try again later"
+    return f"the server refused the request{said}"
