@@ -1,24 +1,51 @@
-"""The notes a plan can refer to: built-in samples, or the home folder's notes.json."""
+"""The notes a plan can refer to: a folder of Markdown notes, notes.json, or built-in samples."""
+
+# Start-up: this module imports only the standard library's light parts. sqlite3 (the index)
+# and yaml (front matter) are imported when a notes folder is read, or when notes.json or the
+# samples are searched, never for --help, --dry-run or the demo on the samples.
 
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner import storage
+from planner.jsonlimits import MAX_DEPTH, too_deep
+
+if TYPE_CHECKING:
+    from planner.notes_index import FileStat, IndexRow, NoteIndex, Parsed
 
 NOTES_FILE = "notes.json"
+NOTES_FOLDER = "notes"
+INDEX_FOLDER = ".planner"
+MAX_NOTE_BYTES = storage.MIB
+# A catalog this small whose listing fits in LISTED_MAX_BYTES is listed in the first request.
+LISTED_MAX_NOTES = 20
+LISTED_MAX_BYTES = 4096
+MAX_ID = 500  # characters: a path several folders deep fits
+MAX_TITLE = 300  # characters kept from a title; a longer one is cut with …
+MAX_WARNINGS = 10  # warning lines shown; the rest are counted in one more line
+# One `# ` heading (ATX level 1, CommonMark: up to 3 spaces before, an optional closing #-run).
+_HEADING = re.compile(r" {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
+_TAG_SPLIT = re.compile(r"[,\s]+")
 
 
 class NotesError(ValueError):
-    """notes.json exists but cannot be used."""
+    """The notes cannot be used; the message is the one line shown (exit 2)."""
 
 
 class Note(NamedTuple):
-    """One study note, referred to by its ID."""
+    """One study note, referred to by its ID; `path` is its file under the notes folder."""
 
     id: str
     title: str
     text: str
+    tags: tuple[str, ...] = ()
+    path: str | None = None
 
 
 SAMPLE_NOTES = (
@@ -31,29 +58,495 @@ SAMPLE_NOTES = (
 )
 
 
+def listing(notes: Sequence[Note]) -> str:
+    """The notes as the first request lists them, one line each."""
+    return "\n".join(f"- {note.id}: {note.title} — {note.text}" for note in notes)
+
+
+class Catalog:
+    """The notes of one run or command: membership, lookup, listing and search."""
+
+    source: str  # "samples" | "notes.json" | "folder"
+    warnings: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __contains__(self, note_id: object) -> bool:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[str]:
+        """The note IDs."""
+        raise NotImplementedError
+
+    def get(self, note_id: str) -> Note | None:
+        """The note with this ID, its text included, or None."""
+        raise NotImplementedError
+
+    def listed(self) -> tuple[Note, ...] | None:
+        """Every note, when there are few enough to list in the first request; else None."""
+        if len(self) > LISTED_MAX_NOTES:
+            return None
+        notes = tuple(note for note_id in self if (note := self.get(note_id)) is not None)
+        return notes if len(listing(notes).encode("utf-8")) <= LISTED_MAX_BYTES else None
+
+    @property
+    def offers_lookups(self) -> bool:
+        """Whether the model gets search_notes and get_note: a folder, or notes not all listed."""
+        return self.source == "folder" or self.listed() is None
+
+    def search(self, query: str, limit: int) -> tuple[list[dict], int]:
+        """The best `limit` matches as {"id", "title", "snippet"}, and how many match in all."""
+        rows, total = self._search(query, limit)
+        return [{"id": row.id, "title": row.title, "snippet": row.snippet} for row in rows], total
+
+    def rows(self, query: str | None, limit: int | None) -> tuple[list[dict], int]:
+        """`planner notes`: every note (or the best matches) as JSON rows, and the total."""
+        if query is None:
+            found, total = self._rows(limit), len(self)
+        else:
+            found, total = self._search(query, limit)
+        return [{"id": row.id, "title": row.title, "tags": list(row.tags), "path": row.path,
+                 "snippet": row.snippet} for row in found], total
+
+    def close(self) -> None:
+        """Release the index, if one is open."""
+
+    def _rows(self, limit: int | None) -> list[IndexRow]:
+        raise NotImplementedError
+
+    def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
+        raise NotImplementedError
+
+
+class ListCatalog(Catalog):
+    """Notes held in memory: the built-in samples or notes.json."""
+
+    def __init__(self, notes: Sequence[Note], source: str) -> None:
+        self.source = source
+        self._notes = tuple(notes)
+        self._by_id = {note.id: note for note in self._notes}
+        self._index: NoteIndex | None = None
+
+    def __len__(self) -> int:
+        return len(self._notes)
+
+    def __contains__(self, note_id: object) -> bool:
+        return note_id in self._by_id
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def get(self, note_id: str) -> Note | None:
+        return self._by_id.get(note_id)
+
+    def listed(self) -> tuple[Note, ...] | None:
+        if len(self._notes) > LISTED_MAX_NOTES:
+            return None
+        return self._notes if len(listing(self._notes).encode()) <= LISTED_MAX_BYTES else None
+
+    def _rows(self, limit: int | None) -> list[IndexRow]:
+        from planner.notes_index import IndexRow
+
+        return [IndexRow(note.id, note.title, note.tags, None) for note in self._notes[:limit]]
+
+    def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
+        from planner import notes_index
+
+        # Same search as a folder's, on an index in memory made at the first search.
+        if self._index is None:
+            index = notes_index.memory_index()
+            try:
+                index.add(notes_index.Parsed(note.id, note.title, note.tags, note.text)
+                          for note in self._notes)
+            except notes_index.IndexFailed as error:
+                raise NotesError(f"the notes cannot be searched ({error})") from None
+            self._index = index
+        try:
+            return self._index.search(query, limit)
+        except notes_index.IndexFailed as error:
+            raise NotesError(f"the notes cannot be searched ({error})") from None
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+
+class FolderCatalog(Catalog):
+    """A folder of Markdown notes, through its full-text index; texts are read when asked for."""
+
+    source = "folder"
+
+    def __init__(self, folder: Path, index: NoteIndex, ids: Sequence[str],
+                 warnings: Sequence[str], rebuild: Callable[[], NoteIndex]) -> None:
+        self.folder = folder
+        self.warnings = tuple(warnings)
+        self._index = index
+        self._ids = frozenset(ids)
+        self._rebuild = rebuild
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, note_id: object) -> bool:
+        return note_id in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._ids))
+
+    def get(self, note_id: str) -> Note | None:
+        if note_id not in self._ids:
+            return None
+        found = self._with_index(lambda index: index.note(note_id))
+        if found is None:
+            return None
+        row, text = found
+        return Note(row.id, row.title, text, row.tags, row.path)
+
+    def _rows(self, limit: int | None) -> list[IndexRow]:
+        return self._with_index(lambda index: list(index.rows(limit)))
+
+    def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
+        return self._with_index(lambda index: index.search(query, limit))
+
+    def _with_index(self, use: Callable[[NoteIndex], object]):
+        from planner.notes_index import IndexFailed
+
+        try:
+            return use(self._index)
+        except IndexFailed:
+            # Damaged under our feet (or by another program): it is a cache, build it again.
+            self._index.close()
+            self._index = self._rebuild()
+            try:
+                return use(self._index)
+            except IndexFailed as error:
+                raise NotesError(f"the notes index cannot be read ({error})") from None
+
+    def close(self) -> None:
+        self._index.close()
+
+
+# --- choosing the source ---------------------------------------------------------------------
+
+
+def load_catalog(home: Path, notes_dir: str | None) -> Catalog:
+    """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples."""
+    folder = _notes_folder(home, notes_dir)
+    if folder is not None:
+        return _folder_catalog(home, folder)
+    notes = _json_notes(home / NOTES_FILE)
+    if notes is not None:
+        return ListCatalog(notes, "notes.json")
+    return sample_catalog()
+
+
+def sample_catalog() -> Catalog:
+    """The built-in sample notes (the demo uses them whatever the home folder holds)."""
+    return ListCatalog(SAMPLE_NOTES, "samples")
+
+
 def load_notes(home: Path) -> tuple[Note, ...]:
-    """The notes in `home/notes.json` if it exists, else the built-in samples."""
-    path = home / NOTES_FILE
+    """The notes in home/notes.json if it exists, else the built-in samples."""
+    notes = _json_notes(home / NOTES_FILE)
+    return SAMPLE_NOTES if notes is None else notes
+
+
+def _notes_folder(home: Path, notes_dir: str | None) -> Path | None:
+    if notes_dir is None:
+        default = home / NOTES_FOLDER
+        return default if default.is_dir() else None
+    folder = home / os.path.expanduser(notes_dir)
+    if not folder.is_dir():
+        what = "is not a folder" if os.path.lexists(folder) else "does not exist"
+        raise NotesError(f"notes_dir: {folder} {what}; create it or change notes_dir in "
+                         "config.json")
+    return folder
+
+
+# --- a folder of Markdown notes ----------------------------------------------------------------
+
+
+def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
+    from planner import notes_index
+
+    files, skipped = scan_folder(folder)
+    root = str(folder.resolve())
+    place = home / INDEX_FOLDER
+    notices: list[str] = []
+
+    def read(entry: FileStat) -> Parsed | str:
+        return read_note(folder, entry)
+
+    def index_for(rebuild: bool) -> NoteIndex:
+        try:
+            return notes_index.synced_index(place, root, files, read, rebuild)[0]
+        except notes_index.IndexFailed as error:
+            notices.append(f"the notes index cannot be kept in {place} ({error}); "
+                           "it is built in memory for this run")
+        try:
+            index = notes_index.memory_index(root)
+            index.sync(files, read)
+            return index
+        except notes_index.IndexFailed as error:
+            raise NotesError(f"the notes in {folder} cannot be indexed ({error})") from None
+
+    def checked(index: NoteIndex) -> tuple[list[str], list[tuple[str, str]]]:
+        ids = index.ids()
+        if len(set(ids)) != len(ids):
+            note_id, first, second = index.duplicate()
+            raise NotesError(
+                f"two notes have the ID {json.dumps(note_id, ensure_ascii=False)}: "
+                f"{folder / first} and {folder / second}; give one of them another `id:` in "
+                "its front matter")
+        return ids, index.problems()
+
+    index = index_for(rebuild=False)
     try:
-        raw = path.read_text(encoding="utf-8")
+        try:
+            ids, problems = checked(index)
+        except notes_index.IndexFailed:
+            # Damaged in a way opening and updating did not show: build it again, once.
+            index.close()
+            index = index_for(rebuild=True)
+            ids, problems = checked(index)
+    except notes_index.IndexFailed as error:
+        index.close()
+        raise NotesError(f"the notes index in {place} cannot be read ({error})") from None
+    except BaseException:
+        index.close()
+        raise
+    warnings = _warnings(folder, skipped + problems) + notices
+    return FolderCatalog(folder, index, ids, warnings, lambda: index_for(rebuild=True))
+
+
+def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
+    """One line per skipped file, the first MAX_WARNINGS of them, then how many more."""
+    skipped.sort()
+    lines = [f"skipped {folder / path}: {reason}" for path, reason in skipped[:MAX_WARNINGS]]
+    if len(skipped) > MAX_WARNINGS:
+        lines.append(f"… and {len(skipped) - MAX_WARNINGS} more files skipped in {folder}")
+    return lines
+
+
+def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
+    """Every *.md file under `folder` (hidden folders skipped, links not followed), and the
+    files skipped on sight as (relative path, reason)."""
+    from planner.notes_index import FileStat
+
+    files: list[FileStat] = []
+    skipped: list[tuple[str, str]] = []
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        try:
+            entries = list(os.scandir(os.path.join(folder, relative)))
+        except OSError as error:
+            skipped.append((relative or ".", f"folder cannot be read ({error.strerror})"))
+            continue
+        for entry in entries:
+            name = entry.name
+            # Hidden names (.obsidian/, .git/, .trash/, editors' files) are never notes.
+            if name.startswith(".") or entry.is_symlink():
+                continue
+            path = f"{relative}/{name}" if relative else name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_md = not is_dir and name.endswith(".md")
+                info = entry.stat(follow_symlinks=False) if is_md else None
+            except OSError:
+                continue  # gone since the folder was listed
+            if not (is_dir or is_md):
+                continue
+            if not _utf8(path):
+                skipped.append((_shown(path), "its name is not UTF-8"))
+            elif is_dir:
+                pending.append(path)
+            elif not entry.is_file(follow_symlinks=False):
+                skipped.append((path, "not a regular file"))
+            elif info.st_size > MAX_NOTE_BYTES:
+                skipped.append((path, "larger than 1 MiB"))
+            else:
+                files.append(FileStat(path, info.st_size, info.st_mtime_ns, info.st_ino))
+    return files, skipped
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _shown(path: str) -> str:
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def read_note(folder: Path, entry: FileStat) -> Parsed | str:
+    """A note file's ID, title, tags and text, or the reason it is skipped."""
+    try:
+        data = storage.read_regular_file(folder / entry.path, MAX_NOTE_BYTES, follow_links=False)
+    except storage.FileRefused as error:
+        return "larger than 1 MiB" if "larger" in str(error) else "not a regular file"
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    from planner.frontmatter import FrontMatterError, split_front_matter
+
+    try:
+        meta, body = split_front_matter(text.removeprefix("\ufeff"))
+    except FrontMatterError as error:
+        return str(error)
+    return note_fields(meta, body, entry.path)
+
+
+def note_fields(meta: dict, body: str, path: str) -> Parsed | str:
+    """ID, title and tags from front matter, a heading and the file name; or why not."""
+    from planner.notes_index import Parsed
+
+    note_id = meta.get("id")
+    if note_id is None or note_id == "":
+        note_id = path.removesuffix(".md")
+    elif not isinstance(note_id, str):
+        return "front matter `id:` must be text"
+    note_id = note_id.strip()
+    problem = _id_problem(note_id)
+    if problem:
+        return problem
+    title = meta.get("title")
+    if title is not None and not isinstance(title, str):
+        return "front matter `title:` must be text"
+    title = " ".join((title or "").split()) or _heading(body) or _stem(path)
+    if len(title) > MAX_TITLE:
+        title = title[:MAX_TITLE - 1] + "…"
+    tags = _tags(meta.get("tags"))
+    if tags is None:
+        return "front matter `tags:` must be a list of words"
+    return Parsed(note_id, title, tags, body)
+
+
+def _id_problem(note_id: str) -> str | None:
+    if not note_id:
+        return "its ID is empty"
+    if len(note_id) > MAX_ID:
+        return f"its ID is longer than {MAX_ID} characters"
+    if not note_id.isprintable():
+        import unicodedata
+
+        # Spaces of every kind (U+3000 in a Chinese file name) are fine; controls and breaks not.
+        if any(not char.isprintable() and unicodedata.category(char) != "Zs"
+               for char in note_id):
+            return "its ID must be one line of printable text"
+    return None
+
+
+def _heading(body: str) -> str:
+    """The text of a `# ` heading that is the first non-empty line of the body, or ''."""
+    for line in body.splitlines():
+        if line.strip():
+            match = _HEADING.fullmatch(line)
+            return " ".join(match[1].split()) if match else ""
+    return ""
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
+
+
+def _tags(value: object) -> tuple[str, ...] | None:
+    """Tags as written in front matter: a list, or one string of words; None when neither."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        items: list = _TAG_SPLIT.split(value)
+    elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+        items = value
+    else:
+        return None
+    tags = (" ".join(item.split()).lstrip("#") for item in items)
+    return tuple(dict.fromkeys(tag for tag in tags if tag))
+
+
+# --- notes.json --------------------------------------------------------------------------------
+
+
+def _json_notes(path: Path) -> tuple[Note, ...] | None:
+    """The notes in notes.json, or None when there is no such file."""
+    try:
+        data = storage.read_regular_file(path, storage.MIB)
     except FileNotFoundError:
-        return SAMPLE_NOTES
-    except (OSError, UnicodeDecodeError) as error:
-        raise NotesError(f"{path}: cannot be read ({error})") from None
+        return None
+    except storage.FileRefused as error:
+        raise NotesError(str(error)) from None
+    except OSError as error:
+        raise NotesError(f"{path}: cannot be read ({error.strerror or error})") from None
     try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise NotesError(f"{path}: is not valid JSON ({error})") from None
-    if not isinstance(data, list) or not data:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotesError(f"{path}: is not UTF-8 text") from None
+    if too_deep(text):
+        raise NotesError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        items = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
+                           parse_float=_finite)
+    except _Refused as error:
+        raise NotesError(f"{path}: {error}") from None
+    except (ValueError, RecursionError) as error:
+        reason = getattr(error, "msg", None) or "cannot be read"
+        raise NotesError(f"{path}: is not valid JSON ({reason})") from None
+    if not isinstance(items, list) or not items:
         raise NotesError(f'{path}: must be a non-empty list of {{"id", "title", "text"}} objects')
-    notes: list[Note] = []
-    for index, item in enumerate(data):
-        if not isinstance(item, dict) or set(item) != {"id", "title", "text"}:
-            raise NotesError(f'{path}: item {index} must have exactly "id", "title" and "text"')
-        if not all(isinstance(item[key], str) and item[key].strip() for key in item):
-            raise NotesError(f"{path}: item {index} must have non-empty strings")
-        notes.append(Note(item["id"], item["title"], item["text"]))
-    ids = [note.id for note in notes]
-    if len(set(ids)) != len(ids):
-        raise NotesError(f"{path}: note IDs must be unique")
-    return tuple(notes)
+    notes = tuple(_json_note(path, number, item) for number, item in enumerate(items, 1))
+    first: dict[str, int] = {}
+    for number, note in enumerate(notes, 1):
+        if note.id in first:
+            raise NotesError(f"{path}: items {first[note.id]} and {number} have the same ID "
+                             f"{json.dumps(note.id, ensure_ascii=False)}")
+        first[note.id] = number
+    return notes
+
+
+def _json_note(path: Path, number: int, item: object) -> Note:
+    """One notes.json item; extra keys are kept in the file and ignored here (tags are used)."""
+    if not isinstance(item, dict):
+        raise NotesError(f'{path}: item {number} must be an object with "id", "title" and "text"')
+    for key in ("id", "title", "text"):
+        if key not in item:
+            raise NotesError(f'{path}: item {number}: key "{key}" is missing')
+        if not isinstance(item[key], str) or not item[key].strip():
+            raise NotesError(f'{path}: item {number}: key "{key}" must be a non-empty string')
+    problem = _id_problem(item["id"].strip())
+    if problem:
+        raise NotesError(f'{path}: item {number}: key "id": {problem.removeprefix("its ID ")}')
+    tags = item.get("tags")
+    tags = _tags(tags) if isinstance(tags, list) else None
+    title = " ".join(item["title"].split())
+    return Note(item["id"].strip(), title, item["text"], tags or ())
+
+
+class _Refused(ValueError):
+    """JSON that parses but is refused: a repeated key, NaN, a number that overflows."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        repeated = next(key for key in keys if keys.count(key) > 1)
+        raise _Refused(f"an object repeats the key {json.dumps(repeated, ensure_ascii=False)}")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> None:
+    raise _Refused(f"contains {name}, which is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Refused(f"contains a number that overflows: {text[:40]}")
+    return value

@@ -1,0 +1,221 @@
+"""The read-only lookup tools the model may call: search_notes and get_note (SPEC 11)."""
+
+# Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
+# object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the
+# allowed keys, values of the right type and never converted. Every result fits in
+# tools.MAX_RESULT_BYTES as the flow serializes it (storage.to_json), whatever the notes hold.
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner import storage
+from planner.plan import InvalidArguments, _kind, _load_object, _show
+from planner.tools import MAX_RESULT_BYTES, Tool
+
+if TYPE_CHECKING:
+    from planner.notes import Catalog
+
+SEARCH_NOTES = "search_notes"
+GET_NOTE = "get_note"
+MAX_QUERY = 200
+MAX_LIMIT = 10
+DEFAULT_LIMIT = 5
+MAX_ID = 500
+MAX_TEXT = 3000  # characters of a note's text sent back; the rest is cut, and it says so
+_TITLE = 120  # characters of a title in a result
+_TAGS = 10  # tags in a result, each cut at 30 characters
+_SPACES = " \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
+NO_NOTE = {"error": "no note with this ID"}
+
+
+class SearchArguments(NamedTuple):
+    """Checked search_notes arguments."""
+
+    query: str
+    limit: int
+
+
+class GetArguments(NamedTuple):
+    """Checked get_note arguments."""
+
+    id: str
+
+
+SEARCH_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": SEARCH_NOTES,
+        "description": (
+            "Search the person's notes by words (Chinese or English; every word must appear). "
+            "Use it to find the IDs of the notes a request is about before proposing a plan. "
+            "Read-only. Returns {\"results\": [{\"id\", \"title\", \"snippet\"}], \"total\": N}, "
+            "best matches first."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY,
+                          "description": "Words to look for, separated by spaces."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                          "description": f"How many results (default {DEFAULT_LIMIT})."},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+GET_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": GET_NOTE,
+        "description": (
+            "Read one note by its ID (as search_notes returns it). Read-only. Returns "
+            "{\"id\", \"title\", \"tags\", \"text\"} (a long text is cut and says so), or "
+            "{\"error\": \"no note with this ID\"}."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                       "description": "The note's ID, exactly."},
+            },
+            "required": ["id"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def lookup_tools(catalog: Catalog) -> tuple[Tool, Tool]:
+    """search_notes and get_note over `catalog`: run at once, never confirmed."""
+    return (
+        Tool(SEARCH_NOTES, SEARCH_SCHEMA, check_search, False,
+             lambda arguments: run_search(catalog, arguments)),
+        Tool(GET_NOTE, GET_SCHEMA, check_get, False,
+             lambda arguments: run_get(catalog, arguments)),
+    )
+
+
+# --- checking --------------------------------------------------------------------------------
+
+
+def check_search(arguments: object) -> SearchArguments:
+    """search_notes arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("query",), allowed=("query", "limit"))
+    query = data["query"]
+    if not isinstance(query, str):
+        raise InvalidArguments("query", f"must be a string, got {_kind(query)}")
+    if len(query) > MAX_QUERY:
+        raise InvalidArguments("query", f"has {len(query)} characters; at most {MAX_QUERY}")
+    query = query.strip(_SPACES)
+    if not query:
+        raise InvalidArguments("query", "is empty after trimming spaces")
+    _printable("query", query)
+    limit = data.get("limit", DEFAULT_LIMIT)
+    # bool is an int subclass, and 5.0 or "5" are not integers: none is converted.
+    if type(limit) is not int:
+        raise InvalidArguments("limit", f"must be an integer, got {_kind(limit)}")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidArguments("limit", f"must be from 1 to {MAX_LIMIT}, got {limit}")
+    return SearchArguments(query, limit)
+
+
+def check_get(arguments: object) -> GetArguments:
+    """get_note arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("id",), allowed=("id",))
+    note_id = data["id"]
+    if not isinstance(note_id, str):
+        raise InvalidArguments("id", f"must be a string, got {_kind(note_id)}")
+    if not note_id:
+        raise InvalidArguments("id", "is empty")
+    if len(note_id) > MAX_ID:
+        raise InvalidArguments("id", f"has {len(note_id)} characters; at most {MAX_ID}")
+    _printable("id", note_id)
+    return GetArguments(note_id)
+
+
+def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict:
+    data = _load_object(arguments)
+    for name in required:
+        if name not in data:
+            raise InvalidArguments(name, "is required but missing")
+    extra = sorted(name for name in data if name not in allowed)
+    if extra:
+        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(allowed)})")
+    return data
+
+
+def _printable(field: str, value: str) -> None:
+    for char in value:
+        if not (char.isprintable() or unicodedata.category(char) == "Zs"):
+            raise InvalidArguments(field, f"contains a non-printable character U+{ord(char):04X}")
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+def run_search(catalog: Catalog, arguments: SearchArguments) -> dict:
+    """The best matches, cut to fit MAX_RESULT_BYTES (`total` still counts every match)."""
+    from planner.notes import NotesError
+
+    try:
+        results, total = catalog.search(arguments.query, arguments.limit)
+    except NotesError as error:
+        return {"error": f"the notes cannot be searched now ({error})"}
+    shown = [{"id": item["id"], "title": _cut(item["title"], _TITLE),
+              "snippet": item["snippet"]} for item in results]
+    result = {"results": shown, "total": total}
+    # Rare: very long IDs or wide snippets. Shorten snippets first, then drop the last results.
+    while _size(result) > MAX_RESULT_BYTES and shown:
+        longest = max(shown, key=lambda item: len(item["snippet"] or ""))
+        if len(longest["snippet"] or "") > 40:
+            longest["snippet"] = _cut(longest["snippet"], len(longest["snippet"]) // 2)
+        else:
+            shown.pop()
+    return result
+
+
+def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
+    """One note, its text cut at MAX_TEXT characters (or less, to fit) and saying so."""
+    from planner.notes import NotesError
+
+    try:
+        note = catalog.get(arguments.id)
+    except NotesError as error:
+        return {"error": f"the note cannot be read now ({error})"}
+    if note is None:
+        return dict(NO_NOTE)
+    result = {"id": note.id, "title": _cut(note.title, _TITLE),
+              "tags": [_cut(tag, 30) for tag in note.tags[:_TAGS]], "text": note.text}
+    if _size(result) <= MAX_RESULT_BYTES and len(note.text) <= MAX_TEXT:
+        return result
+    # The longest start of the text that fits with its notice: a binary search on its length.
+    low, high = 0, min(len(note.text), MAX_TEXT)
+    while low < high:
+        middle = (low + high + 1) // 2
+        result["text"] = _with_notice(note.text, middle)
+        if _size(result) <= MAX_RESULT_BYTES:
+            low = middle
+        else:
+            high = middle - 1
+    result["text"] = _with_notice(note.text, low)
+    return result
+
+
+def _with_notice(text: str, shown: int) -> str:
+    return (f"{text[:shown]}\n[cut: the first {shown:,} of {len(text):,} characters are shown; "
+            "the rest of this note is not]")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _size(result: dict) -> int:
+    """The result's size as the flow sends and bounds it."""
+    return len(storage.to_json(result))
+

@@ -1,0 +1,420 @@
+"""The notes' full-text index: a SQLite FTS5 cache of a notes folder; the only sqlite3 import."""
+
+# Chinese and English in one index. FTS5's trigram tokenizer cannot match a query shorter than
+# three characters, and a two-character Chinese word (检索) is the common case. So the text is
+# indexed with unicode61 (words; porter folds English endings), after a marker is put around
+# every CJK character: each becomes a token of its own, and a CJK query of any length is an
+# FTS5 phrase of consecutive characters, which matches exactly where those characters stand
+# side by side. The marker (U+0001) is a separator to unicode61 and is removed from the text
+# beforehand, so the stored body turns back into the note's text by deleting it.
+#
+# The file is a cache. It is rebuilt from nothing (into a temporary file, then renamed over
+# the old one, so no reader sees half an index) when it is missing, damaged, of another
+# version or of another folder; otherwise only the files whose (size, modification time,
+# inode) changed are read again. Files modified within the last two seconds are re-read on
+# the next search too: a file system clock ticks coarsely, so an edit in the same tick as the
+# last look could keep its size and time.
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from planner import storage
+
+VERSION = "1"
+INDEX_FILE = "notes-index.sqlite3"
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+SNIPPET_TOKENS = 24
+SNIPPET_CHARS = 160
+_RACY_NS = 2_000_000_000
+_BUSY_MS = 5000
+_MARK = "\x01"
+# Scripts written without spaces between words (Han, kana, Hangul): one token per character.
+_CJK = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    "\U00020000-\U0003134f]+"
+)
+# What unicode61 keeps as token characters (letters and digits); a term without one is empty.
+_WORDY = re.compile(r"[^\W_]")
+_SPACES = re.compile(r"\s+")
+
+_SCHEMA = (
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    # One row per file seen: a note (id set) or a file skipped with the reason (problem set).
+    "CREATE TABLE files(rowid INTEGER PRIMARY KEY, path TEXT UNIQUE, size INTEGER, "
+    "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT)",
+    "CREATE INDEX files_by_id ON files(id)",
+    f"CREATE VIRTUAL TABLE notes_fts USING fts5(id, title, tags, body, tokenize='{TOKENIZER}')",
+)
+# bm25 weights for id, title, tags, body: a match in the title says most about the note.
+_RANK = "bm25(notes_fts, 2.0, 5.0, 3.0, 1.0)"
+
+
+class FileStat(NamedTuple):
+    """One note file as the folder scan saw it: the key that decides whether to read it again."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    ino: int
+
+
+class Parsed(NamedTuple):
+    """What a note file holds, as the index stores it."""
+
+    id: str
+    title: str
+    tags: tuple[str, ...]
+    text: str
+
+
+class IndexRow(NamedTuple):
+    """A note as the index gives it back; `snippet` only from a search."""
+
+    id: str
+    title: str
+    tags: tuple[str, ...]
+    path: str | None
+    snippet: str | None = None
+
+
+# How notes.py reads one file: its Parsed contents, or the one-line reason it is skipped.
+Reader = Callable[[FileStat], "Parsed | str"]
+
+
+class IndexFailed(Exception):
+    """The index cannot be used (damaged, locked, unwritable); one line for the person."""
+
+
+def spaced(text: str) -> str:
+    """The text as it is indexed: a marker on both sides of every CJK character."""
+    return _CJK.sub(_spread, text.replace(_MARK, ""))
+
+
+def _spread(match: re.Match) -> str:
+    return _MARK + _MARK.join(match.group()) + _MARK
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 query: every whitespace-separated term must appear; None when none can match."""
+    phrases = []
+    for term in query.split():
+        if _WORDY.search(term):
+            # A quoted string is one phrase: its tokens must stand in this order, side by side.
+            phrases.append('"' + spaced(term).replace('"', '""') + '"')
+    return " AND ".join(phrases) if phrases else None
+
+
+class NoteIndex:
+    """An open index: sync it with a folder scan, then list, count, look up and search notes."""
+
+    def __init__(self, connection: sqlite3.Connection, location: str) -> None:
+        self._db = connection
+        self.location = location
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    # --- building and updating -----------------------------------------------------------------
+
+    def create(self, root: str) -> None:
+        """Create the empty schema for the folder `root` (a new, empty database)."""
+        db = self._db
+        db.execute("BEGIN")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root)])
+        db.execute("COMMIT")
+
+    def sync(self, files: Iterable[FileStat], read: Reader) -> int:
+        """Bring the index up to date with a folder scan; returns how many files were read."""
+        try:
+            return self._sync(files, read)
+        except sqlite3.Error as error:
+            raise IndexFailed(_reason(error)) from None
+
+    def _sync(self, files: list[FileStat], read: Reader) -> int:
+        changed, gone = _changes(self._stored(), files)
+        if not changed and not gone:
+            return 0
+        db = self._db
+        # Look again under the write lock: another planner may have updated the same files.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            changed, gone = _changes(self._stored(), files)
+            db.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone)
+            db.executemany("DELETE FROM files WHERE rowid = ?", gone)
+            racy_after = time.time_ns() - _RACY_NS
+            for entry in changed:
+                self._insert(entry, read(entry), racy_after)
+            db.execute("COMMIT")
+        except BaseException:
+            db.rollback()
+            raise
+        return len(changed)
+
+    def _stored(self) -> dict[str, tuple]:
+        return {path: (rowid, size, mtime, ino) for rowid, path, size, mtime, ino in
+                self._db.execute("SELECT rowid, path, size, mtime_ns, ino FROM files")}
+
+    def _insert(self, entry: FileStat, parsed: Parsed | str, racy_after: int) -> None:
+        db = self._db
+        # A file changed moments ago is stored with no size, so the next sync reads it again:
+        # an edit within the same clock tick may have kept its size and time.
+        size = entry.size if entry.mtime_ns < racy_after else -1
+        if isinstance(parsed, str):
+            db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (entry.path, size, entry.mtime_ns, entry.ino, parsed))
+            return
+        rowid = db.execute(
+            "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (entry.path, size, entry.mtime_ns, entry.ino, parsed.id, parsed.title,
+             "\n".join(parsed.tags)),
+        ).lastrowid
+        self._insert_text(rowid, parsed)
+
+    def _insert_text(self, rowid: int, note: Parsed) -> None:
+        self._db.execute(
+            "INSERT INTO notes_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)",
+            (rowid, spaced(note.id), spaced(note.title), spaced(" ".join(note.tags)),
+             spaced(note.text)),
+        )
+
+    def add(self, notes: Iterable[Parsed]) -> None:
+        """Index notes that have no file (notes.json, the samples), in the order given."""
+        db = self._db
+        try:
+            db.execute("BEGIN")
+            for note in notes:
+                rowid = db.execute("INSERT INTO files(id, title, tags) VALUES (?, ?, ?)",
+                                   (note.id, note.title, "\n".join(note.tags))).lastrowid
+                self._insert_text(rowid, note)
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            db.rollback()
+            raise IndexFailed(_reason(error)) from None
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(path, reason) for every file that was skipped, by path."""
+        return self._query("SELECT path, problem FROM files WHERE problem IS NOT NULL "
+                           "ORDER BY path")
+
+    def ids(self) -> list[str]:
+        """Every note's ID."""
+        return [row[0] for row in self._query("SELECT id FROM files WHERE id IS NOT NULL")]
+
+    def duplicate(self) -> tuple[str, str, str] | None:
+        """(id, path, other path) for the first ID two files share, or None."""
+        rows = self._query(
+            "SELECT a.id, a.path, b.path FROM files a JOIN files b "
+            "ON a.id = b.id AND a.path < b.path ORDER BY a.path, b.path LIMIT 1")
+        return rows[0] if rows else None
+
+    def rows(self, limit: int | None = None) -> Iterator[IndexRow]:
+        """Notes in listing order (by path; notes without a file in the order added)."""
+        sql = ("SELECT id, title, tags, path FROM files WHERE id IS NOT NULL "
+               "ORDER BY path, rowid LIMIT ?")
+        for note_id, title, tags, path in self._query(sql, (-1 if limit is None else limit,)):
+            yield IndexRow(note_id, title, _tags(tags), path)
+
+    def note(self, note_id: str) -> tuple[IndexRow, str] | None:
+        """One note's row and its full text, or None when no note has this ID."""
+        rows = self._query(
+            "SELECT f.id, f.title, f.tags, f.path, n.body FROM files f "
+            "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ? ORDER BY f.path LIMIT 1",
+            (note_id,))
+        if not rows:
+            return None
+        found_id, title, tags, path, body = rows[0]
+        return IndexRow(found_id, title, _tags(tags), path), body.replace(_MARK, "")
+
+    def search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
+        """The best matches for `query` (all when limit is None) and how many match in all."""
+        expression = match_expression(query)
+        if expression is None:
+            return [], 0
+        total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?",
+                            (expression,))[0][0]
+        found = self._query(
+            "SELECT f.id, f.title, f.tags, f.path, "
+            f"snippet(notes_fts, 3, '', '', '…', {SNIPPET_TOKENS}) "
+            f"FROM notes_fts JOIN files f ON f.rowid = notes_fts.rowid "
+            f"WHERE notes_fts MATCH ? ORDER BY {_RANK}, f.path, f.rowid LIMIT ?",
+            (expression, -1 if limit is None else limit))
+        rows = [IndexRow(note_id, title, _tags(tags), path, _snippet(snippet))
+                for note_id, title, tags, path, snippet in found]
+        return rows, total
+
+    def _query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise IndexFailed(_reason(error)) from None
+
+
+def _changes(stored: dict[str, tuple], files: list[FileStat]) -> tuple[list[FileStat], list]:
+    """The files to read again (new or changed) and the rowids to delete (changed or gone)."""
+    stored = dict(stored)
+    changed: list[FileStat] = []
+    replaced = []
+    for entry in files:
+        known = stored.pop(entry.path, None)
+        if known is None or known[1:] != entry[1:]:
+            changed.append(entry)
+            if known is not None:
+                replaced.append((known[0],))
+    return changed, replaced + [(known[0],) for known in stored.values()]
+
+
+def _tags(text: str | None) -> tuple[str, ...]:
+    return tuple(text.split("\n")) if text else ()
+
+
+def _snippet(text: str | None) -> str:
+    """A snippet on one line of at most SNIPPET_CHARS characters, markers removed."""
+    line = _SPACES.sub(" ", (text or "").replace(_MARK, "")).strip()
+    return line if len(line) <= SNIPPET_CHARS else line[:SNIPPET_CHARS - 1] + "…"
+
+
+def _reason(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+# --- opening, validating and rebuilding the file -------------------------------------------------
+
+
+def memory_index(root: str = "") -> NoteIndex:
+    """A new, empty index in memory (notes.json and the samples, or when no file can be kept)."""
+    index = NoteIndex(sqlite3.connect(":memory:", isolation_level=None), "memory")
+    index.create(root)
+    return index
+
+
+def synced_index(
+    place: Path, root: str, files: list[FileStat], read: Reader, rebuild: bool = False
+) -> tuple[NoteIndex, int]:
+    """The index kept in folder `place`, up to date with `files`, and how many files were read.
+
+    An existing index is used when it is sound and of this version and folder; otherwise (or
+    with rebuild=True) a new one is built from nothing. Raises IndexFailed (with the reason)
+    when no index can be kept there; the caller then indexes in memory.
+    """
+    try:
+        _private_folder(place)
+        path = place / INDEX_FILE
+        index = None if rebuild else _open_sound(path, root)
+        if index is not None:
+            try:
+                return index, index.sync(files, read)
+            except IndexFailed as error:
+                index.close()
+                if _is_busy(error):
+                    raise
+                # Damaged in a way opening did not show: build a new one below.
+        return _build(path, root, files, read)
+    except OSError as error:
+        raise IndexFailed(f"{error.strerror or error}") from None
+
+
+def _private_folder(place: Path) -> None:
+    """The index's folder (0700), ignored by git so a home inside a repository stays clean."""
+    storage.ensure_dir(place)
+    ignore = place / ".gitignore"
+    if not os.path.lexists(ignore):
+        try:
+            storage.create_exclusive(ignore, b"# planner's caches: never commit them\n*\n")
+        except FileExistsError:
+            pass
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # Autocommit: every transaction here is an explicit BEGIN ... COMMIT.
+    db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+def _open_sound(path: Path, root: str) -> NoteIndex | None:
+    """The index at `path` when it opens, is of this version and of this folder; else None."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        _discard(path)  # a link or anything else in planner's own folder is not followed
+        return None
+    if stat.S_IMODE(info.st_mode) != storage.FILE_MODE:
+        os.chmod(path, storage.FILE_MODE)
+    db = None
+    try:
+        db = _connect(path)
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        # Touch both tables: a damaged file usually fails here already.
+        db.execute("SELECT count(*) FROM files").fetchone()
+        db.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'planner' LIMIT 1")
+    except sqlite3.Error as error:
+        if db is not None:
+            db.close()
+        if _is_busy(error):
+            raise IndexFailed(_reason(error)) from None
+        return None
+    if meta.get("version") != VERSION or meta.get("root") != root:
+        db.close()
+        return None
+    return NoteIndex(db, str(path))
+
+
+def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[NoteIndex, int]:
+    """Build a new index from nothing next to `path`, then put it in place in one rename."""
+    temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 storage.FILE_MODE)
+    os.close(fd)
+    try:
+        os.chmod(temp, storage.FILE_MODE)  # exact, whatever the umask
+        db = sqlite3.connect(temp, isolation_level=None)
+        try:
+            # Nothing to protect while building: a crash leaves a temporary file, never the index.
+            db.execute("PRAGMA journal_mode = OFF")
+            db.execute("PRAGMA synchronous = OFF")
+            index = NoteIndex(db, str(path))
+            index.create(root)
+            count = index.sync(files, read)
+        finally:
+            db.close()
+        # A journal left by a crash belongs to the old file: it must not roll back the new one.
+        _discard(path.with_name(path.name + "-journal"))
+        os.replace(temp, path)
+    except BaseException as error:
+        _discard(temp)
+        if isinstance(error, sqlite3.Error):
+            raise IndexFailed(_reason(error)) from None
+        raise
+    try:
+        return NoteIndex(_connect(path), str(path)), count
+    except sqlite3.Error as error:
+        raise IndexFailed(_reason(error)) from None
+
+
+def _discard(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _is_busy(error: BaseException) -> bool:
+    text = str(error)
+    return "locked" in text or "busy" in text
