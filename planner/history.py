@@ -9,8 +9,8 @@
 # list is "damaged": listed with the reason, never raised, never waited on.
 #
 # Links are not followed (SPEC 14): a run folder that is a symbolic link to a folder is listed
-# as damaged ("the run folder is a symbolic link, which is not followed") and nothing behind it
-# is read or listed; a summary.json that is a link is damaged too. A link to anything else is
+# as damaged ("run folder is a symbolic link (not followed)") and nothing behind it is read
+# or listed; a summary.json that is a link is damaged too. A link to anything else is
 # not a run, like a plain file.
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from planner.records import RECORDS_DIR, SUMMARY, process_start_ticks
 from planner.status import DAMAGED, INTERRUPTED, RUNNING
 
 SUMMARY_LIMIT = storage.MIB
-LINKED_FOLDER = "the run folder is a symbolic link, which is not followed"
+LINKED_FOLDER = "run folder is a symbolic link (not followed)"
 
 
 class HistoryError(Exception):
@@ -102,7 +102,7 @@ def _read_bytes(path: str) -> bytes:
         fd = os.open(path, _READ_FLAGS)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise _Refused("summary.json is a symbolic link, which is not followed") from None
+            raise _Refused("summary.json is a symbolic link (not followed)") from None
         raise
     try:
         try:

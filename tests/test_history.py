@@ -295,9 +295,10 @@ def test_show_a_complete_demo_run(home: Path) -> None:
     result = planner("show", folder.name, "--home", str(home))
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    for expected in ("complete", "RAG基础复习", "notes N1, N2; 2026-10-05; 20 min",
+    date = json.loads((folder / "summary.json").read_text())["plan"]["date"]
+    for expected in ("complete", "RAG基础复习", f"notes N1, N2; {date}; 20 min",
                      "not approved", "cancelled: nothing written", "simulated run: not priced",
-                     "01-request.json", "02-response.json", "Simulated model explanation",
+                     "01-request.json", "02-response.json", "Simulated model",
                      "你没有确认"):
         assert expected in text, expected
     detail = json.loads(invoke("show", folder.name, "--json").stdout)
@@ -432,7 +433,7 @@ def test_a_linked_run_folder_is_damaged_and_nothing_behind_it_is_read(
     (home / "tool-records" / "20261101T000000000000Z-file00").symlink_to(outside / "nowhere")
     (row,) = runs_json()
     assert (row["run_id"], row["status"], row["problem"]) == (
-        run_id, "damaged", "the run folder is a symbolic link, which is not followed")
+        run_id, "damaged", "run folder is a symbolic link (not followed)")
     detail = json.loads(invoke("show", run_id, "--json").stdout)
     assert (detail["status"], detail["files"], detail["summary"]) == ("damaged", [], None)
     assert json.loads(invoke("costs", "--json").stdout)["runs"] == []
@@ -452,7 +453,7 @@ def test_a_linked_or_oversized_summary_is_damaged(home: Path, tmp_path: Path) ->
     write_run(home, "20261101T000000000000Z-exact0", exact)
     rows = {row["run_id"][-6:]: (row["status"], row["problem"]) for row in runs_json()}
     assert rows == {
-        "link00": ("damaged", "summary.json is a symbolic link, which is not followed"),
+        "link00": ("damaged", "summary.json is a symbolic link (not followed)"),
         "big000": ("damaged", "summary.json is larger than 1 MiB"),
         "exact0": ("complete", None),
     }
