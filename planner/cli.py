@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from planner import __version__, ui
+from planner import __version__, status, ui
 
 # Only what --help needs is imported here; each mode imports its own modules when it runs.
 if TYPE_CHECKING:
     from planner.config import Config
-    from planner.flow import ConfirmRequest, Outcome
+    from planner.flow import Outcome
 
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_USAGE = status.EXIT_USAGE
+EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
 app = typer.Typer(
     add_completion=False,
@@ -75,16 +75,15 @@ def main_command(
     if request is not None and not request.strip():
         _usage("--request needs some text")
     config = _config(config_path)
-    notes = _notes(home)
     try:
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, notes, request or DEFAULT_REQUEST)
+            _dry_run(config, _notes(home), request or DEFAULT_REQUEST)
         elif demo:
-            _finish(_demo(config, notes, home))
+            _finish(_demo(config, home))
         else:
-            _finish(_live(config, notes, home, request))
+            _finish(_live(config, _notes(home), home, request))
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
@@ -95,21 +94,25 @@ def _dry_run(config: "Config", notes, request: str) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
-    from planner.protocol import build_request, first_messages
+    from planner.protocol import build_request, first_messages, registry_for
 
-    body = build_request(config, first_messages(request, notes, _dt.date.today()), notes, "auto")
+    messages = first_messages(request, notes, _dt.date.today())
+    body = build_request(config, messages, registry_for(notes), "auto")
     ui.notice(f"Dry run: the first request live mode would send to {config.base_url} "
               "(POST /chat/completions). Nothing was sent; no key was read; nothing was written.")
     ui.print_json(body)
 
 
-def _demo(config: "Config", notes, home: Path) -> "Outcome":
-    from planner.demo import demo_client
-    from planner.protocol import DEFAULT_REQUEST
+def _demo(config: "Config", home: Path) -> "Outcome":
+    import datetime as _dt
 
-    ui.notice("Demo: the model replies are simulated (scripted, offline); "
-              "the checks, the SAVE prompt and the writes are real.")
-    return _run(DEFAULT_REQUEST, demo_client(), config, notes, home, "demo")
+    from planner.demo import demo_client, demo_request
+    from planner.notes import SAMPLE_NOTES
+
+    today = _dt.date.today()
+    ui.notice("Demo: the model replies are simulated (scripted, offline) and use the built-in "
+              "sample notes; the checks, the SAVE prompt and the writes are real.")
+    return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
 
 
 def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
@@ -127,33 +130,12 @@ def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
 def _run(request: str, client, config: "Config", notes, home: Path, mode: str) -> "Outcome":
     from planner.flow import run_flow
 
-    def confirm(view: "ConfirmRequest") -> bool:
-        ui.show_plan(view, client.simulated)
-        answer = ui.ask_save()
-        if answer is None:
-            ui.info("No terminal to confirm on: treated as cancel.")
-        return bool(answer)
-
-    return run_flow(
-        request,
-        client=client,
-        confirm=confirm,
-        home=home,
-        config=config,
-        notes=notes,
-        mode=mode,
-        on_result=lambda result: ui.show_result(result, str(home)),
-    )
+    return run_flow(request, client=client, person=ui.TerminalPerson(str(home)), home=home,
+                    config=config, notes=notes, mode=mode)
 
 
 def _finish(outcome: "Outcome") -> None:
-    """Render the outcome (truth first, then the model's words) and exit with its code."""
-    label = "Simulated model explanation" if outcome.simulated else "Model explanation"
-    if outcome.question:
-        asker = "Simulated model reply" if outcome.simulated else "Model reply (no plan proposed)"
-        ui.show_model_text(asker, outcome.question)
-    if outcome.explanation:
-        ui.show_model_text(label, outcome.explanation)
+    """Render how the run ended (the events were shown as they came) and exit with its code."""
     if outcome.error:
         ui.error(outcome.error)
     if outcome.folder is not None:
@@ -459,3 +441,70 @@ def export_command(
         _plans_failed(f"could not create {output} ({error.strerror or error}); "
                       "nothing was written")
     ui.notice(f"Exported {len(good)} plan(s) from {label}/ to {output}.")
+
+
+# --- Your notes: planner notes -------------------------------------------------------------------
+# planner.notes is imported inside the command; it opens the index (sqlite3) and reads front
+# matter (yaml) only for a notes folder, so --help, --dry-run and --demo never load them.
+
+NotesHomeOption = Annotated[
+    Path | None,
+    typer.Option("--home", help="Folder holding notes/ (or notes.json) and the index in "
+                 ".planner/ (default: the --home before the command, else .)."),
+]
+NOTES_TABLE_LIMIT = 50  # notes listed in a table without QUERY
+NOTES_MATCHES = 10  # best matches shown for a QUERY, table or JSON
+
+
+@app.command("notes")
+def notes_command(
+    ctx: typer.Context,
+    query: Annotated[
+        str | None,
+        typer.Argument(help="Words to search for, Chinese or English (every word must appear); "
+                       "without it, the notes are listed."),
+    ] = None,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", min=0, help="How many notes (default: 50 in the table and all "
+                     "with --json; with QUERY the best 10; 0: all)."),
+    ] = None,
+    home: NotesHomeOption = None,
+    config_path: Annotated[
+        Path | None,
+        typer.Option("--config", help="Settings file with notes_dir (default: ./config.json if "
+                     "present)."),
+    ] = None,
+) -> None:
+    """List your notes (ID, title, tags, file), or search them: best matches with a snippet.
+
+    Example: planner notes 检索 --limit 5
+    """
+    from planner.notes import NotesError, load_catalog
+
+    folder = _plans_home(ctx, home)
+    notes_dir = getattr(_records_config(ctx, config_path), "notes_dir", None)
+    if query is not None and not query.strip():
+        _usage("QUERY needs some words (or leave it out to list the notes)")
+    if limit is not None:
+        shown = limit or None
+    elif query is not None:
+        shown = NOTES_MATCHES
+    else:
+        shown = None if as_json else NOTES_TABLE_LIMIT
+    try:
+        catalog = load_catalog(folder, notes_dir)
+        try:
+            rows, total = catalog.rows(query, shown)
+        finally:
+            catalog.close()
+    except NotesError as error:
+        _usage(str(error))
+    for line in catalog.warnings:
+        ui.notice(f"Warning: {line}")
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
+        ui.notes_table(rows, total, where.get(catalog.source) or f"{catalog.folder}/", query)

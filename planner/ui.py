@@ -8,16 +8,22 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len, chop_cells
 from rich.console import Console
-from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
+
+from planner.inert import inert_block, inert_line
 
 if TYPE_CHECKING:
     from rich.table import Table
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
+ANSWER_PROMPT = "Your answer (Enter to finish): "
+FEEDBACK_PROMPT = "What should change? (Enter to finish): "
+NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 TTY = "/dev/tty"
+LABEL = 9  # width of the plan panel's labels: "Minutes  "
 
 # Rich turns colour off by itself when NO_COLOR is set or the stream is not a terminal.
 out = Console(highlight=False, emoji=False)
@@ -27,49 +33,140 @@ err = Console(stderr=True, highlight=False, emoji=False)
 def error(message: str) -> None:
     """The one line a failure prints."""
     # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
-    err.print(f"[bold red]Error:[/] {escape(message)}", soft_wrap=True)
+    err.print(Text.assemble(("Error:", "bold red"), " ", inert_line(message)), soft_wrap=True)
 
 
 def info(message: str) -> None:
     """A plain line on stdout."""
-    out.print(escape(message), soft_wrap=True)
+    out.print(Text(inert_line(message)), soft_wrap=True)
 
 
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
-    err.print(f"[dim]{escape(message)}[/]", soft_wrap=True)
+    err.print(Text(inert_line(message), style="dim"), soft_wrap=True)
 
 
 def print_json(data: object) -> None:
     """Machine-readable JSON on stdout, exactly, with no markup or wrapping."""
+    # ensure_ascii=False keeps CJK readable; JSON escapes every control character itself.
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     sys.stdout.flush()
+
+
+def prompt_text(kind: str, typed: str | None = None) -> str:
+    """The words of a prompt: SAVE (again after a near miss), an answer, or feedback."""
+    if kind == "answer":
+        return ANSWER_PROMPT
+    if kind == "feedback":
+        return FEEDBACK_PROMPT
+    if typed is not None:
+        return f'You typed "{inert_line(typed)}"; only SAVE in capitals saves. {SAVE_PROMPT}'
+    return SAVE_PROMPT
+
+
+class TerminalPerson:
+    """The person at the terminal: renders the flow's events, reads answers from /dev/tty."""
+
+    def __init__(self, home_display: str) -> None:
+        self.home_display = home_display
+        self.interactive = has_terminal()
+
+    def show(self, event: object) -> None:
+        """Render one event of the flow (see planner.flow for the kinds)."""
+        kind = type(event).__name__
+        if kind == "Proposed":
+            show_plan(event.view, event.simulated)
+        elif kind == "Rejected":
+            out.print(Text(f"The model's proposal was rejected ({inert_line(event.error)}); "
+                           f"asking it to correct it ({event.repair} of {event.max_repairs}).",
+                           style="yellow"))
+        elif kind == "Looked":
+            argument = json.dumps(_plain(event.arguments), ensure_ascii=False)
+            out.print(Text(f"Looked up for the model: {event.tool} {inert_line(argument)} "
+                           f"→ {inert_line(event.summary)}", style="dim"))
+        elif kind == "ModelText":
+            show_model_text(event)
+        elif kind == "Result":
+            show_result(event.result, self.home_display)
+        elif kind == "RefusedCall":
+            out.print(Text(f"The model called {inert_line(event.tool)} again; not run "
+                           f"({inert_line(event.error)}).", style="yellow"))
+        elif kind == "Notice":
+            info(event.text)
+
+    def ask(self, prompt) -> str | None:
+        """One line from the controlling terminal; None when there is none."""
+        return read_tty_line(prompt_text(prompt.kind, prompt.typed))
+
+
+def _plain(value: object) -> object:
+    return value._asdict() if hasattr(value, "_asdict") else value
+
+
+def _screen() -> Console:
+    """Where the plan is shown: the terminal where SAVE is asked, even if stdout is a file."""
+    if out.is_terminal:
+        return out
+    try:
+        tty = open(TTY, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+    except OSError:
+        return out  # no terminal: nobody is asked; the plan goes with the rest of the output
+    return Console(file=tty, highlight=False, emoji=False)
+
+
+def _hanging(value: str, width: int) -> list[str]:
+    """A value cut to the panel's width; the lines after the first are indented by LABEL."""
+    return chop_cells(value, max(width, 10)) if cell_len(value) > width else [value]
 
 
 def show_plan(view, simulated: bool) -> None:
     """The checked plan as the person must confirm it: values, notes, target file."""
     plan = view.plan
-    rows = [("Title", plan.title)]
+    rows = [("Title", inert_line(plan.title))]
     for index, note in enumerate(view.notes):
-        rows.append(("Notes" if index == 0 else "", f"{note.id}  {note.title}"))
-    rows += [("Date", plan.date), ("Minutes", str(plan.minutes)), ("Save to", str(view.target))]
-    # One Text, not a Table: the same look at a quarter of the rendering time, and the model's
-    # title is shown as plain text, never read as markup.
+        where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
+        rows.append(("Notes" if index == 0 else "",
+                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}"))
+    rows += [("Date", _date_text(view)), ("Minutes", str(plan.minutes)),
+             ("Save to", inert_line(str(view.target)))]
+    screen = _screen()
+    # One Text, not a Table: a quarter of the rendering time. A value too long for the panel
+    # is cut by hand and its next lines indented past the labels, so a long title can never
+    # wrap into a line that starts like one of the rows below (`Date`, `Minutes`).
+    width = screen.width - 4 - LABEL
     body = Text()
     for label, value in rows:
-        body.append(f"{label:<9}", style="bold")
-        body.append(value)
+        for number, part in enumerate(_hanging(value, width)):
+            body.append(f"{label if number == 0 else '':<{LABEL}}", style="bold")
+            body.append(part)
+            body.append("\n")
         if label == "Date" and view.date_in_past:
-            warning = f"  warning: this date is in the past (today is {view.today})"
-            body.append(warning, style="bold yellow")
+            body.append(" " * LABEL)
+            body.append(f"warning: this date is in the past (today is {view.today})",
+                        style="bold yellow")
+            body.append("\n")
+    for warning in getattr(view, "warnings", ()):
+        body.append(" " * LABEL)
+        body.append(f"warning: {inert_line(warning)}", style="bold yellow")
         body.append("\n")
     body.rstrip()
     title = "Proposed plan (simulated model)" if simulated else "Proposed plan"
-    out.print(Panel(body, title=Text(title), title_align="left", expand=False))
+    screen.print(Panel(body, title=Text(title), title_align="left", expand=False))
+    if screen is not out:
+        screen.file.close()
 
 
-def ask_save() -> bool | None:
-    """Read one line from the controlling terminal; True only for exactly SAVE, None: no tty."""
+def _date_text(view) -> str:
+    plan = view.plan
+    try:
+        from planner.plans import describe_date
+    except ImportError:
+        return plan.date
+    return describe_date(plan.date, view.today)
+
+
+def read_tty_line(prompt: str) -> str | None:
+    """One raw line from the controlling terminal ('' at end of input); None: no terminal."""
     try:
         # Like getpass and sudo: the answer comes from the person at the terminal, never a pipe.
         raw = open(TTY, "r+b", buffering=0)  # noqa: SIM115 - closed below
@@ -77,11 +174,9 @@ def ask_save() -> bool | None:
         return None
     with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="\n") as tty:
         out.file.flush()
-        tty.write(SAVE_PROMPT)
+        tty.write(prompt)
         tty.flush()
-        line = tty.readline()
-    # Only a whole line "SAVE" ended by Enter: EOF, spaces or other case all cancel.
-    return line == "SAVE\n"
+        return tty.readline()
 
 
 def has_terminal() -> bool:
@@ -102,15 +197,24 @@ def show_result(result: dict, home_display: str) -> None:
     """The program's own result, printed before anything the model says."""
     status = result.get("status")
     if status == "saved":
-        out.print(f"[bold green]Saved to {escape(_under(home_display, result['path']))}[/]")
+        path = inert_line(_under(home_display, result["path"]))
+        out.print(Text(f"Saved to {path}", style="bold green"))
     elif status == "cancelled":
-        out.print("[bold]Cancelled: nothing saved.[/]")
+        out.print(Text("Cancelled: nothing saved.", style="bold"))
 
 
-def show_model_text(label: str, text: str) -> None:
-    """Text written by the model, clearly labelled as such."""
-    # Text, not markup: the model's words are shown exactly, brackets and colons included.
-    out.print(Panel(Text(text), title=Text(label), title_align="left", expand=False))
+def show_model_text(event) -> None:
+    """Text written by the model, clearly labelled as such, after the program's own truth."""
+    who = "Simulated model" if event.simulated else "Model"
+    if event.explanation:
+        label = f"{who} explanation"
+    else:
+        # The truth first: whatever the text claims, no plan was proposed and nothing saved.
+        out.print(Text(NO_PLAN_LINE, style="bold"))
+        label = f"{who} reply (no plan proposed)"
+    # Text, not markup, and made inert: the words are shown, never obeyed by the terminal.
+    out.print(Panel(Text(inert_block(event.text)), title=Text(label), title_align="left",
+                    expand=False))
 
 
 def _under(home_display: str, relative: str) -> str:
@@ -121,6 +225,7 @@ WIDE = 110  # below this many columns the list tables keep only their key column
 _STATUS_STYLE = {
     "complete": "green", "no_tool": "cyan", "running": "cyan",
     "stopped": "red", "interrupted": "yellow", "damaged": "bold red",
+    "budget_exhausted": "red",
 }
 
 
@@ -136,7 +241,8 @@ def _list_table(title: str, footer: bool = False) -> Table:
 
 
 def _cell(value: object, style: str = "") -> Text:
-    return Text("-" if value is None else str(value), style=style)
+    # Everything in a table was read back from files: made inert, never obeyed.
+    return Text("-" if value is None else inert_line(value), style=style)
 
 
 def _status(value: object) -> Text:
@@ -271,11 +377,66 @@ def run_detail(detail: dict) -> None:
         return
     if detail["calls"]:
         _calls_table(detail["calls"])
-    who = "Simulated model" if detail["simulated"] else "Model"
-    for key, label in (("question", f"{who} reply (no plan proposed)"),
-                       ("explanation", f"{who} explanation")):
-        if isinstance(summary.get(key), str) and summary[key]:
-            out.print(Panel(Text(summary[key]), title=label, title_align="left", expand=False))
+    steps = detail.get("steps")
+    if steps is None:
+        steps = [step for step in summary.get("steps") or () if isinstance(step, dict)]
+    if steps:
+        _conversation(steps, "Simulated model" if detail["simulated"] else "Model")
+
+
+def _conversation(steps: list[dict], model: str) -> None:
+    """`planner show`: the run told as the conversation it was, step by step."""
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for step in steps:
+        call = step.get("call")
+        who, what = _step_words(step, model)
+        grid.add_row(_cell(f"#{call}" if isinstance(call, int) else ""), Text(who), what)
+    out.print(Panel(grid, title=Text("Conversation"), title_align="left", expand=False))
+
+
+def _step_words(step: dict, model: str) -> tuple[str, Text]:
+    """Who spoke in one recorded step, and what they said or what the program did."""
+    kind = step.get("kind")
+    if kind == "proposal":
+        plan = step.get("plan") if isinstance(step.get("plan"), dict) else {}
+        notes = plan.get("note_ids")
+        notes = ", ".join(map(str, notes)) if isinstance(notes, list) else notes
+        return model, _cell(f"proposed {plan.get('title')!s}: notes {notes}; "
+                            f"{plan.get('date')}; {plan.get('minutes')} min")
+    if kind == "rejected":
+        repair = step.get("repair")
+        then = (f"sent back to be corrected ({repair})" if isinstance(repair, int) and repair
+                else "not sent back; the run stopped")
+        return "planner", _cell(f"rejected {step.get('tool')}: {step.get('error')}; {then}",
+                                "yellow")
+    if kind == "lookup":
+        arguments = json.dumps(step.get("arguments"), ensure_ascii=False)
+        return "planner", _cell(f"looked up {step.get('tool')} {arguments} → "
+                                f"{step.get('result')}")
+    if kind in ("question", "explanation"):
+        said = "asked or answered" if kind == "question" else "explained"
+        return f"{model} {said}", Text(inert_block(step.get("text")))
+    if kind == "answer":
+        return "you answered", Text(inert_block(step.get("text")))
+    if kind == "feedback":
+        return "you asked for", Text(inert_block(step.get("text")))
+    if kind == "decision":
+        result = step.get("result")
+        written = _written(result, None)
+        typed = step.get("near_misses")
+        missed = (f" (near misses: {', '.join(map(str, typed))})"
+                  if isinstance(typed, list) and typed else "")
+        verdict = "typed SAVE" if step.get("approved") is True else "did not type SAVE"
+        return "you", _cell(f"{verdict}: {written}{missed}")
+    if kind == "refused":
+        return "planner", _cell(f"did not run {step.get('tool')}: {step.get('error')}",
+                                "yellow")
+    return "?", _cell(f"unknown step {kind}")
 
 
 def _summary_rows(grid: Table, summary: dict, detail: dict) -> None:
@@ -449,3 +610,44 @@ def write_bytes(data: bytes) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         raise
+
+
+def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> None:
+    """`planner notes`: ID, title and file (and tags when wide), or the best matches' snippets."""
+    wide = out.width >= WIDE
+    if not rows:
+        info(f"No notes in {where} match {query!r}." if query is not None
+             else f"No notes in {where}.")
+        return
+    if query is None:
+        heading = f"Notes in {where}: {total:,}"
+    else:
+        heading = f"Notes in {where} matching {inert_line(query)!r}: {total:,}, best first"
+    grid = _list_table(heading)
+    grid.add_column("ID", no_wrap=True, max_width=32, overflow="ellipsis")
+    # Titles and snippets are the wrapable columns: single-line Text cut with …, so every
+    # note stays one row and Rich measures wide (Chinese) characters as two cells.
+    grid.add_column("Title", min_width=8, max_width=40)
+    if wide:
+        grid.add_column("Tags", max_width=24)
+    paths = query is None and any(row["path"] for row in rows)
+    if query is not None:
+        grid.add_column("Snippet", min_width=12)
+    elif paths:
+        grid.add_column("File", min_width=8)
+    for row in rows:
+        cells = [_cell(row["id"]), _cell(row["title"])]
+        if wide:
+            cells.append(_cell(", ".join(row["tags"]) or None, "dim"))
+        if query is not None:
+            cells.append(_cell(row["snippet"], "dim"))
+        elif paths:
+            cells.append(_cell(row["path"], "dim"))
+        for cell in cells[1:]:
+            cell.no_wrap, cell.overflow = True, "ellipsis"
+        grid.add_row(*cells)
+    out.print(grid)
+    if len(rows) < total:
+        what = "matches" if query is not None else "notes"
+        info(f"Showing {len(rows):,} of {total:,} {what}: --limit N shows more (0: all)"
+             + ("; --json lists them all." if query is None else "."))
