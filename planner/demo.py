@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 
 from planner.model import ScriptedClient
 
-DEMO_PLAN = {"title": "RAG基础复习", "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
 DEMO_CALL_ID = "call_demo_0001"
+DEMO_TITLE = "RAG基础复习"
+# The example plan of SPEC 2, dated; tests script it. The demo itself proposes demo_plan(today).
+DEMO_PLAN = {"title": DEMO_TITLE, "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
+
+
+def demo_request(today: _dt.date) -> str:
+    """The demo's request: review N1 and N2 tomorrow, so the first screen has no past date."""
+    day = (today + _dt.timedelta(days=1)).isoformat()
+    return f"请把N1和N2安排在{day}复习20分钟，标题为{DEMO_TITLE}。只保存本地计划。"
+
+
+def demo_plan(today: _dt.date) -> dict:
+    """The plan the scripted model proposes for the demo request."""
+    day = (today + _dt.timedelta(days=1)).isoformat()
+    return {"title": DEMO_TITLE, "note_ids": ["N1", "N2"], "date": day, "minutes": 20}
 
 
 def _completion(message: dict, finish_reason: str) -> dict:
@@ -22,7 +37,7 @@ def _completion(message: dict, finish_reason: str) -> dict:
 
 
 def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
-    """The scripted first reply: one save_review_plan call."""
+    """A scripted reply with one save_review_plan call."""
     call = {
         "id": call_id,
         "type": "function",
@@ -32,7 +47,7 @@ def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
 
 
 def explanation_reply(body: dict) -> dict:
-    """The scripted second reply: explains the tool result it was really sent."""
+    """The scripted second reply: explains (in Chinese, the request's language) the real result."""
     result = json.loads(body["messages"][-1]["content"])
     status = result.get("status")
     if status == "saved":
@@ -44,6 +59,9 @@ def explanation_reply(body: dict) -> dict:
     return _completion({"role": "assistant", "content": text}, "stop")
 
 
-def demo_client() -> ScriptedClient:
-    """The demo's model: proposes the default plan, then explains the real result."""
-    return ScriptedClient([proposal_reply(), explanation_reply])
+def demo_client(today: _dt.date) -> ScriptedClient:
+    """The demo's model: proposes the demo plan, then explains the real result.
+
+    It cannot read feedback, so the flow tells the person that revising needs live mode.
+    """
+    return ScriptedClient([proposal_reply(demo_plan(today)), explanation_reply], revisable=False)

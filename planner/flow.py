@@ -1,41 +1,38 @@
-"""One run, step by step: propose, check, confirm, write, report, explain. Never prints."""
+"""One run as a bounded loop of turns: propose, check, confirm, write, report, explain.
+
+The flow decides every next step itself; it never prints. What happens is sent to the edge as
+events (`person.show`), and the person's words come back through `person.ask`.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
 import time
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from planner import storage
+from planner import status, storage
 from planner.config import Config
 from planner.model import ModelCallError, ModelClient
 from planner.notes import Note
-from planner.plan import ReviewPlan
-from planner.protocol import (
-    Proposal,
-    Question,
-    ReplyError,
-    after_tool_messages,
-    build_request,
-    check_explanation_reply,
-    check_proposal_reply,
-    first_messages,
-)
+from planner.plan import TOOL_NAME, InvalidArguments, ReviewPlan
+from planner.protocol import build_request, first_messages, registry_for
 from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
+from planner.tools import MAX_RESULT_BYTES, Registry
+from planner.wire import ReplyError, ToolCall, Turn, tool_message
 
-EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
+MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
+_ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the run finishes
 
 
 class Limits(NamedTuple):
-    """Hard bounds of one run; the defaults give exactly the two-call flow."""
+    """Hard bounds of one run (SPEC 10); the defaults come from config."""
 
-    max_calls: int = 2
-
-
-DEFAULT_LIMITS = Limits()
+    max_calls: int = 6
+    max_repairs: int = 1
 
 
 class ConfirmRequest(NamedTuple):
@@ -45,52 +42,144 @@ class ConfirmRequest(NamedTuple):
     notes: tuple[Note, ...]
     target: Path
     today: _dt.date
+    warnings: tuple[str, ...] = ()
 
     @property
     def date_in_past(self) -> bool:
         return self.plan.date < self.today.isoformat()
 
 
-class Outcome:
-    """How a run ended, for the edge to render; filled in step by step by the flow."""
+# --- Events: what happened, for the edge to render --------------------------------------------
 
-    def __init__(self, status: str, exit_code: int, **fields: object) -> None:
-        self.status = status  # running | complete | no_tool | stopped
-        self.exit_code = exit_code
-        self.run_id: str | None = None
-        self.folder: Path | None = None
-        self.simulated = False
-        self.plan: ReviewPlan | None = None
-        self.approved: bool | None = None
-        self.tool_result: dict | None = None
-        self.question: str | None = None
-        self.explanation: str | None = None
-        self.error: str | None = None
-        for name, value in fields.items():
-            if not hasattr(self, name):
-                raise TypeError(f"Outcome has no field {name!r}")
-            setattr(self, name, value)
+
+class Proposed(NamedTuple):
+    """A checked proposal the person is about to confirm or cancel."""
+
+    call: int
+    view: ConfirmRequest
+    simulated: bool
+
+
+class Rejected(NamedTuple):
+    """A proposal or lookup broke a rule; `repair` is its number if sent back, else 0."""
+
+    call: int
+    tool: str
+    error: str
+    repair: int
+    max_repairs: int
+
+
+class Looked(NamedTuple):
+    """A read-only lookup the program ran for the model without asking."""
+
+    call: int
+    tool: str
+    arguments: object
+    summary: str
+
+
+class ModelText(NamedTuple):
+    """The model's words: a question or answer (`explanation` False) or an explanation."""
+
+    call: int
+    text: str
+    simulated: bool
+    explanation: bool
+
+
+class Result(NamedTuple):
+    """What the program really did with a proposal: saved (with its path) or cancelled."""
+
+    result: dict
+    path: str | None
+
+
+class RefusedCall(NamedTuple):
+    """A tool call the program did not run (a second save, a call instead of an explanation)."""
+
+    call: int
+    tool: str
+    error: str
+
+
+class Notice(NamedTuple):
+    """A line of the program's own about the run (no terminal, an over-long answer, ...)."""
+
+    text: str
+
+
+# --- Asking the person ------------------------------------------------------------------------
+
+
+class Prompt(NamedTuple):
+    """A question to the person: kind is save, answer or feedback; `typed` a near miss."""
+
+    kind: str
+    typed: str | None = None
+
+
+class Person(Protocol):
+    """The edge: renders events and reads the person's lines from the terminal."""
+
+    interactive: bool  # a terminal is there to ask on
+
+    def show(self, event: object) -> None:
+        """Render one event."""
+        ...
+
+    def ask(self, prompt: Prompt) -> str | None:
+        """One raw line ending in \\n; a line without it at end of input; None: no terminal."""
+        ...
+
+
+class Outcome(NamedTuple):
+    """How a run ended: for the edge to render and exit with."""
+
+    status: str
+    exit_code: int
+    run_id: str | None = None
+    folder: Path | None = None
+    simulated: bool = False
+    plan: ReviewPlan | None = None
+    approved: bool | None = None
+    tool_result: dict | None = None
+    error: str | None = None
+    question: str | None = None  # the model's last text without a tool call
+    explanation: str | None = None
+
+
+def is_near_miss(line: str) -> bool:
+    """save, Save, ' SAVE', 'SAVE ' or full-width ＳＡＶＥ: close to SAVE, never accepted."""
+    typed = line.removesuffix("\n")
+    return typed != "SAVE" and unicodedata.normalize("NFKC", typed).strip().upper() == "SAVE"
 
 
 class _Stop(Exception):
-    """Ends the run as `stopped`; the message is the one line the person sees."""
+    """Ends the run; the message is the one line the person sees."""
+
+    def __init__(self, message: str, run_status: str = status.STOPPED) -> None:
+        super().__init__(message)
+        self.status = run_status
 
 
 def run_flow(
     request: str,
     *,
     client: ModelClient,
-    confirm: Callable[[ConfirmRequest], bool],
+    person: Person,
     home: Path,
     config: Config,
     notes: Sequence[Note],
     mode: str,
     today: _dt.date | None = None,
-    on_result: Callable[[dict], None] = lambda result: None,
-    limits: Limits = DEFAULT_LIMITS,
+    limits: Limits | None = None,
+    registry: Registry | None = None,
+    lookups: bool = False,
 ) -> Outcome:
-    """Run the whole flow once and return its outcome; only the program ever writes."""
+    """Run the whole loop once and return its outcome; only the program ever writes."""
     today = today or _dt.date.today()
+    limits = limits or Limits(config.max_calls, config.max_repairs)
     try:
         record = RunRecord.start(
             home,
@@ -103,77 +192,317 @@ def run_flow(
             explanation=None,
         )
     except OSError as error:
-        return Outcome(
-            "stopped",
-            EXIT_FAILED,
-            simulated=client.simulated,
-            error=f"could not write the run's records in {home / RECORDS_DIR} "
-            f"({_reason(error)}); check free space and permissions",
-        )
-    run = _Run(record, client, config, tuple(notes), home, mode, today, limits)
+        message = (f"could not write the run's records in {home / RECORDS_DIR} "
+                   f"({_reason(error)}); check free space and permissions")
+        return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
+                       error=message)
+    run = _Run(record, client, person, config, tuple(notes), home, mode, today, limits,
+               registry or registry_for(notes))
     try:
-        return run.go(request, confirm, on_result)
+        return run.loop(first_messages(request, notes, today, lookups))
     except _Stop as stop:
-        return run.stop(str(stop), EXIT_FAILED)
+        return run.stop(str(stop), status.EXIT_FAILED, stop.status)
     except KeyboardInterrupt:
-        return run.stop("interrupted (Ctrl+C); nothing more was done", EXIT_INTERRUPTED)
+        return run.stop(run.interrupted_line(), status.EXIT_INTERRUPTED)
 
 
 class _Run:
-    """The state of one run between steps."""
+    """The state of one run between turns."""
 
-    def __init__(self, record, client, config, notes, home, mode, today, limits) -> None:
+    def __init__(self, record, client, person, config, notes, home, mode, today, limits,
+                 registry) -> None:
         self.record: RunRecord = record
         self.client: ModelClient = client
+        self.person: Person = person
         self.config: Config = config
         self.notes: tuple[Note, ...] = notes
         self.home: Path = home
         self.mode: str = mode
         self.today: _dt.date = today
         self.limits: Limits = limits
-        self.outcome = Outcome(
-            "running", EXIT_OK, run_id=record.run_id, folder=record.folder,
-            simulated=client.simulated,
-        )
+        self.registry: Registry = registry
+        self.calls = 0
+        self.repairs = 0
+        self.saved: str | None = None  # the plan's relative path once it is on disk
+        self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
 
-    def go(self, request, confirm, on_result) -> Outcome:
-        """The bounded loop: each turn sends one request and decides what comes next."""
-        messages = first_messages(request, self.notes, self.today)
+    # --- the loop ---------------------------------------------------------------------------
+
+    def loop(self, messages: list[dict]) -> Outcome:
+        """Each turn sends one request; the reply decides what comes next, within the limits."""
         tool_choice = "auto"
-        note_ids = [note.id for note in self.notes]
-        for number in range(1, self.limits.max_calls + 1):
-            body = build_request(self.config, messages, self.notes, tool_choice)
-            reply = self._call(number, body)
+        while True:
+            number = self._next_call()
+            body = build_request(self.config, messages, self.registry, tool_choice)
+            turn = self._read(self._call(number, body, tool_choice))
             if tool_choice == "none":
-                text = self._checked(check_explanation_reply, reply)
-                self.outcome.explanation = text
-                return self._finish("complete", explanation=text)
-            step = self._checked(check_proposal_reply, reply, note_ids)
-            if isinstance(step, Question):
-                self.outcome.question = step.text
-                return self._finish("no_tool", question=step.text)
-            result = self._decide_and_execute(step, confirm)
-            on_result(result)
-            # The model hears the real result, paired by its call ID, and may not call again.
-            messages = messages + after_tool_messages(step, result)
-            tool_choice = "none"
-        raise _Stop(f"the run reached its limit of {self.limits.max_calls} model calls")
+                follow_up = self._explanation_turn(number, turn)
+            elif not turn.calls:
+                follow_up = self._text_turn(number, turn)
+            else:
+                follow_up = self._tool_turn(number, turn)
+            if follow_up is None:
+                return self._finish()
+            added, tool_choice = follow_up
+            messages = messages + added
 
-    def _call(self, number: int, body: dict) -> object:
+    def _next_call(self) -> int:
+        if self.calls >= self.limits.max_calls:
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        self.calls += 1
+        return self.calls
+
+    def _calls_left(self) -> bool:
+        return self.calls < self.limits.max_calls
+
+    def _budget_line(self) -> str:
+        saved = f"the plan is saved in {self.saved}, but " if self.saved else ""
+        return (f"{saved}the run reached its limit of {self.limits.max_calls} model calls "
+                "(max_calls) before the model finished; nothing more was sent"
+                + ("" if self.saved else "; nothing was saved"))
+
+    def _explanation_turn(self, number: int, turn: Turn):
+        """After a save or a cancel the model may only explain; any call is refused."""
+        if turn.calls:
+            if not self._calls_left():
+                raise _Stop(self._after_save("the model asked for another tool call instead "
+                                             "of explaining; it was not run"))
+            return self._refuse_all(number, turn), "none"
+        if turn.text is None:
+            raise _Stop(self._after_save("the model sent an empty explanation"))
+        self._step("explanation", number, text=turn.text)
+        self.record.summary["explanation"] = turn.text
+        self.person.show(ModelText(number, turn.text, self.client.simulated, True))
+        return None
+
+    def _text_turn(self, number: int, turn: Turn):
+        """Text without a tool call: show it after the truth; let the person answer."""
+        if turn.text is None:
+            raise _Stop("the model sent an empty reply; nothing was saved")
+        self.record.summary["question"] = turn.text
+        self._step("question", number, text=turn.text)
+        self.person.show(ModelText(number, turn.text, self.client.simulated, False))
+        if not self.person.interactive:
+            self.ending = status.NO_TOOL
+            return None
+        if not self._calls_left():
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        answer = self._ask_words(Prompt("answer"))
+        if not answer:
+            self.ending = status.NO_TOOL
+            return None
+        self._step("answer", number, text=answer)
+        return [turn.message, {"role": "user", "content": answer}], "auto"
+
+    def _tool_turn(self, number: int, turn: Turn):
+        """Tool calls: lookups run at once; one valid save goes to the person; else repair."""
+        names = [call.name for call in turn.calls]
+        saves = names.count(TOOL_NAME)
+        if saves and len(names) > 1:
+            problem = ("save_review_plan must be the only call in its reply" if saves == 1
+                       else "only one save_review_plan call is allowed")
+            return self._reject_all(number, turn, problem)
+        unknown = next((call for call in turn.calls if self.registry.get(call.name) is None),
+                       None)
+        if unknown is not None:
+            return self._reject_all(number, turn, f"{_name(unknown.name)} is not a tool "
+                                    f"offered here (only {', '.join(self.registry.names)})")
+        if saves:
+            return self._proposal(number, turn, turn.calls[0])
+        return self._lookups(number, turn)
+
+    # --- proposals --------------------------------------------------------------------------
+
+    def _proposal(self, number: int, turn: Turn, call: ToolCall):
+        tool = self.registry.get(call.name)
+        try:
+            plan = tool.check(call.arguments)
+        except InvalidArguments as error:
+            return self._reject_all(number, turn, str(error))
+        relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
+        target = self.home / relative
+        # The last proposal that reached the person is the one the summary describes.
+        self._step("proposal", number, call_id=call.id, plan=plan.as_dict())
+        self._save_or_stop("nothing was saved", stage="confirming", plan=plan.as_dict(),
+                           approved=None, target=None, tool_result=None)
+        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today)
+        self.person.show(Proposed(number, view, self.client.simulated))
+        approved, near_misses = self._decide()
+        if not approved:
+            return self._cancelled(number, turn, call, near_misses)
+        result = self._execute(plan, relative, target)
+        self._step("decision", number, approved=True, result=result, near_misses=near_misses)
+        self._save_or_stop_after_write(relative)
+        self.person.show(Result(result, relative))
+        if not self._calls_left():
+            return self._no_explanation()
+        return [turn.message, tool_message(call.id, result)], "none"
+
+    def _no_explanation(self) -> None:
+        """The decision is carried out; no call is left for the model to explain it."""
+        self.person.show(Notice(f"No model call is left for an explanation "
+                                f"(max_calls {self.limits.max_calls})."))
+        return None
+
+    def _decide(self) -> tuple[bool, list[str]]:
+        """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
+        near_misses: list[str] = []
+        prompt = Prompt("save")
+        while True:
+            line = self.person.ask(prompt)
+            if line is None:
+                self.person.show(Notice("No terminal to confirm on: treated as cancel."))
+                return False, near_misses
+            if line == "SAVE\n":
+                return True, near_misses
+            # A line cut by end of input is never asked again: nobody is there to answer.
+            if line.endswith("\n") and is_near_miss(line):
+                near_misses.append(line.removesuffix("\n"))
+                if len(near_misses) == 1:
+                    prompt = Prompt("save", typed=near_misses[0])
+                    continue
+            return False, near_misses
+
+    def _cancelled(self, number: int, turn: Turn, call: ToolCall, near_misses: list[str]):
+        result = {"status": "cancelled"}
+        self._step("decision", number, approved=False, result=result, near_misses=near_misses)
+        self._save_or_stop("nothing was saved", approved=False, tool_result=result)
+        self.person.show(Result(result, None))
+        feedback = None
+        if self.person.interactive and self._calls_left():
+            if self.client.revisable:
+                feedback = self._ask_words(Prompt("feedback"))
+            else:
+                self.person.show(Notice("The demo's scripted model cannot take your changes; "
+                                        "to revise a plan, use live mode (--request)."))
+        if feedback:
+            self._step("feedback", number, text=feedback)
+            sent = {"status": "cancelled", "feedback": feedback}
+            return [turn.message, tool_message(call.id, sent)], "auto"
+        if not self._calls_left():
+            return self._no_explanation()
+        return [turn.message, tool_message(call.id, result)], "none"
+
+    def _execute(self, plan: ReviewPlan, relative: str, target: Path) -> dict:
+        """Record the intent, then write the plan exclusively and durably."""
+        # The intent is on disk before the write, so a crash in between is never silent.
+        self._save_or_stop("nothing was saved", stage="executing", approved=True,
+                           target=relative)
+        # The plan is the person's own file: indented to be read by eye.
+        content = storage.to_json(
+            {"simulated": self.client.simulated, "plan": plan.as_dict()}, indent=2
+        )
+        try:
+            storage.ensure_dir(target.parent)
+            storage.create_exclusive(target, content)
+        except OSError as error:
+            result = {"status": "failed", "error": f"{relative}: {_reason(error)}"}
+            self.record.summary["tool_result"] = result
+            raise _Stop(f"could not save the plan to {relative} ({_reason(error)}); "
+                        "nothing was saved; check free space and permissions") from None
+        self.saved = relative
+        result = {"status": "saved", "path": relative}
+        self.record.summary["tool_result"] = result
+        return result
+
+    def _save_or_stop_after_write(self, relative: str) -> None:
+        try:
+            self.record.save()
+        except OSError as error:
+            raise _Stop(f"the plan was saved to {self.home / relative}, but its record could "
+                        f"not be updated ({_reason(error)}); check {self.home / relative}"
+                        ) from None
+
+    # --- repairs, lookups, refusals ---------------------------------------------------------
+
+    def _reject_all(self, number: int, turn: Turn, problem: str):
+        """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
+        tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
+        can_repair = self.repairs < self.limits.max_repairs
+        if not (can_repair and self._calls_left()):
+            for call in turn.calls:
+                self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+                           error=problem, repair=0)
+            if can_repair:
+                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            # max_repairs spent (0 gives the strict rule of SPEC 5): the run stops here.
+            raise _Stop(f"the model's proposal was rejected ({problem}); nothing was saved")
+        self.repairs += 1
+        for call in turn.calls:
+            self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+                       error=problem, repair=self.repairs)
+        self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs))
+        answers = [tool_message(call.id, {"status": "rejected", "error": problem})
+                   for call in turn.calls]
+        return [turn.message, *answers], "auto"
+
+    def _lookups(self, number: int, turn: Turn):
+        """Read-only lookups run at once, answered in order, paired by call ID."""
+        checked = []
+        for call in turn.calls:
+            tool = self.registry.get(call.name)
+            try:
+                checked.append((call, tool, tool.check(call.arguments)))
+            except InvalidArguments as error:
+                return self._reject_all(number, turn, f"{tool.name} {error}")
+        if not self._calls_left():
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        answers = []
+        for call, tool, arguments in checked:
+            result = _bounded(tool.run(arguments))
+            summary = _short(result)
+            self._step("lookup", number, call_id=call.id, tool=tool.name,
+                       arguments=_jsonable(arguments), result=summary)
+            self.person.show(Looked(number, tool.name, arguments, summary))
+            answers.append(tool_message(call.id, result))
+        self._save_or_stop("nothing was saved")
+        return [turn.message, *answers], "auto"
+
+    def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
+        """Calls where only an explanation may come: none is run; each is answered refused."""
+        answers = []
+        for call in turn.calls:
+            if call.name == TOOL_NAME and self.saved:
+                error = "a plan was already saved in this run"
+            else:
+                error = "no more tool calls in this run; explain the result in words"
+            self._step("refused", number, call_id=call.id, tool=_name(call.name), error=error)
+            self.person.show(RefusedCall(number, _name(call.name), error))
+            answers.append(tool_message(call.id, {"status": "refused", "error": error}))
+        return [turn.message, *answers]
+
+    # --- the person's words -----------------------------------------------------------------
+
+    def _ask_words(self, prompt: Prompt) -> str | None:
+        """An answer or feedback: empty, end of input or no terminal means finish."""
+        self._save_or_stop("nothing was saved", stage="answering")
+        for _ in range(_ASK_AGAIN):
+            line = self.person.ask(prompt)
+            words = (line or "").strip()
+            if len(words) <= MAX_ANSWER:
+                return words or None
+            self.person.show(Notice(f"That is {len(words):,} characters; at most "
+                                    f"{MAX_ANSWER:,} can be sent. Shorten it, or press Enter "
+                                    "to finish."))
+        return None
+
+    # --- calls and records ------------------------------------------------------------------
+
+    def _call(self, number: int, body: dict, tool_choice: str) -> object:
         """Record the request, send it once, record the response or the error."""
         request_name, response_name = call_file_names(number)
         entry = {
             "request": request_name, "response": response_name, "started_at": now_iso(),
             "duration_ms": None, "usage": None, "error": None,
         }
-        stage = "requesting" if number == 1 else "explaining"
+        stage = "explaining" if tool_choice == "none" else "requesting"
         try:
             # Saved before sending, so the records show what was asked even if the run dies.
             self.record.write_file(request_name, body)
             self.record.summary["calls"].append(entry)
             self.record.save(stage=stage)
         except OSError as error:
-            raise _Stop(self._record_failure(error, "nothing was sent")) from None
+            raise _Stop(self._record_failure(error, "nothing more was sent")) from None
         entry["started_at"] = now_iso()
         started = time.perf_counter()
         try:
@@ -182,7 +511,7 @@ class _Run:
             entry["duration_ms"] = self._duration(started)
             entry["error"] = str(error)
             self._write_quietly(response_name, error.record)
-            raise _Stop(str(error)) from None
+            raise _Stop(self._after_save(str(error))) from None
         entry["duration_ms"] = self._duration(started)
         usage = reply.get("usage") if isinstance(reply, dict) else None
         entry["usage"] = None if self.client.simulated or not isinstance(usage, dict) else usage
@@ -193,56 +522,32 @@ class _Run:
             raise _Stop(self._record_failure(error, "the reply was not used")) from None
         return reply
 
-    def _checked(self, check: Callable, *args: object) -> object:
+    def _read(self, reply: object) -> Turn:
         try:
-            return check(*args)
+            return self.client.read_turn(reply)
         except ReplyError as error:
-            raise _Stop(str(error)) from None
+            raise _Stop(self._after_save(str(error))) from None
 
-    def _decide_and_execute(self, proposal: Proposal, confirm) -> dict:
-        """Ask the person; on SAVE record the intent, then write the plan exclusively."""
-        plan = proposal.plan
-        self.outcome.plan = plan
-        relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
-        target = self.home / relative
-        self._save_or_stop("nothing was saved", stage="confirming", plan=plan.as_dict())
-        approved = confirm(ConfirmRequest(plan, self._notes_of(plan), target, self.today))
-        self.outcome.approved = approved
-        if not approved:
-            result = {"status": "cancelled"}
-            self.outcome.tool_result = result
-            self._save_or_stop("nothing was saved", approved=False, tool_result=result)
-            return result
-        # The intent is on disk before the write, so a crash in between is never silent.
-        self._save_or_stop(
-            "nothing was saved", stage="executing", approved=True, target=relative
-        )
-        # The plan is the person's own file: indented to be read by eye.
-        content = storage.to_json(
-            {"simulated": self.client.simulated, "plan": plan.as_dict()}, indent=2
-        )
-        try:
-            storage.ensure_dir(target.parent)
-            storage.create_exclusive(target, content)
-        except OSError as error:
-            result = {"status": "failed", "error": f"{relative}: {_reason(error)}"}
-            self.outcome.tool_result = result
-            self.record.summary["tool_result"] = result
-            raise _Stop(f"could not save the plan to {relative} ({_reason(error)}); "
-                        "nothing was saved; check free space and permissions") from None
-        result = {"status": "saved", "path": relative}
-        self.outcome.tool_result = result
-        self.record.summary["tool_result"] = result
-        try:
-            self.record.save()
-        except OSError as error:
-            raise _Stop(f"the plan was saved to {target}, but its record could not be updated "
-                        f"({_reason(error)}); check {target}") from None
-        return result
+    def _after_save(self, problem: str) -> str:
+        """A failure's line; once a plan is saved, that comes first, with what not to do."""
+        if not self.saved:
+            return problem
+        return (f"The plan is saved in {self.saved}; only the model's explanation failed "
+                f"({problem}). Do not run again, or you will have two plans.")
+
+    def interrupted_line(self) -> str:
+        if self.saved:
+            return (f"interrupted (Ctrl+C); the plan is saved in {self.saved}; do not run "
+                    "again, or you will have two plans")
+        return "interrupted (Ctrl+C); nothing was saved"
+
+    def _step(self, kind: str, number: int, **fields: object) -> None:
+        """Add a step to the summary; it is written with the next save."""
+        self.record.summary["steps"].append({"call": number, "kind": kind, **fields})
 
     def _notes_of(self, plan: ReviewPlan) -> tuple[Note, ...]:
         by_id = {note.id: note for note in self.notes}
-        return tuple(by_id[note_id] for note_id in plan.note_ids)
+        return tuple(by_id[note_id] for note_id in plan.note_ids if note_id in by_id)
 
     def _save_or_stop(self, consequence: str, **changes: object) -> None:
         try:
@@ -250,32 +555,41 @@ class _Run:
         except OSError as error:
             raise _Stop(self._record_failure(error, consequence)) from None
 
-    def _finish(self, status: str, **changes: object) -> Outcome:
+    def _finish(self) -> Outcome:
+        final = self.ending
         try:
-            self.record.save(status=status, stage="done", **changes)
+            self.record.save(status=final, stage="done")
         except OSError as error:
-            return self.stop(self._record_failure(error, "the run itself finished"), EXIT_FAILED)
-        self.outcome.status = status
-        self.outcome.tool_result = self.record.summary["tool_result"]
-        return self.outcome
+            return self.stop(self._record_failure(error, "the run itself finished"),
+                             status.EXIT_FAILED)
+        return self._outcome(final, status.EXIT_OK)
 
-    def stop(self, message: str, exit_code: int) -> Outcome:
-        """End as `stopped`: the summary and the outcome say the same one line."""
-        self.outcome.status = "stopped"
-        self.outcome.exit_code = exit_code
-        self.outcome.tool_result = self.record.summary["tool_result"]
+    def stop(self, message: str, exit_code: int, run_status: str = status.STOPPED) -> Outcome:
+        """End as stopped (or budget_exhausted): the summary and the edge say the same line."""
         try:
-            self.record.save(status="stopped", error=message)
+            self.record.save(status=run_status, error=message)
         except OSError as error:
             message += f" (the summary could not be updated either: {_reason(error)})"
         except KeyboardInterrupt:
             pass
-        self.outcome.error = message
-        return self.outcome
+        return self._outcome(run_status, exit_code, message)
+
+    def _outcome(self, run_status: str, exit_code: int, error: str | None = None) -> Outcome:
+        summary = self.record.summary
+        plan = summary.get("plan")
+        return Outcome(
+            status=run_status, exit_code=exit_code, run_id=self.record.run_id,
+            folder=self.record.folder, simulated=self.client.simulated,
+            plan=ReviewPlan(plan["title"], tuple(plan["note_ids"]), plan["date"],
+                            plan["minutes"]) if plan else None,
+            approved=summary["approved"], tool_result=summary["tool_result"], error=error,
+            question=summary.get("question"), explanation=summary.get("explanation"),
+        )
 
     def _record_failure(self, error: OSError, consequence: str) -> str:
-        return (f"could not write the run's records in {self.record.folder} ({_reason(error)}); "
-                f"{consequence}; check free space and permissions")
+        line = (f"could not write the run's records in {self.record.folder} "
+                f"({_reason(error)}); {consequence}; check free space and permissions")
+        return self._after_save(line)
 
     def _write_quietly(self, name: str, data: object) -> None:
         """Keep a failed call's error on disk if possible; the stop message matters more."""
@@ -286,6 +600,37 @@ class _Run:
 
     def _duration(self, started: float) -> int | None:
         return None if self.client.simulated else round((time.perf_counter() - started) * 1000)
+
+
+def _name(name: object) -> str:
+    """A tool name the model sent, safe to put in a message: short, quoted if odd."""
+    if isinstance(name, str) and name.isidentifier() and len(name) <= 64:
+        return name
+    import json
+
+    return json.dumps(name, ensure_ascii=True)[:60]
+
+
+def _bounded(result: dict) -> dict:
+    """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON."""
+    if len(storage.to_json(result)) <= MAX_RESULT_BYTES:
+        return result
+    return {"error": f"the result was longer than {MAX_RESULT_BYTES} bytes; ask for less"}
+
+
+def _short(result: dict) -> str:
+    """A lookup's result in a few words, for the screen and the summary."""
+    if "error" in result:
+        return f"error: {str(result['error'])[:120]}"
+    if isinstance(result.get("results"), list):
+        return f"{len(result['results'])} of {result.get('total', '?')} notes found"
+    if "id" in result:
+        return f"note {str(result['id'])[:60]}"
+    return "done"
+
+
+def _jsonable(arguments: object) -> object:
+    return arguments._asdict() if hasattr(arguments, "_asdict") else arguments
 
 
 def _reason(error: OSError) -> str:

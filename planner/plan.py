@@ -15,6 +15,7 @@ MAX_ARGUMENTS_BYTES = 4096
 MAX_TITLE = 80
 MAX_NOTES = 3
 MAX_MINUTES = 120
+_LISTED_IDS = 20  # an error names every known note ID only when there are this few
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
 # ordinary and full-width spaces (category Zs). Line and paragraph separators are not here.
@@ -52,8 +53,11 @@ class ReviewPlan(NamedTuple):
         }
 
 
-def tool_definition(note_ids: Collection[str]) -> dict:
-    """The one tool offered to the model, as a Chat Completions `tools` entry."""
+def tool_definition(note_ids: Collection[str] | None) -> dict:
+    """save_review_plan as a Chat Completions `tools` entry; None: IDs not listed (no enum)."""
+    items: dict = {"type": "string"}
+    if note_ids is not None:
+        items["enum"] = sorted(note_ids)
     return {
         "type": "function",
         "function": {
@@ -77,7 +81,7 @@ def tool_definition(note_ids: Collection[str]) -> dict:
                     },
                     "note_ids": {
                         "type": "array",
-                        "items": {"type": "string", "enum": sorted(note_ids)},
+                        "items": items,
                         "minItems": 1,
                         "maxItems": MAX_NOTES,
                         "uniqueItems": True,
@@ -194,9 +198,10 @@ def _check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise InvalidArguments("note_ids", f"must hold strings, got {_kind(item)}")
         if item not in known:
-            raise InvalidArguments(
-                "note_ids", f"{_show(item)} is not an existing note ({', '.join(sorted(known))})"
-            )
+            # A large notes folder is not listed: the model is told to search instead.
+            listing = (f" ({', '.join(sorted(known))})" if len(known) <= _LISTED_IDS
+                       else "; use search_notes to find the right ID")
+            raise InvalidArguments("note_ids", f"{_show(item)} is not an existing note{listing}")
     if len(set(value)) != len(value):
         raise InvalidArguments("note_ids", "repeats a note ID")
     return tuple(value)

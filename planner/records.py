@@ -10,7 +10,7 @@ from planner import storage
 
 RECORDS_DIR = "tool-records"
 SUMMARY = "summary.json"
-RECORD_VERSION = 1
+RECORD_VERSION = 2  # 2 adds `steps`: the conversation, step by step (SPEC 10)
 
 
 def now_iso() -> str:
@@ -69,6 +69,7 @@ class RunRecord:
             "target": None,
             "tool_result": None,
             "calls": [],
+            "steps": [],
             "error": None,
             "created_at": created,
             "updated_at": created,

@@ -22,8 +22,15 @@ def plant(spec: dict) -> None:
     from planner import model, records, storage, ui
 
     answer = spec.get("answer")
+    read_line = ui.read_tty_line
+
+    def answered(prompt: str) -> str | None:
+        # The SAVE prompt gets the planted answer; any later prompt (feedback) gets Enter.
+        return f"{answer}\n" if prompt.endswith(ui.SAVE_PROMPT) else "\n"
+
     if answer is not None:
-        ui.ask_save = lambda: answer == "SAVE"
+        ui.read_tty_line = answered
+        ui.has_terminal = lambda: True
     kill = spec.get("kill")
     calls = {"n": 0}
     complete = model.ScriptedClient.complete
@@ -40,7 +47,7 @@ def plant(spec: dict) -> None:
     model.ScriptedClient.complete = counted(complete)
     model.LiveClient.complete = counted(live_complete)
     if kill == "at-prompt":
-        ui.ask_save = die
+        ui.read_tty_line = lambda prompt: die() if prompt == ui.SAVE_PROMPT else read_line(prompt)
     save = records.RunRecord.save
 
     def save_then_maybe_die(self, **changes):

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import all_files, read_summary, run_dirs
+from people import ScriptedPerson
 
 from planner.config import Config
 from planner.demo import DEMO_PLAN, explanation_reply, proposal_reply
-from planner.flow import ConfirmRequest, run_flow
+from planner.flow import Limits, run_flow
 from planner.model import ModelCallError, ScriptedClient
 from planner.notes import SAMPLE_NOTES
 from planner.protocol import DEFAULT_REQUEST
@@ -25,20 +26,16 @@ def text_reply(text: str, finish: str = "stop") -> dict:
     return {"choices": [{"index": 0, "message": message, "finish_reason": finish}]}
 
 
-def go(home: Path, replies: list, answer: bool = True, **kwargs):
+def go(home: Path, replies: list, answer: bool = True, person=None, **kwargs):
     """Run the flow in demo mode with scripted replies and a fixed answer."""
     client = ScriptedClient(replies)
-    shown: list[ConfirmRequest] = []
-
-    def confirm(view: ConfirmRequest) -> bool:
-        shown.append(view)
-        return answer
-
+    # A cancel is followed by an empty line at "What should change?": no feedback.
+    person = person or ScriptedPerson(["SAVE\n"] if answer else ["no\n", "\n"])
     outcome = run_flow(
-        DEFAULT_REQUEST, client=client, confirm=confirm, home=home, config=Config(),
+        DEFAULT_REQUEST, client=client, person=person, home=home, config=Config(),
         notes=SAMPLE_NOTES, mode=kwargs.pop("mode", "demo"), today=TODAY, **kwargs,
     )
-    return outcome, client, shown
+    return outcome, client, person.views
 
 
 def test_saved_run_writes_plan_and_five_records(home: Path) -> None:
@@ -94,7 +91,9 @@ def test_cancel_saves_nothing_and_tells_the_model(home: Path) -> None:
 
 
 def test_text_answer_is_no_tool_and_one_call(home: Path) -> None:
-    outcome, client, shown = go(home, [text_reply("Which date do you mean?")])
+    # No terminal to answer on: the run ends as no_tool after one call, as in part one.
+    outcome, client, shown = go(home, [text_reply("Which date do you mean?")],
+                                person=ScriptedPerson(interactive=False))
     assert (outcome.status, outcome.exit_code) == ("no_tool", 0)
     assert outcome.question == "Which date do you mean?"
     assert len(client.requests) == 1 and shown == []
@@ -104,8 +103,10 @@ def test_text_answer_is_no_tool_and_one_call(home: Path) -> None:
 
 
 def test_invalid_proposal_stops_before_confirmation(home: Path) -> None:
+    # max_repairs 0: the strict rule of SPEC 5, no repair round.
     bad = dict(DEMO_PLAN, minutes="20")
-    outcome, client, shown = go(home, [proposal_reply(plan=bad)])
+    outcome, client, shown = go(home, [proposal_reply(plan=bad)],
+                                limits=Limits(max_calls=6, max_repairs=0))
     assert (outcome.status, outcome.exit_code) == ("stopped", 1)
     assert "minutes" in outcome.error and "integer" in outcome.error
     assert shown == [] and len(client.requests) == 1
@@ -146,7 +147,8 @@ def test_failed_second_call_keeps_the_saved_plan(home: Path) -> None:
     ids=["empty", "length", "tool-call-again", "no-choices"],
 )
 def test_bad_explanation_stops_without_undoing(home: Path, second: dict) -> None:
-    outcome, client, _ = go(home, [proposal_reply(), second])
+    # max_calls 2: no call is left to answer a second tool call with "refused".
+    outcome, client, _ = go(home, [proposal_reply(), second], limits=Limits(max_calls=2))
     assert (outcome.status, outcome.exit_code) == ("stopped", 1)
     assert len(client.requests) == 2
     summary = read_summary(run_dirs(home)[0])
@@ -166,11 +168,9 @@ def test_plan_write_failure_records_failed_and_makes_no_second_call(home: Path) 
 
 
 def test_interrupt_at_confirmation_saves_nothing(home: Path) -> None:
-    def confirm(view: ConfirmRequest) -> bool:
-        raise KeyboardInterrupt
-
     outcome = run_flow(
-        DEFAULT_REQUEST, client=ScriptedClient([proposal_reply()]), confirm=confirm, home=home,
+        DEFAULT_REQUEST, client=ScriptedClient([proposal_reply()]),
+        person=ScriptedPerson([KeyboardInterrupt()]), home=home,
         config=Config(), notes=SAMPLE_NOTES, mode="demo", today=TODAY,
     )
     assert (outcome.status, outcome.exit_code) == ("stopped", 130)
@@ -183,10 +183,10 @@ def test_interrupt_at_confirmation_saves_nothing(home: Path) -> None:
 def test_past_date_is_flagged_for_the_person(home: Path) -> None:
     late = dt.date(2026, 10, 6)
     client = ScriptedClient([proposal_reply(), explanation_reply])
-    views: list[ConfirmRequest] = []
-    run_flow(DEFAULT_REQUEST, client=client, confirm=lambda v: views.append(v) or False,
+    person = ScriptedPerson(["no\n"])
+    run_flow(DEFAULT_REQUEST, client=client, person=person,
              home=home, config=Config(), notes=SAMPLE_NOTES, mode="demo", today=late)
-    assert views[0].date_in_past
+    assert person.views[0].date_in_past
     assert "2026-10-06" in client.requests[0]["messages"][0]["content"]
 
 

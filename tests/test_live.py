@@ -21,6 +21,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, ROOT, all_files, read_summary, run_dirs
+from people import ScriptedPerson
 from stub_server import (
     PLAN,
     Reply,
@@ -135,25 +136,20 @@ def live_run(
     if server is not None:
         server.add(*replies)
     settings = write_config(home, base_url or server.url, **config)
-    views: list[ConfirmRequest] = []
-    results: list[dict] = []
-
-    def confirm(view: ConfirmRequest) -> bool:
-        views.append(view)
-        return answer
-
+    # A cancel is followed by an empty line at "What should change?": no feedback.
+    person = ScriptedPerson(["SAVE\n"] if answer else ["no\n", "\n"])
     outcome = run_flow(
         request,
         client=LiveClient(settings, key),
-        confirm=confirm,
+        person=person,
         home=home,
         config=settings,
         notes=SAMPLE_NOTES,
         mode="live",
-        on_result=results.append,
     )
     (folder,) = run_dirs(home)
-    return LiveRun(outcome, views, folder, read_summary(folder), results)
+    results = [event.result for event in person.events if type(event).__name__ == "Result"]
+    return LiveRun(outcome, person.views, folder, read_summary(folder), results)
 
 
 def plan_files(home: Path) -> list[Path]:

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from people import ScriptedPerson
 from test_plan_corpus import NOTES, expected, mutated_plans, near_plans, valid_plans
 
 from planner.config import Config
 from planner.demo import explanation_reply, proposal_reply
-from planner.flow import run_flow
+from planner.flow import Limits, run_flow
 from planner.model import ScriptedClient
 from planner.notes import SAMPLE_NOTES
 from planner.plan import InvalidArguments, parse_arguments
@@ -45,16 +46,17 @@ def test_through_the_whole_flow_saved_exactly_as_proposed_or_not_at_all(data: di
     """The plan on disk is the proposal (title trimmed), or there is no plan and no prompt."""
     text = json.dumps(data, ensure_ascii=False)
     want = expected(data, text)
-    asked = []
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder)
         reply = proposal_reply()
         reply["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = text
+        person = ScriptedPerson(["SAVE\n"])
+        # max_repairs 0: a rejected proposal ends the run, as SPEC 5 says.
         outcome = run_flow(
-            "x", client=ScriptedClient([reply, explanation_reply]),
-            confirm=lambda view: asked.append(view) or True, home=home, config=Config(),
-            notes=SAMPLE_NOTES, mode="demo",
+            "x", client=ScriptedClient([reply, explanation_reply]), person=person, home=home,
+            config=Config(), notes=SAMPLE_NOTES, mode="demo", limits=Limits(max_repairs=0),
         )
+        asked = person.views
         plans = list((home / "demo-plans").glob("*.json")) if (home / "demo-plans").exists() \
             else []
         if want is None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_summary, run_dirs
+from people import ScriptedPerson
 
 from planner import records, storage
 from planner.config import Config
@@ -82,7 +83,7 @@ def test_flow_refuses_an_existing_target(
     make_existing(kind, target, home / "other")
     before = fingerprint(target)
     client = ScriptedClient([proposal_reply(), explanation_reply])
-    outcome = run_flow("x", client=client, confirm=lambda view: True, home=home,
+    outcome = run_flow("x", client=client, person=ScriptedPerson(["SAVE\n"]), home=home,
                        config=Config(), notes=SAMPLE_NOTES, mode="demo")
     assert (outcome.status, outcome.exit_code) == ("stopped", 1)
     assert "could not save the plan" in outcome.error
