@@ -107,7 +107,9 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     defaults = Config()
     _no_unknown(data, set(Config._fields), source, "")
     # The preset first, so that every key given explicitly replaces its value.
-    values: dict = _preset(data["provider"], source) if "provider" in data else {}
+    # provider null: no preset, as when the key is left out.
+    values: dict = _preset(data["provider"], source) if data.get("provider") is not None \
+        else {}
     for key in ("model", "base_url", "api_key_env"):
         if key in data:
             # api_key_env null: a local server that needs no key.
