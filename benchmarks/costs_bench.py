@@ -2,11 +2,13 @@
 
 Usage: .venv/bin/python benchmarks/costs_bench.py [--runs N] [--repeat R]
 
-Builds N synthetic runs (realistic summary.json files: live and demo, known and unknown usage,
-a few damaged folders) in a temporary home, then runs, interleaved, R times each:
-(a) `planner costs --json --home DIR`, (b) a bare Python subprocess that opens and json-loads
-every summary.json, and (c) `planner runs --json --home DIR`. Prints the medians and the ratio
-a/b (target: at most 2.0). Every timing includes its interpreter's start-up.
+Builds N synthetic runs (realistic version 2 summary.json files: live and demo, known and
+unknown usage, the two-call flow and about 1 in 20 longer conversations with lookups, whose
+nesting check takes the exact path, a few damaged folders) in a temporary home, then runs,
+interleaved, R times each: (a) `planner costs --json --home DIR`, (b) a bare Python subprocess
+that opens and json-loads every summary.json, and (c) `planner runs --json --home DIR`. Prints
+the medians and the ratio a/b (target: at most 2.0). Every timing includes its interpreter's
+start-up.
 """
 
 from __future__ import annotations
@@ -58,32 +60,54 @@ def usage(rng: random.Random) -> dict | None:
             "prompt_tokens_details": {"cached_tokens": rng.randint(0, prompt)}}
 
 
-def summary(run_id: str, created: _dt.datetime, rng: random.Random) -> dict:
-    """One finished run's summary.json, shaped like planner's own."""
-    demo = rng.random() < 0.3
+def steps_and_calls(created: _dt.datetime, demo: bool, rng: random.Random,
+                    plan: dict, approved: bool) -> tuple[list[dict], list[dict]]:
+    """The steps of a run and its calls: two calls, or a longer conversation with lookups."""
+    lookups = 0 if demo or rng.random() >= 0.05 else rng.randint(6, 10)
+    steps = []
+    for number in range(1, lookups + 1):
+        steps.append({"call": number, "kind": "lookup", "call_id": f"call_{number}",
+                      "tool": "search_notes", "arguments": {"query": "RAG 检索", "limit": 5},
+                      "result": {"results": [{"id": "N1", "title": "RAG"}], "total": 1}})
+    proposal_call = lookups + 1
+    result = {"status": "saved", "path": "plans/x.json"} if approved else {"status": "cancelled"}
+    steps += [
+        {"call": proposal_call, "kind": "proposal", "call_id": "call_p", "plan": plan},
+        {"call": proposal_call, "kind": "decision", "approved": approved, "result": result,
+         "near_misses": []},
+        {"call": proposal_call + 1, "kind": "explanation", "text": "计划已由程序保存。"},
+    ]
     calls = []
-    for number in (1, 2):
+    for number in range(1, proposal_call + 2):
         calls.append({
             "request": f"{number:02d}-request.json", "response": f"{number:02d}-response.json",
             "started_at": created.isoformat(timespec="milliseconds"),
             "duration_ms": None if demo else rng.randint(300, 4000),
             "usage": None if demo else usage(rng), "error": None,
         })
+    return steps, calls
+
+
+def summary(run_id: str, created: _dt.datetime, rng: random.Random) -> dict:
+    """One finished run's summary.json (version 2), shaped like planner's own."""
+    demo = rng.random() < 0.3
     title = rng.choice(TITLES)
     approved = rng.random() < 0.6
+    plan = {"title": title, "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
+    steps, calls = steps_and_calls(created, demo, rng, plan, approved)
     stamp = created.isoformat(timespec="milliseconds")
     return {
-        "version": 1, "run_id": run_id, "mode": "demo" if demo else "live", "simulated": demo,
+        "version": 2, "run_id": run_id, "mode": "demo" if demo else "live", "simulated": demo,
         "status": "complete", "stage": "done",
         "request": f"请把N1和N2安排在2026-10-05复习20分钟，标题为{title}。只保存本地计划。",
         "model": None if demo else "deepseek-v4-flash",
         "base_url": None if demo else "https://api.deepseek.com",
         "approved": approved,
-        "plan": {"title": title, "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20},
+        "plan": plan,
         "target": f"plans/{run_id}.json" if approved else None,
         "tool_result": {"status": "saved", "path": f"plans/{run_id}.json"} if approved
         else {"status": "cancelled"},
-        "calls": calls, "error": None, "created_at": stamp, "updated_at": stamp,
+        "calls": calls, "steps": steps, "error": None, "created_at": stamp, "updated_at": stamp,
         "pid": 4242, "process_start": 123456, "question": None,
         "explanation": "计划已由程序保存。到时按计划复习 N1 和 N2 即可。",
     }

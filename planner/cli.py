@@ -417,8 +417,9 @@ def export_command(
         if row["problem"] is not None:
             ui.notice(f"Skipped {row['file']}: {row['problem']}")
     if not good:
-        which = "plans" if show_all else "upcoming plans (--all exports past ones too)"
-        ui.notice(f"No {which} in {label}/ to export; nothing was written.")
+        ui.notice(f"No plans in {label}/ to export; nothing was written." if show_all else
+                  f"No upcoming plans in {label}/ to export (--all exports past ones too); "
+                  "nothing was written.")
         return
     from planner.ics import export_ics
 
