@@ -35,6 +35,7 @@ SNIPPET_TOKENS = 24
 SNIPPET_CHARS = 160
 _RACY_NS = 2_000_000_000
 _BUSY_MS = 5000
+_STALE_SECONDS = 3600  # a build takes seconds: a temporary file this old was left by a crash
 _MARK = "\x01"
 # Scripts written without spaces between words (Han, kana, Hangul): one token per character.
 _CJK = re.compile(
@@ -44,6 +45,7 @@ _CJK = re.compile(
 # What unicode61 keeps as token characters (letters and digits); a term without one is empty.
 _WORDY = re.compile(r"[^\W_]")
 _SPACES = re.compile(r"\s+")
+_CONTROLS = re.compile("[\x00-\x1f\x7f]")
 
 _SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
@@ -105,7 +107,8 @@ def _spread(match: re.Match) -> str:
 def match_expression(query: str) -> str | None:
     """An FTS5 query: every whitespace-separated term must appear; None when none can match."""
     phrases = []
-    for term in query.split():
+    # Control characters are never in a token; a NUL would end FTS5's reading of the string.
+    for term in _CONTROLS.sub(" ", query).split():
         if _WORDY.search(term):
             # A quoted string is one phrase: its tokens must stand in this order, side by side.
             phrases.append('"' + spaced(term).replace('"', '""') + '"')
@@ -378,6 +381,7 @@ def _open_sound(path: Path, root: str) -> NoteIndex | None:
 
 def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[NoteIndex, int]:
     """Build a new index from nothing next to `path`, then put it in place in one rename."""
+    _sweep(path)
     temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                  storage.FILE_MODE)
@@ -406,6 +410,17 @@ def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[
         return NoteIndex(_connect(path), str(path)), count
     except sqlite3.Error as error:
         raise IndexFailed(_reason(error)) from None
+
+
+def _sweep(path: Path) -> None:
+    """Remove temporary files that builds killed long ago (SIGKILL, power loss) left behind."""
+    stale = time.time() - _STALE_SECONDS
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if leftover.lstat().st_mtime < stale:
+                leftover.unlink()
+        except OSError:
+            pass
 
 
 def _discard(path: Path) -> None:
