@@ -106,13 +106,14 @@ class Catalog:
             found, total = self._rows(limit), len(self)
         else:
             found, total = self._search(query, limit)
+        # Rows are IndexRows, or Notes (no snippet) for a listing without the index.
         return [{"id": row.id, "title": row.title, "tags": list(row.tags), "path": row.path,
-                 "snippet": row.snippet} for row in found], total
+                 "snippet": getattr(row, "snippet", None)} for row in found], total
 
     def close(self) -> None:
         """Release the index, if one is open."""
 
-    def _rows(self, limit: int | None) -> list[IndexRow]:
+    def _rows(self, limit: int | None) -> list[IndexRow] | list[Note]:
         raise NotImplementedError
 
     def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
@@ -145,10 +146,8 @@ class ListCatalog(Catalog):
             return None
         return self._notes if len(listing(self._notes).encode()) <= LISTED_MAX_BYTES else None
 
-    def _rows(self, limit: int | None) -> list[IndexRow]:
-        from planner.notes_index import IndexRow
-
-        return [IndexRow(note.id, note.title, note.tags, None) for note in self._notes[:limit]]
+    def _rows(self, limit: int | None) -> list[Note]:
+        return list(self._notes[:limit])  # no index (nor sqlite3) needed for a listing
 
     def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
         from planner import notes_index

@@ -623,7 +623,9 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
         heading = f"Notes in {where}: {total:,}"
     else:
         heading = f"Notes in {where} matching {inert_line(query)!r}: {total:,}, best first"
-    grid = _list_table(heading)
+    # The heading on its own line: as a table title it would wrap to a narrow table's width.
+    out.print(Text(inert_line(heading)), soft_wrap=True)
+    grid = _list_table("")
     grid.add_column("ID", no_wrap=True, max_width=32, overflow="ellipsis")
     # Titles and snippets are the wrapable columns: single-line Text cut with …, so every
     # note stays one row and Rich measures wide (Chinese) characters as two cells.
