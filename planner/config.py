@@ -89,14 +89,14 @@ def load_config(path: Path | None) -> Config:
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: is not UTF-8 text ({error.reason} at byte {error.start})") \
             from None
-    if too_deep(text):
-        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
     try:
         data = json.loads(text)
     except RecursionError:
         raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:
         raise ConfigError(f"{path}: is not valid JSON ({error})") from None
+    if too_deep(text, data):
+        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
     return parse_config(data, str(path))
 
 

@@ -151,7 +151,10 @@ class _TooDeep(ValueError):
 
 
 def _decode(data: bytes) -> object:
-    """JSON from bytes: the UTF-8 planner writes first (the cheap path), then any JSON encoding."""
+    """JSON from bytes: the UTF-8 planner writes first (the cheap path), then any JSON encoding.
+
+    ValueError when it is not JSON, _TooDeep when it nests deeper than MAX_DEPTH levels.
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -159,10 +162,14 @@ def _decode(data: bytes) -> object:
     if text is None or text[:1] == "\ufeff":
         # A BOM or UTF-16/32 file, decoded as json.loads(bytes) would; ValueError if it cannot be.
         text = data.decode(json.detect_encoding(data), "surrogatepass").removeprefix("\ufeff")
-    # The bracket count first, inline: it settles every summary planner writes without a call.
-    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text):
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise _TooDeep from None  # thousands of levels: the parser gave up
+    # The bracket count first, inline: it settles every usual summary without a call.
+    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text, value):
         raise _TooDeep
-    return json.loads(text)
+    return value
 
 
 def read_summary(folder: str, linked: bool = False) -> tuple[dict | None, str | None]:
@@ -185,8 +192,8 @@ def read_summary(folder: str, linked: bool = False) -> tuple[dict | None, str | 
         summary = _decode(data)
     except _TooDeep:
         return None, f"summary.json is nested deeper than {MAX_DEPTH} levels"
-    except (ValueError, RecursionError):
-        # UnicodeDecodeError is a ValueError too; RecursionError: a safety net only.
+    except ValueError:
+        # UnicodeDecodeError is a ValueError too.
         return None, "summary.json is empty" if not data.strip() else "summary.json is not JSON"
     if not isinstance(summary, dict):
         return None, "summary.json is not a JSON object"

@@ -146,10 +146,16 @@ def test_64_levels_are_fine(home: Path) -> None:
     assert load_config(path).extra_body["a"]["a"]["a"] is not None
 
 
+def deep(text: str) -> bool:
+    return too_deep(text, json.loads(text))
+
+
 def test_depth_ignores_brackets_inside_strings() -> None:
-    text = json.dumps({"model": "[" * 500 + "{" * 500})
-    assert not too_deep(text)
-    assert too_deep("[" * 65 + "]" * 65)
-    assert not too_deep("[" * 64 + "]" * 64)
-    assert not too_deep("[" + "[]," * 1000 + "[]]")  # wide, not deep
-    assert not too_deep(json.dumps({"a": ['"\\"[[[[' * 100]}))  # escaped quotes in strings
+    assert not deep(json.dumps({"model": "[" * 500 + "{" * 500}))
+    assert deep("[" * 65 + "]" * 65)
+    assert not deep("[" * 64 + "]" * 64)
+    assert deep('{"a": ' * 65 + "1" + "}" * 65)
+    assert not deep('{"a": ' * 64 + "1" + "}" * 64)
+    assert deep("[" + "[]," * 100 + "[" * 64 + "]" * 64 + "]")  # the deep branch is the last
+    assert not deep("[" + "[]," * 1000 + "[]]")  # wide, not deep
+    assert not deep(json.dumps({"a": ['"\\"[[[[' * 100]}))  # escaped quotes in strings

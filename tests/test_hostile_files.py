@@ -79,7 +79,7 @@ CONFIGS = {
     "folder": (_folder, "config.json is not a regular file (a folder)"),
     "2 MiB": (_two_mib, "config.json is larger than 1 MiB"),
     "100,000 deep": (_text(DEEP), "config.json: JSON nested deeper than 64 levels"),
-    "65 deep": (_text('{"extra_body": ' + '{"a": ' * 64 + "1" + "}" * 65 + "}"),
+    "65 deep": (_text('{"extra_body": ' + '{"a": ' * 64 + "1" + "}" * 65),
                 "config.json: JSON nested deeper than 64 levels"),
     "timeout 1e10": (_text('{"timeout_seconds": 1e10}'),
                      "key 'timeout_seconds' must be a number greater than 0 and at most 600"),
