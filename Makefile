@@ -26,6 +26,7 @@ test: $(STAMP)
 bench: compile
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/costs_bench.py
+	$(BIN)/python benchmarks/plans_bench.py
 
 clean:
 	rm -rf $(VENV)

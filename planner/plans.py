@@ -20,12 +20,12 @@ import stat
 from collections.abc import Sequence
 
 from planner import storage
-from planner.jsonlimits import MAX_DEPTH, too_deep
 from planner.plan import FIELDS, MAX_MINUTES, MAX_NOTES, MAX_TITLE
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 PLAN_VERSION = 2
 MAX_PLAN_BYTES = storage.MIB
+MAX_DEPTH = 64  # SPEC 14: nested JSON deeper than this is refused
 # Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
 # on the time a folder of millions of files can add before the prompt. Names sort by time, so
 # the newest are the ones examined.
@@ -114,9 +114,17 @@ def read_plan(folder: str, name: str, label: str) -> dict:
     except OSError as error:
         return _problem_row(label, shown, f"cannot be read ({error.strerror or error})")
     try:
-        return _row(f"{label}/{name}", name, _decode(data))
+        value = _decode(data)
     except BadPlan as error:
         return _problem_row(label, shown, str(error))
+    try:
+        return _row(f"{label}/{name}", name, value)
+    except BadPlan as error:
+        # A valid plan nests 3 levels, so anything deeper has failed a check by now: the depth
+        # is measured only then, never on the way of a good plan.
+        problem = f"is JSON nested deeper than {MAX_DEPTH} levels" if _deeper_than(
+            value, MAX_DEPTH) else str(error)
+        return _problem_row(label, shown, problem)
 
 
 def list_plans(home: object, demo: bool, include_past: bool, today: _dt.date) -> list[dict]:
@@ -217,25 +225,34 @@ def _date_key(row: dict) -> str:
 
 # --- strict reading --------------------------------------------------------------------------
 
-def _decode(data: bytes) -> dict:
-    """The JSON object in a plan file, refusing anything ambiguous."""
+def _decode(data: bytes) -> object:
+    """The JSON value in a plan file, refusing anything ambiguous."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadPlan("is not UTF-8 text") from None
     if not text.strip():
         raise BadPlan("is empty")
-    if too_deep(text):
-        raise BadPlan(f"is JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        value = _DECODER.decode(text)
+        return _DECODER.decode(text)
     except BadPlan:
         raise
-    except (ValueError, RecursionError):
+    except RecursionError:
+        # The parser gives up near 1,000 levels, at once and without reading further.
+        raise BadPlan(f"is JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:
         raise BadPlan("is not valid JSON") from None
-    if not isinstance(value, dict):
-        raise BadPlan("is not a JSON object")
-    return value
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether a decoded JSON value nests lists and objects more than `limit` levels deep."""
+    level = [value] if type(value) in (dict, list) else []
+    for _depth in range(limit):
+        level = [child for node in level for child in (
+            node.values() if type(node) is dict else node) if type(child) in (dict, list)]
+        if not level:
+            return False
+    return True
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -253,8 +270,10 @@ def _no_constant(name: str) -> None:
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
 
 
-def _row(file: str, name: str, data: dict) -> dict:
+def _row(file: str, name: str, data: object) -> dict:
     """The listing row of a decoded plan file (version 1 or 2), or BadPlan."""
+    if type(data) is not dict:
+        raise BadPlan("is not a JSON object")
     version = data.get("version")
     if version is None and "version" not in data:
         _exact_keys(data, _V1_KEYS, "a version-1 plan file")
