@@ -79,7 +79,12 @@ DIALECTS: dict[str, Dialect] = {
     "zhipu": Dialect("zhipu", keep=("reasoning_content",)),
     # "reasoning_details ... pass them back in subsequent requests" (Gemini 3 and Claude need
     # them for tool calling). https://openrouter.ai/docs/use-cases/reasoning-tokens
-    "openrouter": Dialect("openrouter", keep=("reasoning_details",)),
+    "openrouter": Dialect(
+        "openrouter", keep=("reasoning_details",),
+        # OpenRouterTeam/ai-sdk-provider#288: Gemini 3 with reasoning ended tool calls with stop.
+        stop_with_calls_hint="; OpenRouter has sent this for Gemini 3 models with reasoning: "
+                             "choose another model or turn reasoning off",
+    ),
     # The thought signature travels inside each tool call (extra_content.google), which is sent
     # back untouched anyway; a text reply may carry one at message level.
     # https://ai.google.dev/gemini-api/docs/thought-signatures

@@ -724,3 +724,14 @@ LLAMACPP_NO_ID = _body("gpt-3.5-turbo", {"role": "assistant", "content": None, "
 # Ollama before 0.3.1: tool calls with finish_reason "stop" (fixed by ollama/ollama#5995).
 OLLAMA_OLD_STOP = _body("llama3.1", {"role": "assistant", "content": "", "tool_calls": [
     _call("call_4lc9a2rs")]}, "stop", id="chatcmpl-57", system_fingerprint="fp_ollama")
+# Gemini 3 with reasoning through OpenRouter: tool calls with finish_reason "stop" and the
+# signature in reasoning_details (OpenRouterTeam/ai-sdk-provider#288).
+OPENROUTER_GEMINI_STOP = _body(
+    "google/gemini-3-pro-preview",
+    {"role": "assistant", "content": "", "refusal": None, "reasoning": None,
+     "reasoning_details": [{"type": "reasoning.encrypted", "data": SIGNATURE,
+                            "id": "tool_save_review_plan_9Xk1", "format": "google-gemini-v1",
+                            "index": 0}],
+     "tool_calls": [_call("tool_save_review_plan_9Xk1", index=0)]},
+    "stop", id="gen-1790000001-Def456", provider="Google",
+    choice={"native_finish_reason": "STOP"})

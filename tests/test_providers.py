@@ -301,6 +301,8 @@ STRICT = {
     "llamacpp-no-id": ("llamacpp", replies.LLAMACPP_NO_ID, ["no ID", "update llama.cpp"]),
     "ollama-stop-with-calls": ("ollama", replies.OLLAMA_OLD_STOP,
                                ["finish_reason stop", "not run", "0.3.1"]),
+    "openrouter-gemini3-stop": ("openrouter", replies.OPENROUTER_GEMINI_STOP,
+                                ["finish_reason stop", "not run", "Gemini 3"]),
     "generic-stop-with-calls": ("openai", replies.OLLAMA_OLD_STOP,
                                 ["finish_reason stop", "not run"]),
 }
