@@ -177,25 +177,31 @@ class FolderCatalog(Catalog):
 
     source = "folder"
 
-    def __init__(self, folder: Path, index: NoteIndex, ids: Sequence[str],
+    def __init__(self, folder: Path, index: NoteIndex, count: int,
                  warnings: Sequence[str], rebuild: Callable[[], NoteIndex]) -> None:
         self.folder = folder
         self.warnings = tuple(warnings)
         self._index = index
-        self._ids = frozenset(ids)
+        self._count = count
+        self._ids: frozenset[str] | None = None  # loaded at the first membership test
         self._rebuild = rebuild
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return self._count
 
     def __contains__(self, note_id: object) -> bool:
-        return note_id in self._ids
+        return note_id in self._all_ids()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._ids))
+        return iter(sorted(self._all_ids()))
+
+    def _all_ids(self) -> frozenset[str]:
+        if self._ids is None:
+            self._ids = frozenset(self._with_index(lambda index: index.ids()))
+        return self._ids
 
     def get(self, note_id: str) -> Note | None:
-        if note_id not in self._ids:
+        if note_id not in self._all_ids():
             return None
         found = self._with_index(lambda index: index.note(note_id))
         if found is None:
@@ -291,25 +297,25 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
         except notes_index.IndexFailed as error:
             raise NotesError(f"the notes in {folder} cannot be indexed ({error})") from None
 
-    def checked(index: NoteIndex) -> tuple[list[str], list[tuple[str, str]]]:
-        ids = index.ids()
-        if len(set(ids)) != len(ids):
-            note_id, first, second = index.duplicate()
+    def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]]]:
+        duplicate = index.duplicate()
+        if duplicate is not None:
+            note_id, first, second = duplicate
             raise NotesError(
                 f"two notes have the ID {json.dumps(note_id, ensure_ascii=False)}: "
                 f"{folder / first} and {folder / second}; give one of them another `id:` in "
                 "its front matter")
-        return ids, index.problems()
+        return index.count(), index.problems()
 
     index = index_for(rebuild=False)
     try:
         try:
-            ids, problems = checked(index)
+            count, problems = checked(index)
         except notes_index.IndexFailed:
             # Damaged in a way opening and updating did not show: build it again, once.
             index.close()
             index = index_for(rebuild=True)
-            ids, problems = checked(index)
+            count, problems = checked(index)
     except notes_index.IndexFailed as error:
         index.close()
         raise NotesError(f"the notes index in {place} cannot be read ({error})") from None
@@ -317,7 +323,7 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
         index.close()
         raise
     warnings = _warnings(folder, skipped + problems) + notices
-    return FolderCatalog(folder, index, ids, warnings, lambda: index_for(rebuild=True))
+    return FolderCatalog(folder, index, count, warnings, lambda: index_for(rebuild=True))
 
 
 def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
@@ -337,37 +343,40 @@ def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
     files: list[FileStat] = []
     skipped: list[tuple[str, str]] = []
     pending = [""]
+    root = os.fspath(folder)
     while pending:
         relative = pending.pop()
         try:
-            entries = list(os.scandir(os.path.join(folder, relative)))
+            with os.scandir(os.path.join(root, relative) if relative else root) as listing:
+                entries = list(listing)
         except OSError as error:
             skipped.append((relative or ".", f"folder cannot be read ({error.strerror})"))
             continue
+        # The loop runs once per file of the folder: kept to the calls it needs.
         for entry in entries:
             name = entry.name
             # Hidden names (.obsidian/, .git/, .trash/, editors' files) are never notes.
-            if name.startswith(".") or entry.is_symlink():
+            if name[0] == ".":
                 continue
             path = f"{relative}/{name}" if relative else name
             try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                is_md = not is_dir and name.endswith(".md")
-                info = entry.stat(follow_symlinks=False) if is_md else None
+                if name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    if not name.isascii() and not _utf8(name):
+                        skipped.append((_shown(path), "its name is not UTF-8"))
+                    elif info.st_size > MAX_NOTE_BYTES:
+                        skipped.append((path, "larger than 1 MiB"))
+                    else:
+                        files.append(FileStat(path, info.st_size, info.st_mtime_ns, info.st_ino))
+                elif entry.is_dir(follow_symlinks=False):  # False for a link: not followed
+                    if not name.isascii() and not _utf8(name):
+                        skipped.append((_shown(path), "its name is not UTF-8"))
+                    else:
+                        pending.append(path)
+                elif name.endswith(".md") and not entry.is_symlink():
+                    skipped.append((path, "not a regular file"))
             except OSError:
                 continue  # gone since the folder was listed
-            if not (is_dir or is_md):
-                continue
-            if not _utf8(path):
-                skipped.append((_shown(path), "its name is not UTF-8"))
-            elif is_dir:
-                pending.append(path)
-            elif not entry.is_file(follow_symlinks=False):
-                skipped.append((path, "not a regular file"))
-            elif info.st_size > MAX_NOTE_BYTES:
-                skipped.append((path, "larger than 1 MiB"))
-            else:
-                files.append(FileStat(path, info.st_size, info.st_mtime_ns, info.st_ino))
     return files, skipped
 
 
@@ -488,16 +497,19 @@ def _json_notes(path: Path) -> tuple[Note, ...] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotesError(f"{path}: is not UTF-8 text") from None
-    if too_deep(text):
-        raise NotesError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
+    deep = f"{path}: JSON nested deeper than {MAX_DEPTH} levels"
     try:
         items = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
                            parse_float=_finite)
     except _Refused as error:
         raise NotesError(f"{path}: {error}") from None
-    except (ValueError, RecursionError) as error:
+    except RecursionError:
+        raise NotesError(deep) from None
+    except ValueError as error:
         reason = getattr(error, "msg", None) or "cannot be read"
         raise NotesError(f"{path}: is not valid JSON ({reason})") from None
+    if too_deep(text, items):
+        raise NotesError(deep)
     if not isinstance(items, list) or not items:
         raise NotesError(f'{path}: must be a non-empty list of {{"id", "title", "text"}} objects')
     notes = tuple(_json_note(path, number, item) for number, item in enumerate(items, 1))

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -145,19 +146,31 @@ class NoteIndex:
             raise IndexFailed(_reason(error)) from None
 
     def _sync(self, files: list[FileStat], read: Reader) -> int:
-        changed, gone = _changes(self._stored(), files)
-        if not changed and not gone:
-            return 0
         db = self._db
+        # The whole scan in 16 bytes: when it equals the last one, nothing changed and the
+        # stored rows need not even be loaded (a quarter of a warm search on 10,000 notes).
+        scan = hashlib.blake2b(repr(files).encode("utf-8", "surrogatepass"),
+                               digest_size=16).hexdigest()
+        racy_after = time.time_ns() - _RACY_NS
+        # Never remembered while a file is that new: its next edit could keep size and time.
+        settled = all(entry.mtime_ns < racy_after for entry in files)
+        known = db.execute("SELECT value FROM meta WHERE key = 'scan'").fetchone()
+        if known is not None and known[0] == scan:
+            return 0
+        changed, gone = _changes(self._stored(), files)
         # Look again under the write lock: another planner may have updated the same files.
         db.execute("BEGIN IMMEDIATE")
         try:
-            changed, gone = _changes(self._stored(), files)
+            if changed or gone:
+                changed, gone = _changes(self._stored(), files)
             db.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone)
             db.executemany("DELETE FROM files WHERE rowid = ?", gone)
-            racy_after = time.time_ns() - _RACY_NS
             for entry in changed:
                 self._insert(entry, read(entry), racy_after)
+            if settled:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('scan', ?)", (scan,))
+            else:
+                db.execute("DELETE FROM meta WHERE key = 'scan'")
             db.execute("COMMIT")
         except BaseException:
             db.rollback()
@@ -218,12 +231,20 @@ class NoteIndex:
         """Every note's ID."""
         return [row[0] for row in self._query("SELECT id FROM files WHERE id IS NOT NULL")]
 
+    def count(self) -> int:
+        """How many notes."""
+        return self._query("SELECT count(*) FROM files WHERE id IS NOT NULL")[0][0]
+
     def duplicate(self) -> tuple[str, str, str] | None:
         """(id, path, other path) for the first ID two files share, or None."""
-        rows = self._query(
-            "SELECT a.id, a.path, b.path FROM files a JOIN files b "
-            "ON a.id = b.id AND a.path < b.path ORDER BY a.path, b.path LIMIT 1")
-        return rows[0] if rows else None
+        # Through the index on id: a few milliseconds on 10,000 notes when all IDs differ.
+        shared = self._query("SELECT id FROM files WHERE id IS NOT NULL GROUP BY id "
+                             "HAVING count(*) > 1 ORDER BY min(path) LIMIT 1")
+        if not shared:
+            return None
+        first, second = self._query("SELECT path FROM files WHERE id = ? ORDER BY path LIMIT 2",
+                                    (shared[0][0],))
+        return shared[0][0], first[0], second[0]
 
     def rows(self, limit: int | None = None) -> Iterator[IndexRow]:
         """Notes in listing order (by path; notes without a file in the order added)."""

