@@ -74,8 +74,9 @@ DIALECTS: dict[str, Dialect] = {
     # is missing in assistant tool call message at index N" without it.
     # https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model
     "moonshot": Dialect("moonshot", keep=("reasoning_content",)),
-    # GLM thinking models return reasoning_content; preserved thinking sends it back.
-    # https://docs.bigmodel.cn/cn/guide/capabilities/thinking-mode
+    # "When using interleaved thinking with tools, thinking blocks should be explicitly
+    # preserved and returned together with the tool results" (GLM-4.5 and later).
+    # https://docs.z.ai/guides/capabilities/thinking-mode
     "zhipu": Dialect("zhipu", keep=("reasoning_content",)),
     # "reasoning_details ... pass them back in subsequent requests" (Gemini 3 and Claude need
     # them for tool calling). https://openrouter.ai/docs/use-cases/reasoning-tokens
