@@ -11,9 +11,11 @@ class ScriptedPerson:
     """Gives each prompt the next line ("" once they run out: end of input); None: no tty."""
 
     def __init__(self, lines: Iterable[str | BaseException | Callable] = (),
-                 interactive: bool = True) -> None:
+                 interactive: bool = True, save_only: bool = False) -> None:
         self.lines = list(lines)
         self.interactive = interactive
+        # save_only: the lines answer SAVE prompts only; answer and feedback prompts get Enter.
+        self.save_only = save_only
         self.events: list[object] = []
         self.prompts: list[Prompt] = []
 
@@ -24,7 +26,7 @@ class ScriptedPerson:
         self.prompts.append(prompt)
         if not self.interactive:
             return None
-        if not self.lines:
+        if not self.lines or (self.save_only and prompt.kind != "save"):
             return ""
         line = self.lines.pop(0)
         if callable(line):
@@ -45,4 +47,5 @@ class ScriptedPerson:
 
 def saying(*answers: bool) -> ScriptedPerson:
     """A person who answers each SAVE prompt in turn: True types SAVE, False types no."""
-    return ScriptedPerson(["SAVE\n" if answer else "no\n" for answer in answers])
+    return ScriptedPerson(["SAVE\n" if answer else "no\n" for answer in answers],
+                          save_only=True)

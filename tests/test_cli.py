@@ -12,7 +12,7 @@ from conftest import PLANNER, all_files, read_summary, run_dirs
 
 from planner.config import Config
 from planner.notes import SAMPLE_NOTES
-from planner.protocol import DEFAULT_REQUEST, build_request, first_messages
+from planner.protocol import DEFAULT_REQUEST, build_request, first_messages, registry_for
 
 
 def planner(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -59,7 +59,7 @@ def test_dry_run_prints_the_live_request_and_writes_nothing(home: Path) -> None:
     body = json.loads(result.stdout)
     expected = build_request(
         Config(), first_messages(DEFAULT_REQUEST, SAMPLE_NOTES, dt.date.today()),
-        SAMPLE_NOTES, "auto",
+        registry_for(SAMPLE_NOTES), "auto",
     )
     assert body == expected
     assert "Nothing was sent" in result.stderr
@@ -103,9 +103,9 @@ def test_home_option_puts_everything_there(home: Path, tmp_path: Path) -> None:
     [
         ({"modle": "x"}, "unknown key 'modle'"),
         ({"timeout_seconds": "60"}, "'timeout_seconds' must be a number"),
-        ({"timeout_seconds": 0}, "'timeout_seconds' must be a number greater than zero"),
-        ({"max_tokens": 10.5}, "'max_tokens' must be a positive integer"),
-        ({"max_tokens": True}, "'max_tokens' must be a positive integer"),
+        ({"timeout_seconds": 0}, "'timeout_seconds' must be a number greater than 0"),
+        ({"max_tokens": 10.5}, "'max_tokens' must be a whole number from 1 to 1,000,000"),
+        ({"max_tokens": True}, "'max_tokens' must be a whole number from 1 to 1,000,000"),
         ({"base_url": "api.deepseek.com"}, "'base_url' must start with http"),
         ({"base_url": "http://"}, "'base_url' is not a valid URL"),
         ({"base_url": "http://host:80a"}, "'base_url' is not a valid URL"),
@@ -156,7 +156,8 @@ def test_notes_json_replaces_the_samples(home: Path) -> None:
      '[{"id": "N1", "title": "a", "text": "b"}, {"id": "N1", "title": "c", "text": "d"}]'],
 )
 def test_bad_notes_json_is_a_usage_error(home: Path, content: str) -> None:
+    # The demo always uses the built-in samples (SPEC 11); the other modes read notes.json.
     (home / "notes.json").write_text(content)
-    result = planner("--demo")
+    result = planner("--dry-run")
     assert result.returncode == 2 and "notes.json" in result.stderr
     assert run_dirs(home) == []

@@ -97,6 +97,10 @@ class FaultyOS:
             return real
 
         def maybe_fail(*args, **kwargs):
+            if args and str(args[0]).endswith("config.json"):
+                # Only the run's own file operations are failed here; reading the config is
+                # tested in test_config.py and test_hostile_files.py.
+                return real(*args, **kwargs)
             self.count += 1
             if self.count == self.nth:
                 raise OSError(self.code, os.strerror(self.code))
@@ -110,7 +114,10 @@ OPERATIONS = ["mkdir", "open", "write", "fsync", "replace", "chmod"]
 
 def demo_in_process(home: Path, monkeypatch: pytest.MonkeyPatch, faulty: FaultyOS | None):
     """`planner --demo` in this process, answering SAVE, with storage's os swapped."""
-    monkeypatch.setattr(ui, "ask_save", lambda: True)
+    # SAVE at the SAVE prompt; Enter at any later prompt.
+    monkeypatch.setattr(ui, "read_tty_line",
+                        lambda prompt: "SAVE\n" if prompt.endswith(SAVE_PROMPT) else "\n")
+    monkeypatch.setattr(ui, "has_terminal", lambda: True)
     if faulty is not None:
         monkeypatch.setattr(storage, "os", faulty)
     result = CliRunner().invoke(app, ["--home", str(home), "--demo"])

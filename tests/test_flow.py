@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import all_files, read_summary, run_dirs
-from people import ScriptedPerson
+from people import ScriptedPerson, saying
 
 from planner.config import Config
 from planner.demo import DEMO_PLAN, explanation_reply, proposal_reply
@@ -30,7 +30,7 @@ def go(home: Path, replies: list, answer: bool = True, person=None, **kwargs):
     """Run the flow in demo mode with scripted replies and a fixed answer."""
     client = ScriptedClient(replies)
     # A cancel is followed by an empty line at "What should change?": no feedback.
-    person = person or ScriptedPerson(["SAVE\n"] if answer else ["no\n", "\n"])
+    person = person or saying(answer)
     outcome = run_flow(
         DEFAULT_REQUEST, client=client, person=person, home=home, config=Config(),
         notes=SAMPLE_NOTES, mode=kwargs.pop("mode", "demo"), today=TODAY, **kwargs,

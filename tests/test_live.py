@@ -21,7 +21,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, ROOT, all_files, read_summary, run_dirs
-from people import ScriptedPerson
+from people import ScriptedPerson, saying
 from stub_server import (
     PLAN,
     Reply,
@@ -80,6 +80,10 @@ def write_config(home: Path, base_url: str, **overrides: object) -> Config:
         "base_url": base_url,
         "timeout_seconds": 5,
         "max_tokens": MAX_TOKENS,
+        # Part one's strict two-call flow: no repair round, no call after the explanation.
+        # The conversation tests (test_conversation.py) set their own limits.
+        "max_calls": 2,
+        "max_repairs": 0,
         **overrides,
     }
     path = home / "config.json"
@@ -137,7 +141,7 @@ def live_run(
         server.add(*replies)
     settings = write_config(home, base_url or server.url, **config)
     # A cancel is followed by an empty line at "What should change?": no feedback.
-    person = ScriptedPerson(["SAVE\n"] if answer else ["no\n", "\n"])
+    person = saying(answer)
     outcome = run_flow(
         request,
         client=LiveClient(settings, key),
@@ -513,7 +517,9 @@ FIRST_CALL_FAILURES = {
     "arguments-invalid-json": bad_proposal("arguments", "not valid json", plan='{"title": '),
     "empty-call-id": bad_proposal("no id", call_id=""),
     "call-type-not-function": bad_proposal("type", "function", call_type="custom"),
-    "unknown-function": bad_proposal("unknown tool", "delete_all_plans", name="delete_all_plans"),
+    "unknown-function": bad_proposal(
+        "is not a tool offered here", "delete_all_plans", name="delete_all_plans"
+    ),
     "finish-length": bad_proposal("max_tokens", "length", finish_reason="length"),
     "finish-length-text": bad_reply(
         text_reply("Sure, I will sched", finish_reason="length"), "max_tokens"
@@ -527,10 +533,10 @@ FIRST_CALL_FAILURES = {
     "finish-null": bad_proposal("unexpected finish_reason", finish_reason=None),
     "finish-stop-with-tool-call": bad_proposal("stop", "tool calls", finish_reason="stop"),
     "two-tool-calls": bad_proposal(
-        "2 tool calls", "exactly one",
+        "only one save_review_plan call",
         calls=[tool_call(GOOD_PLAN, call_id="call_a"), tool_call(GOOD_PLAN, call_id="call_b")],
     ),
-    "zero-tool-calls": bad_proposal("0 tool calls", calls=[]),
+    "zero-tool-calls": bad_proposal("unexpected finish_reason", calls=[]),
     "minutes-a-string": bad_proposal("minutes", "integer", plan={**GOOD_PLAN, "minutes": "20"}),
     "extra-approved-field": bad_proposal(
         "approved", "not an allowed field", plan={**GOOD_PLAN, "approved": True}
@@ -627,7 +633,7 @@ SECOND_CALL_FAILURES = {
             {"role": "assistant", "content": "Saved.", "tool_calls": [tool_call(GOOD_PLAN)]},
             "stop",
         ))],
-        ["another tool call"],
+        ["not run"],
         {},
     ),
     "empty-content": ([Reply(body=text_reply(""))], ["empty explanation"], {}),
@@ -733,7 +739,10 @@ def test_cli_second_call_failure_reports_the_save_first(
     (folder,) = run_dirs(home)
     relative = f"plans/{folder.name}.json"
     assert (home / relative).is_file()
-    assert output.index(f"Saved to {relative}") < output.index("Error: 500")
+    failure = (f"Error: The plan is saved in {relative}; only the model's explanation failed "
+               "(500: ")
+    assert output.index(f"Saved to {relative}") < output.index(failure)
+    assert "Do not run again, or you will have two plans." in output
     assert "Traceback" not in output
     assert len(stub_server.requests) == 2
 
@@ -744,8 +753,11 @@ def test_cli_past_date_is_shown_with_a_warning(stub_server: StubServer, home: Pa
     child, seen = spawn_cli("--request", "Review N1 and N2 yesterday for 20 minutes")
     child.expect_exact("Type SAVE to save this plan")
     shown = one_line("".join(seen))
-    assert f"{PAST} warning: this date is in the past (today is {TODAY.isoformat()})" in shown
+    assert f"Date {PAST} (" in shown
+    assert f"warning: this date is in the past (today is {TODAY.isoformat()})" in shown
     child.sendline("no")
+    child.expect_exact("What should change? (Enter to finish): ")
+    child.sendline("")
     assert finish(child) == 0
     assert "Cancelled: nothing saved." in "".join(seen)
     assert plan_files(home) == []
