@@ -21,7 +21,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, ROOT, all_files, read_summary, run_dirs
-from people import ScriptedPerson, saying
+from people import saying
 from stub_server import (
     PLAN,
     Reply,
