@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
-from planner import status, storage
+from planner import plans, status, storage
 from planner.config import Config
 from planner.model import ModelCallError, ModelClient
 from planner.notes import Note
@@ -23,7 +23,7 @@ from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
 from planner.tools import MAX_RESULT_BYTES, Registry
 from planner.wire import ReplyError, ToolCall, Turn, tool_message
 
-PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
+PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
 _ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the run finishes
 
@@ -325,7 +325,9 @@ class _Run:
         self._step("proposal", number, call_id=call.id, plan=plan.as_dict())
         self._save_or_stop("nothing was saved", stage="confirming", plan=plan.as_dict(),
                            approved=None, target=None, tool_result=None)
-        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today)
+        # Warnings only: a duplicate or a full day is the person's call, never a refusal.
+        warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
+        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings)
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -388,9 +390,9 @@ class _Run:
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop("nothing was saved", stage="executing", approved=True,
                            target=relative)
-        # The plan is the person's own file: indented to be read by eye.
-        content = storage.to_json(
-            {"simulated": self.client.simulated, "plan": plan.as_dict()}, indent=2
+        content = plans.plan_file_content(
+            plan, simulated=self.client.simulated, run_id=self.record.run_id,
+            created_at=now_iso(), notes=self._notes_of(plan),
         )
         try:
             storage.ensure_dir(target.parent)

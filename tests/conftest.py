@@ -41,3 +41,10 @@ def read_summary(folder: Path) -> dict:
 def all_files(root: Path) -> list[Path]:
     """Every file under root, recursively, sorted."""
     return sorted(p for p in root.rglob("*") if p.is_file() or p.is_symlink())
+
+
+def plan_body(path: Path) -> dict:
+    """What a plan file says was planned: {"simulated", "plan"} (version 2 adds run facts)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["version"] == 2 and data["run_id"] == path.stem, data
+    return {"simulated": data["simulated"], "plan": data["plan"]}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, read_summary, run_dirs
+from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs
 from typer.testing import CliRunner
 
 from planner import storage, ui
@@ -40,8 +40,7 @@ def check_truthful(home: Path) -> dict:
     summary = read_summary(folder)
     plans = all_files(home / "demo-plans") if (home / "demo-plans").exists() else []
     for plan in plans:
-        content = json.loads(plan.read_text(encoding="utf-8"))
-        assert content == {"simulated": True, "plan": summary["plan"]}
+        assert plan_body(plan) == {"simulated": True, "plan": summary["plan"]}
         assert summary["approved"] is True and summary["target"] == f"demo-plans/{plan.name}"
         assert summary["stage"] in ("executing", "explaining", "done")
     return summary

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import all_files, read_summary, run_dirs
+from conftest import all_files, plan_body, read_summary, run_dirs
 from people import ScriptedPerson, saying
 
 from planner.config import Config
@@ -47,7 +47,7 @@ def test_saved_run_writes_plan_and_five_records(home: Path) -> None:
         "summary.json",
     ]
     plan_file = home / "demo-plans" / f"{folder.name}.json"
-    assert json.loads(plan_file.read_text()) == {"simulated": True, "plan": DEMO_PLAN}
+    assert plan_body(plan_file) == {"simulated": True, "plan": DEMO_PLAN}
     summary = read_summary(folder)
     assert summary["status"] == "complete" and summary["stage"] == "done"
     assert summary["approved"] is True

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, read_summary, run_dirs
+from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs
 from people import saying
 from stub_server import (
     PLAN,
@@ -254,10 +254,7 @@ def test_saved_run_records_every_step(stub_server: StubServer, home: Path) -> No
     assert outcome.explanation == EXPLANATION
     relative = f"plans/{outcome.run_id}.json"
     assert [p.relative_to(home).as_posix() for p in plan_files(home)] == [relative]
-    assert json.loads((home / relative).read_text(encoding="utf-8")) == {
-        "simulated": False,
-        "plan": GOOD_PLAN,
-    }
+    assert plan_body(home / relative) == {"simulated": False, "plan": GOOD_PLAN}
     assert run.files() == [
         "01-request.json", "01-response.json", "02-request.json", "02-response.json",
         "summary.json",
@@ -671,9 +668,7 @@ def test_second_call_failure_keeps_the_saved_plan(
         "stopped", "explaining", outcome.error,
     )
     # Nothing is undone: the plan stays saved and the record still says so.
-    assert json.loads((home / relative).read_text(encoding="utf-8")) == {
-        "simulated": False, "plan": GOOD_PLAN,
-    }
+    assert plan_body(home / relative) == {"simulated": False, "plan": GOOD_PLAN}
     assert summary["approved"] is True and summary["target"] == relative
     assert summary["tool_result"] == {"status": "saved", "path": relative}
     assert outcome.tool_result == {"status": "saved", "path": relative}
@@ -716,9 +711,7 @@ def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     relative = f"plans/{summary['run_id']}.json"
     assert summary["status"] == "complete"
     assert summary["tool_result"] == {"status": "saved", "path": relative}
-    assert json.loads((home / relative).read_text(encoding="utf-8")) == {
-        "simulated": False, "plan": GOOD_PLAN,
-    }
+    assert plan_body(home / relative) == {"simulated": False, "plan": GOOD_PLAN}
     # The program's own result comes before anything the model says.
     saved_at = output.index(f"Saved to {relative}")
     assert saved_at < output.index("Model explanation") < output.index(EXPLANATION[:30])
