@@ -27,6 +27,7 @@ bench: compile
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/costs_bench.py
 	$(BIN)/python benchmarks/plans_bench.py
+	$(BIN)/python benchmarks/notes_bench.py
 
 clean:
 	rm -rf $(VENV)
