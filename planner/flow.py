@@ -103,6 +103,21 @@ class RefusedCall(NamedTuple):
     error: str
 
 
+class Calling(NamedTuple):
+    """A request is about to be sent; the edge may show who is asked while it waits."""
+
+    call: int
+    model: str
+    base_url: str | None
+    simulated: bool
+
+
+class Called(NamedTuple):
+    """The call `call` ended (a reply or a failure): the waiting is over."""
+
+    call: int
+
+
 class Notice(NamedTuple):
     """A line of the program's own about the run (no terminal, an over-long answer, ...)."""
 
@@ -506,6 +521,8 @@ class _Run:
         except OSError as error:
             raise _Stop(self._record_failure(error, "nothing more was sent")) from None
         entry["started_at"] = now_iso()
+        self.person.show(Calling(number, self.config.model, self.config.base_url,
+                                 self.client.simulated))
         started = time.perf_counter()
         try:
             reply = self.client.complete(body)
@@ -514,6 +531,9 @@ class _Run:
             entry["error"] = str(error)
             self._write_quietly(response_name, error.record)
             raise _Stop(self._after_save(str(error))) from None
+        finally:
+            # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
+            self.person.show(Called(number))
         entry["duration_ms"] = self._duration(started)
         usage = reply.get("usage") if isinstance(reply, dict) else None
         entry["usage"] = None if self.client.simulated or not isinstance(usage, dict) else usage
