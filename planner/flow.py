@@ -21,7 +21,7 @@ from planner.plan import TOOL_NAME, InvalidArguments, ReviewPlan
 from planner.protocol import build_request, first_messages, registry_for
 from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
 from planner.tools import MAX_RESULT_BYTES, Registry
-from planner.wire import ReplyError, ToolCall, Turn, tool_message
+from planner.wire import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
 PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
@@ -280,8 +280,7 @@ class _Run:
         """After a save or a cancel the model may only explain; any call is refused."""
         if turn.calls:
             if not self._calls_left():
-                raise _Stop(self._after_save("the model asked for another tool call instead "
-                                             "of explaining; it was not run"))
+                raise _Stop(self._after_save(calls_instead_of_text(turn)))
             return self._refuse_all(number, turn), "none"
         if turn.text is None:
             raise _Stop(self._after_save("the model sent an empty explanation"))
