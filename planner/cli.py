@@ -168,14 +168,92 @@ def _usage(message: str) -> None:
 
 
 def main() -> None:
-    """Console-script entry."""
+    """Console-script entry: output that cannot be written ends in one line on stderr.
+
+    SPEC 14. stdout closed at start (`>&-`): refused before anything runs, exit 1. stdout
+    failing later (a broken pipe, a full disk, /dev/full): the rest of the output is dropped,
+    the command or run goes on to its end (so no run is left `running`), then one line says
+    so, with exit 1 unless the command already ended with its own failure code (1, 2, 130),
+    which is kept. A broken pipe (`planner runs | head -1`) is treated the same: Python
+    ignores SIGPIPE, so the write fails; a quiet exit 141 would let a cut-off table or JSON
+    pass for a whole one. An encoding without CJK (PYTHONIOENCODING=ascii) is no failure:
+    what it cannot encode is written as a backslash escape.
+    """
+    import os
+    import sys
+
+    if sys.stdout is None:
+        # Python found descriptor 1 closed. Nothing could be shown, and the first file opened
+        # would get descriptor 1: refuse before anything is read, run or written.
+        ui.error("standard output is closed; nothing was run (give planner somewhere to "
+                 "write, for example > /dev/null)")
+        raise SystemExit(status.EXIT_FAILED)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+    class Output:
+        """stdout that never raises: the first write error is kept, later output dropped."""
+
+        def __init__(self, stream) -> None:
+            self.stream = stream
+            self.failure: OSError | None = None
+
+        def write(self, text: str) -> int:
+            if self.failure is None:
+                try:
+                    return self.stream.write(text)
+                except OSError as error:
+                    self.lost(error)
+            return len(text)
+
+        def flush(self) -> None:
+            if self.failure is None:
+                try:
+                    self.stream.flush()
+                except OSError as error:
+                    self.lost(error)
+
+        def lost(self, error: OSError) -> None:
+            self.failure = error
+            # Descriptor 1 becomes /dev/null: what is still buffered, and the interpreter's
+            # own flush at exit, go nowhere instead of failing a second time.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self.stream.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):
+                pass
+
+        def __getattr__(self, name: str):
+            # isatty, fileno, encoding, buffer, ...: Rich and the JSON writers see the stream.
+            return getattr(self.stream, name)
+
+    output = Output(sys.stdout)
+    sys.stdout = output
+    ending = SystemExit(status.EXIT_OK)
     try:
         app(prog_name="planner")
+    except SystemExit as done:
+        ending = done
     finally:
         # Every file is written and closed by now. Freezing the heap spares the interpreter's
         # final collection a sweep over every object of every imported module: ~80 ms at exit
         # once the SDK is loaded, a real wait for the person at the prompt.
         gc.freeze()
+    output.flush()
+    if output.failure is not None:
+        error = output.failure
+        reason = ("its reader stopped reading (broken pipe)" if isinstance(error, BrokenPipeError)
+                  else f"{error.strerror or error}")
+        try:
+            ui.error(f"could not write the output to stdout: {reason}; what was written is "
+                     "incomplete")
+        except OSError:
+            pass
+        if ending.code in (None, status.EXIT_OK):
+            ending = SystemExit(status.EXIT_FAILED)
+    raise ending
 
 
 # --- Reading the records back: planner runs / show / costs ---------------------------------------

@@ -48,8 +48,37 @@ def notice(message: str) -> None:
 
 def print_json(data: object) -> None:
     """Machine-readable JSON on stdout, exactly, with no markup or wrapping."""
-    # ensure_ascii=False keeps CJK readable; JSON escapes every control character itself.
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    # ensure_ascii=False keeps CJK readable where stdout can encode it; json escapes C0 itself.
+    try:
+        "\u4e00\U0001f600".encode(sys.stdout.encoding or "ascii")
+        readable = True
+    except (LookupError, UnicodeError):
+        readable = False  # PYTHONIOENCODING=ascii: \uXXXX escapes, still the same JSON value
+    text = json.dumps(data, ensure_ascii=not readable, indent=2)
+    if not text.isascii() or "\x7f" in text:
+        import re
+
+        def escape(match: re.Match[str]) -> str:
+            run = match.group()
+            if run.isprintable():
+                return run  # CJK and other ordinary text, in one C-speed check
+            # DEL, C1, bidi and other hidden characters (inert_line's choice) and lone
+            # surrogates become \uXXXX escapes: the same JSON value, inert on a terminal.
+            shown = []
+            for char in run:
+                code = ord(char)
+                if inert_line(char) == char:
+                    shown.append(char)
+                elif code < 0x10000:
+                    shown.append(f"\\u{code:04x}")
+                else:  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
+                    code -= 0x10000
+                    shown.append(f"\\u{0xd800 + (code >> 10):04x}"
+                                 f"\\u{0xdc00 + (code & 0x3ff):04x}")
+            return "".join(shown)
+
+        text = re.sub(r"[^\x00-\x7e]+", escape, text)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
