@@ -134,7 +134,12 @@ def _plain(value: object) -> object:
 
 def _screen() -> Console:
     """Where the plan is shown: the terminal where SAVE is asked, even if stdout is a file."""
-    if out.is_terminal:
+    try:
+        # The stream itself, not Rich's is_terminal: FORCE_COLOR makes that true for a file.
+        on_terminal = out.file.isatty()
+    except (AttributeError, ValueError, OSError):
+        on_terminal = False
+    if on_terminal:
         return out
     try:
         tty = open(TTY, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
@@ -151,38 +156,64 @@ def _hanging(value: str, width: int) -> list[str]:
 def show_plan(view, simulated: bool) -> None:
     """The checked plan as the person must confirm it: values, notes, target file."""
     plan = view.plan
-    rows = [("Title", inert_line(plan.title))]
+    warn = "bold yellow"
+    rows = [("Title", inert_line(plan.title), "")]
     for index, note in enumerate(view.notes):
         where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
         rows.append(("Notes" if index == 0 else "",
-                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}"))
-    rows += [("Date", _date_text(view)), ("Minutes", str(plan.minutes)),
-             ("Save to", inert_line(str(view.target)))]
+                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}", ""))
+    rows.append(("Date", _date_text(view), ""))
+    if view.date_in_past:
+        rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
+    rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
+    rows += [("", f"warning: {inert_line(warning)}", warn)
+             for warning in getattr(view, "warnings", ())]
     screen = _screen()
+    try:
+        _plan_panel(screen, rows, simulated)
+    except OSError:
+        if screen is out:
+            raise
+        # The terminal went away while showing it: the plan goes with the rest of the output,
+        # and the SAVE prompt, which needs that terminal too, finds none and cancels.
+        _plan_panel(out, rows, simulated)
+    finally:
+        if screen is not out:
+            try:
+                screen.file.close()
+            except OSError:
+                pass
+
+
+def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool) -> None:
+    """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
+    import os
+
+    columns = screen.width
+    try:
+        # The terminal's own width wins over a stale COLUMNS: a line longer than the screen
+        # would be wrapped by the terminal, past the hanging indent below.
+        columns = min(columns, os.get_terminal_size(screen.file.fileno()).columns)
+    except (AttributeError, ValueError, OSError):
+        pass  # not a terminal: Rich's width (COLUMNS, else 80) is all there is
     # One Text, not a Table: a quarter of the rendering time. A value too long for the panel
     # is cut by hand and its next lines indented past the labels, so a long title can never
-    # wrap into a line that starts like one of the rows below (`Date`, `Minutes`).
-    width = screen.width - 4 - LABEL
+    # wrap into a line that starts like one of the rows (`Date`, `Minutes`).
+    width = columns - 4 - LABEL
+    encoding = screen.encoding
     body = Text()
-    for label, value in rows:
+    for label, value, style in rows:
+        if not encoding.startswith("utf"):
+            # Escaped before measuring: `\u590d` takes six columns, not the two of 复.
+            value = value.encode(encoding, "backslashreplace").decode(encoding)
         for number, part in enumerate(_hanging(value, width)):
             body.append(f"{label if number == 0 else '':<{LABEL}}", style="bold")
-            body.append(part)
+            body.append(part, style=style)
             body.append("\n")
-        if label == "Date" and view.date_in_past:
-            body.append(" " * LABEL)
-            body.append(f"warning: this date is in the past (today is {view.today})",
-                        style="bold yellow")
-            body.append("\n")
-    for warning in getattr(view, "warnings", ()):
-        body.append(" " * LABEL)
-        body.append(f"warning: {inert_line(warning)}", style="bold yellow")
-        body.append("\n")
     body.rstrip()
     title = "Proposed plan (simulated model)" if simulated else "Proposed plan"
-    screen.print(Panel(body, title=Text(title), title_align="left", expand=False))
-    if screen is not out:
-        screen.file.close()
+    screen.print(Panel(body, title=Text(title), title_align="left", expand=False,
+                       width=columns))
 
 
 def _date_text(view) -> str:
@@ -201,11 +232,16 @@ def read_tty_line(prompt: str) -> str | None:
         raw = open(TTY, "r+b", buffering=0)  # noqa: SIM115 - closed below
     except OSError:
         return None
-    with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="\n") as tty:
-        out.file.flush()
-        tty.write(prompt)
-        tty.flush()
-        return tty.readline()
+    try:
+        with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace",
+                                   newline="\n") as tty:
+            out.file.flush()
+            tty.write(prompt)
+            tty.flush()
+            return tty.readline()
+    except OSError:
+        # The terminal went away (hung up) mid-prompt: nobody can answer, as with none at all.
+        return None
 
 
 def has_terminal() -> bool:
@@ -242,8 +278,12 @@ def show_model_text(event) -> None:
         out.print(Text(NO_PLAN_LINE, style="bold"))
         label = f"{who} reply (no plan proposed)"
     # Text, not markup, and made inert: the words are shown, never obeyed by the terminal.
-    out.print(Panel(Text(inert_block(event.text)), title=Text(label), title_align="left",
-                    expand=False))
+    text = inert_block(event.text)
+    encoding = out.encoding
+    if not encoding.startswith("utf"):
+        # Escaped before Rich measures the lines, so the panel's border stays where it is.
+        text = text.encode(encoding, "backslashreplace").decode(encoding)
+    out.print(Panel(Text(text), title=Text(label), title_align="left", expand=False))
 
 
 def _under(home_display: str, relative: str) -> str:
