@@ -560,7 +560,7 @@ def notes_command(
 
     Example: planner notes 检索 --limit 5
     """
-    from planner.notes import NotesError, load_catalog
+    from planner.notes import MAX_QUERY, NotesError, load_catalog
 
     folder = _plans_home(ctx, home)
     notes_dir = getattr(_records_config(ctx, config_path), "notes_dir", None)
@@ -587,3 +587,6 @@ def notes_command(
     else:
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source) or f"{catalog.folder}/", query)
+    if query is not None and len(query) > MAX_QUERY:
+        _usage(f"QUERY has {len(query):,} characters; at most {MAX_QUERY} (a few words find "
+               "a note)")

@@ -11,6 +11,7 @@ import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner import storage
+from planner.notes import MAX_QUERY
 from planner.plan import InvalidArguments, _kind, _load_object, _show
 from planner.tools import MAX_RESULT_BYTES, Tool
 
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
 
 SEARCH_NOTES = "search_notes"
 GET_NOTE = "get_note"
-MAX_QUERY = 200
 MAX_LIMIT = 10
 DEFAULT_LIMIT = 5
 MAX_ID = 500

@@ -29,6 +29,9 @@ LISTED_MAX_BYTES = 4096
 MAX_ID = 500  # characters: a path several folders deep fits
 MAX_TITLE = 300  # characters kept from a title; a longer one is cut with …
 MAX_WARNINGS = 10  # warning lines shown; the rest are counted in one more line
+# Characters of a search: the model's search_notes has the same bound. A longer phrase costs a
+# pass over the postings of each of its characters (a second on 10,000 notes at 1,000).
+MAX_QUERY = 200
 # One `# ` heading (ATX level 1, CommonMark: up to 3 spaces before, an optional closing #-run).
 _HEADING = re.compile(r" {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 _TAG_SPLIT = re.compile(r"[,\s]+")
@@ -336,10 +339,8 @@ def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
 
 
 def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
-    """Every *.md file under `folder` (hidden folders skipped, links not followed), and the
-    files skipped on sight as (relative path, reason)."""
-    from planner.notes_index import FileStat
-
+    """Every *.md file under `folder` as (path, size, mtime_ns, inode), hidden folders skipped
+    and links not followed, and the files skipped on sight as (relative path, reason)."""
     files: list[FileStat] = []
     skipped: list[tuple[str, str]] = []
     pending = [""]
@@ -367,7 +368,7 @@ def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
                     elif info.st_size > MAX_NOTE_BYTES:
                         skipped.append((path, "larger than 1 MiB"))
                     else:
-                        files.append(FileStat(path, info.st_size, info.st_mtime_ns, info.st_ino))
+                        files.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
                 elif entry.is_dir(follow_symlinks=False):  # False for a link: not followed
                     if not name.isascii() and not _utf8(name):
                         skipped.append((_shown(path), "its name is not UTF-8"))
@@ -395,7 +396,7 @@ def _shown(path: str) -> str:
 def read_note(folder: Path, entry: FileStat) -> Parsed | str:
     """A note file's ID, title, tags and text, or the reason it is skipped."""
     try:
-        data = storage.read_regular_file(folder / entry.path, MAX_NOTE_BYTES, follow_links=False)
+        data = storage.read_regular_file(folder / entry[0], MAX_NOTE_BYTES, follow_links=False)
     except storage.FileRefused as error:
         return "larger than 1 MiB" if "larger" in str(error) else "not a regular file"
     except OSError as error:
@@ -410,7 +411,7 @@ def read_note(folder: Path, entry: FileStat) -> Parsed | str:
         meta, body = split_front_matter(text.removeprefix("\ufeff"))
     except FrontMatterError as error:
         return str(error)
-    return note_fields(meta, body, entry.path)
+    return note_fields(meta, body, entry[0])
 
 
 def note_fields(meta: dict, body: str, path: str) -> Parsed | str:

@@ -105,12 +105,13 @@ def _spread(match: re.Match) -> str:
 
 def match_expression(query: str) -> str | None:
     """An FTS5 query: every whitespace-separated term must appear; None when none can match."""
-    phrases = []
+    phrases: dict[str, None] = {}
     # Control characters are never in a token; a NUL would end FTS5's reading of the string.
     for term in _CONTROLS.sub(" ", query).split():
         if _WORDY.search(term):
             # A quoted string is one phrase: its tokens must stand in this order, side by side.
-            phrases.append('"' + spaced(term).replace('"', '""') + '"')
+            # A repeated term is asked once: each costs a pass over its words' postings.
+            phrases['"' + spaced(term.lower()).replace('"', '""') + '"'] = None
     return " AND ".join(phrases) if phrases else None
 
 

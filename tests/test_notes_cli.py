@@ -120,6 +120,10 @@ def test_search_in_chinese_and_english(home: Path) -> None:
     empty = planner("notes", "找不到的词")
     assert empty.returncode == 0 and "No notes in notes/ match '找不到的词'." in empty.stdout
     assert planner("notes", "  ").returncode == 2
+    assert len(notes_json("检索 " * 40)) == 10  # 200 characters, the same word 40 times
+    long = planner("notes", "检" * 201)
+    assert long.returncode == 2 and long.stdout == ""
+    assert long.stderr == "Error: QUERY has 201 characters; at most 200 (a few words find a note)\n"
 
 
 def test_an_edited_note_is_found_by_its_new_text(home: Path) -> None:

@@ -116,6 +116,12 @@ def test_total_counts_every_match_and_limit_bounds_the_results(home: Path) -> No
     assert all(row["path"].endswith(".md") and "retrieval" in row["snippet"] for row in rows)
 
 
+def test_each_term_is_one_phrase_asked_once() -> None:
+    assert notes_index.match_expression("RAG rag 检索 RAG") == '"rag" AND "\x01检\x01索\x01"'
+    assert notes_index.match_expression('a"b') == '"a""b"'
+    assert notes_index.match_expression("— 。 ！") is None
+
+
 NASTY = ['"', '""', "*", "AND", "OR NOT", "NEAR(a b)", "a:b", "title:RAG", "-x", "(", ")", "^",
          "\x01", "\x00", "'; DROP TABLE files; --", "检索\"", "'", "{a b}", "a + b", "。，、", "~"]
 
