@@ -332,7 +332,8 @@ def _reason(error: BaseException) -> str:
 
 def memory_index(root: str = "") -> NoteIndex:
     """A new, empty index in memory (notes.json and the samples, or when no file can be kept)."""
-    index = NoteIndex(sqlite3.connect(":memory:", isolation_level=None), "memory")
+    index = NoteIndex(sqlite3.connect(":memory:", isolation_level=None,
+                                      check_same_thread=False), "memory")
     index.create(root)
     return index
 
@@ -375,8 +376,11 @@ def _private_folder(place: Path) -> None:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    # Autocommit: every transaction here is an explicit BEGIN ... COMMIT.
-    db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
+    # Autocommit: every transaction here is an explicit BEGIN ... COMMIT. A catalog is used by
+    # one thread at a time, but not always the one that opened it (a run may look up from a
+    # worker thread): sqlite3's same-thread check would turn that into a needless rebuild.
+    db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None,
+                         check_same_thread=False)
     db.execute("PRAGMA synchronous = NORMAL")
     return db
 

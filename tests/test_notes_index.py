@@ -321,6 +321,21 @@ def test_index_damaged_during_a_run_is_rebuilt_and_the_search_answers(home: Path
     assert catalog.get("G0").title == "Retrieval 0"
 
 
+def test_a_catalog_answers_from_another_thread_without_a_rebuild(home: Path) -> None:
+    import threading
+
+    make_folder(home / "notes", 30)
+    catalog = folder_catalog(home)
+    before = os.stat(index_path(home)).st_ino
+    answers = []
+    worker = threading.Thread(target=lambda: answers.append(
+        (catalog.search("检索增强生成", 3), catalog.get("G0").title)))
+    worker.start()
+    worker.join()
+    assert answers == [(catalog.search("检索增强生成", 3), "Retrieval 0")]
+    assert os.stat(index_path(home)).st_ino == before and catalog.warnings == ()
+
+
 def test_an_interrupted_build_leaves_the_old_index_and_no_temporary_file(home: Path) -> None:
     notes = home / "notes"
     make_folder(notes, 10)
