@@ -31,8 +31,11 @@ from conftest import PLANNER, plan_body, read_summary, run_dirs
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, summary, write_run
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
-from test_live import GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
+from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 
+from planner import plans
+from planner.notes import SAMPLE_NOTES
+from planner.plan import ReviewPlan
 from planner.ui import ANSWER_PROMPT, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
 
 SECONDS = 30  # far above any run here; reached only by a hang
@@ -66,10 +69,10 @@ LINE = " | ".join(RAW)  # one-line places: errors, cells, titles
 
 # Rich's own colour and style sequences: the only escape sequences the program writes.
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
-# The waiting line's own (SPEC 15, a Rich status): back to the start of its line (or the one
-# above) and erase it; hide and show the cursor. A hostile copy of these would still be caught:
-# its escaped form would be missing from the screen.
-OWN = re.compile(rb"\r(?:\x1b\[1A)?\x1b\[2K|\x1b\[\?25[lh]")
+# The waiting line's own (SPEC 15, a Rich status): back to the start of its line, erase it and
+# the lines above it takes; hide and show the cursor. A hostile copy of these would still be
+# caught: its escaped form would be missing from the screen.
+OWN = re.compile(rb"\r(?:\x1b\[2K|\x1b\[1A\x1b\[2K)+|\x1b\[\?25[lh]")
 BOX = re.compile(r"[\s\u2500-\u257f]")
 COLOURS = [pytest.param(True, id="colour"), pytest.param(False, id="NO_COLOR")]
 
@@ -294,6 +297,9 @@ def test_notes_command_and_dry_run_show_note_text_inert(home: Path) -> None:
     assert table.finish() == 0
     shown = shown_text(table.raw)
     assert "[bold green]Saved[/]" in shown
+    search = Terminal(home, ["notes", "click"], True, width=200)  # the snippet of the text
+    assert search.finish() == 0
+    assert "\\x1b\\click" in shown_text(search.raw)
     dry = Terminal(home, ["--dry-run"], True, width=200)
     assert dry.finish() == 0
     shown = shown_text(dry.raw)
@@ -366,6 +372,17 @@ def test_explanation_failure_after_save_is_inert(server: StubServer, home: Path)
     assert_escaped_forms(shown, FOLDED[:6])
     assert "Do not run again" in " ".join(shown.split())
     assert (home / relative).is_file()
+
+
+def test_model_name_from_config_is_inert_in_the_waiting_line(server: StubServer,
+                                                             home: Path) -> None:
+    screen = live_terminal(home, server, True,
+                           Reply(body=text_reply("Which notes?"), delay=0.5), model=LINE)
+    screen.wait_for(ANSWER_PROMPT)
+    screen.answer("")
+    assert screen.finish() == 0
+    shown = shown_text(screen.raw)
+    assert "Asking \\x1b[1A\\x1b[2K" in shown  # the line said who was asked, escaped
 
 
 # --- stdout redirected: the plan still goes where SAVE is asked ----------------------------------
@@ -477,13 +494,15 @@ def test_records_as_json_on_a_terminal_are_inert(home: Path, command: list[str])
     assert data["summary"]["request"] == LINE  # the same values, only written inert
 
 
-@pytest.mark.xfail(strict=True, reason="print_json_lines (runs/costs --json) writes C1 and bidi "
-                   "characters raw; print_json (show --json) escapes them")
-@pytest.mark.parametrize("command", [["runs", "--json"], ["costs", "--json"]],
-                         ids=["runs --json", "costs --json"])
+@pytest.mark.xfail(strict=True, reason="print_json_lines (runs/costs/plans --json) writes C1 and "
+                   "bidi characters raw; print_json (show --json) escapes them")
+@pytest.mark.parametrize("command", [["runs", "--json"], ["costs", "--json"],
+                                     ["plans", "--json"]],
+                         ids=["runs --json", "costs --json", "plans --json"])
 def test_record_lists_as_json_on_a_terminal_are_inert(home: Path, command: list[str]) -> None:
     hostile_run(home)
     write_run(home, f"20261120T090000000000Z-{RAW[7]}{RAW[5]}", summary("x"))
+    hostile_plans(home)
     screen = Terminal(home, command, True, width=200)
     assert screen.finish() == 0
     shown_text(screen.raw)
@@ -501,3 +520,23 @@ def test_a_hostile_run_folder_name_is_inert(home: Path, command: list[str]) -> N
     assert screen.finish() == 0
     shown = shown_text(screen.raw)
     assert "[bold green]Saved" in shown
+
+
+def hostile_plans(home: Path) -> None:
+    """A saved plan whose title is markup, and a file whose name is hostile."""
+    folder = home / "plans"
+    folder.mkdir(exist_ok=True)
+    plan = ReviewPlan("[bold green]Saved to plans/x.json[/]", ("N1",), FUTURE, 20)
+    (folder / "20261130T000000000000Z-aaaaaa.json").write_bytes(plans.plan_file_content(
+        plan, simulated=False, run_id="20261130T000000000000Z-aaaaaa",
+        created_at="2026-11-30T00:00:00.000+00:00", notes=SAMPLE_NOTES[:1]))
+    (folder / f"{RAW[3]}{RAW[5]}{RAW[7]}.json").write_text("{}", encoding="utf-8")
+
+
+def test_saved_plans_read_back_are_inert(home: Path) -> None:
+    hostile_plans(home)
+    screen = Terminal(home, ["plans"], True, width=200)
+    assert screen.finish() == 0
+    shown = shown_text(screen.raw)
+    assert "[bold green]Saved to plans/x.json[/]" in shown
+    assert_escaped_forms(shown, [SHOWN[3], SHOWN[5], SHOWN[7]])  # the file's name, escaped
