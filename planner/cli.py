@@ -16,18 +16,42 @@ if TYPE_CHECKING:
 EXIT_USAGE = status.EXIT_USAGE
 EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
+HOME_ENV = "PLANNER_HOME"
+# \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
+HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
+
+\b
+Examples:
+  planner --demo               try it offline (the model is simulated)
+  planner -r "review N1 and N2 tomorrow for 20 minutes"
+  planner -n -r "review N3"    print the request it would send; send nothing
+  planner runs                 your runs, newest first
+  planner show last            the newest run, step by step (-2: one before)
+  planner costs                tokens and cost per run, and in total
+
+\b
+One folder holds everything: config.json, notes/, plans/, demo-plans/ and
+tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder.
+"""
+
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain `planner` shows the help with exit 0 (main_command): Click's no_args_is_help
+    # would exit 2, the code of a usage error.
     no_args_is_help=False,
+    # -h as well as --help, like most command-line tools; subcommands inherit it.
+    context_settings={"help_option_names": ["-h", "--help"]},
     # Plain help: Rich help formatting loads a Markdown parser and costs ~60 ms per command.
     rich_markup_mode=None,
-    help="A model proposes a review plan, planner checks it, you confirm it, then it is saved.",
+    help=HELP,
 )
 
 HomeOption = Annotated[
     Path,
-    typer.Option("--home", help="Folder holding plans/, demo-plans/ and tool-records/."),
+    typer.Option("--home", envvar=HOME_ENV, show_envvar=True,
+                 help="The folder for everything: config.json, notes/, plans/, demo-plans/, "
+                 "tool-records/."),
 ]
 
 
@@ -41,25 +65,35 @@ def _version(value: bool) -> None:
 def main_command(
     ctx: typer.Context,
     request: Annotated[
-        str | None, typer.Option("--request", help="Ask the live model to plan this request.")
+        str | None,
+        typer.Option("--request", "-r", metavar="TEXT",
+                     help="Ask the live model to plan this request."),
     ] = None,
     demo: Annotated[
         bool, typer.Option("--demo", help="Offline run with scripted (simulated) model replies.")
     ] = False,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Print the first request live mode would send.")
+        bool, typer.Option("--dry-run", "-n", help="Print the first request live mode would "
+                           "send; send nothing, write nothing.")
     ] = False,
     config_path: Annotated[
         Path | None,
-        typer.Option("--config", help="Settings file (default: ./config.json if present)."),
+        typer.Option("--config", "-c", help="Settings file (default: config.json in the home "
+                     "folder if present, else built-in defaults)."),
     ] = None,
     home: HomeOption = Path("."),
     version: Annotated[
         bool | None,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+        typer.Option("--version", "-V", callback=_version, is_eager=True,
+                     help="Show the version."),
     ] = None,
 ) -> None:
     """Plan a review: --demo (offline), --dry-run (show the request) or --request TEXT (live)."""
+    if ctx.invoked_subcommand is None and _nothing_given(ctx):
+        # Plain `planner`: the help, like gh and git, and exit 0: nothing went wrong.
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+    home = _checked_home(ctx, home)
     ctx.obj = {"home": home, "config": config_path}
     if ctx.invoked_subcommand is not None:
         if request is not None or demo or dry_run:
@@ -71,10 +105,11 @@ def main_command(
     if demo and dry_run:
         _usage("choose one of --demo and --dry-run")
     if not (demo or dry_run or request is not None):
-        _usage("choose a mode: --demo, --dry-run or --request TEXT (see planner --help)")
+        _usage("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
+               "planner -h shows them all")
     if request is not None and not request.strip():
         _usage("--request needs some text")
-    config = _config(config_path)
+    config = _config(config_path, home)
     try:
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
@@ -83,11 +118,35 @@ def main_command(
         elif demo:
             _finish(_demo(config, home))
         else:
-            _finish(_live(config, _notes(home), home, request))
+            _finish(_live(config, _notes(home), home, request), config)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _nothing_given(ctx: typer.Context) -> bool:
+    """No option on the command line (PLANNER_HOME alone does not count)."""
+    return all(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "COMMANDLINE"
+               for name in ctx.params)
+
+
+def _checked_home(ctx: typer.Context, home: Path) -> Path:
+    """The home folder given by --home or PLANNER_HOME must exist: it is never created."""
+    source = getattr(ctx.get_parameter_source("home"), "name", "DEFAULT")
+    if source == "DEFAULT":
+        return home
+    return _existing_home(home, f"{HOME_ENV}={home}" if source == "ENVIRONMENT"
+                          else f"--home {home}")
+
+
+def _existing_home(home: Path, given: str) -> Path:
+    # Checked up front: otherwise the first write fails and the message blames free space.
+    if not home.is_dir():
+        what = "is not a folder" if home.exists() else "no such folder"
+        _usage(f"{given}: {what}; planner uses an existing folder and never creates it "
+               "(mkdir it first, or check the spelling)")
+    return home
 
 
 def _dry_run(config: "Config", notes, request: str) -> None:
@@ -134,19 +193,46 @@ def _run(request: str, client, config: "Config", notes, home: Path, mode: str) -
                     config=config, notes=notes, mode=mode)
 
 
-def _finish(outcome: "Outcome") -> None:
-    """Render how the run ended (the events were shown as they came) and exit with its code."""
+def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
+    """Render how the run ended (the events were shown as they came) and exit with its code.
+
+    `config` is given for a live run: its prices turn the recorded usage into the cost line.
+    """
     if outcome.error:
         ui.error(outcome.error)
     if outcome.folder is not None:
-        ui.notice(f"Run {outcome.run_id}: records in {outcome.folder}")
+        if config is not None and not outcome.simulated:
+            _run_cost(outcome.folder, config)
+        # The folder's name is the run ID: said once, the line fits 80 columns.
+        ui.notice(f"Records: {outcome.folder}")
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 
 
-def _config(path: Path | None) -> "Config":
-    from planner.config import ConfigError, load_config
+def _run_cost(folder: Path, config: "Config") -> None:
+    """One line: the run's calls, tokens and cost, from its summary.json, as `costs` counts."""
+    from planner import costs, history
 
+    summary, _problem = history.read_summary(str(folder))
+    if summary is None:
+        return  # the stop line already said what went wrong with the records
+    tally = costs.tally_calls(summary["calls"])
+    if tally.calls:
+        tokens = tally.input_cache_hit_tokens + tally.input_cache_miss_tokens + tally.output_tokens
+        ui.run_cost(tally.calls, tally.unknown_calls, tokens, tally.cost(config.prices),
+                    config.prices.currency)
+
+
+def _config(path: Path | None, home: Path = Path(".")) -> "Config":
+    """The settings: `path`, else the home folder's config.json if there is one, else defaults."""
+    from planner.config import DEFAULT_CONFIG_FILE, Config, ConfigError, load_config
+
+    if path is None:
+        candidate = home / DEFAULT_CONFIG_FILE
+        # A link is handed on even when broken, so a dangling config.json is named, not skipped.
+        if not (candidate.is_symlink() or candidate.exists()):
+            return Config()
+        path = candidate
     try:
         return load_config(path)
     except ConfigError as error:
@@ -265,17 +351,17 @@ JsonFlag = Annotated[
 SubHomeOption = Annotated[
     Path | None,
     typer.Option("--home", help="Folder holding tool-records/ (default: the --home before the "
-                 "command, else .)."),
+                 "command, else PLANNER_HOME, else .)."),
 ]
 SubConfigOption = Annotated[
     Path | None,
-    typer.Option("--config", help="Settings file with the price table (default: ./config.json if "
-                 "present)."),
+    typer.Option("--config", "-c", help="Settings file with the price table (default: "
+                 "config.json in the home folder if present)."),
 ]
 LimitOption = Annotated[
     int | None,
-    typer.Option("--limit", min=0, help="List only the newest N runs (default: 50 in tables, "
-                 "all with --json; 0: all). Totals always cover every run."),
+    typer.Option("--limit", "-L", min=0, help="List only the newest N runs (default: 50 in "
+                 "tables, all with --json; 0: all). Totals always cover every run."),
 ]
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read
 
@@ -283,12 +369,21 @@ TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and n
 def _records_home(ctx: typer.Context, home: Path | None) -> Path:
     """The subcommand's own --home wins over the one given before the subcommand."""
     if home is not None:
-        return home
+        return _existing_home(home, f"--home {home}")
     return (ctx.obj or {}).get("home") or Path(".")
 
 
-def _records_config(ctx: typer.Context, config_path: Path | None) -> "Config":
-    return _config(config_path if config_path is not None else (ctx.obj or {}).get("config"))
+def _records_config(ctx: typer.Context, config_path: Path | None, home: Path) -> "Config":
+    """The subcommand's --config, else the one before the command, else the home's own."""
+    return _config(config_path if config_path is not None else (ctx.obj or {}).get("config"),
+                   home)
+
+
+def _records_label(home: Path) -> str:
+    """Where the runs are, as the person named it: tool-records/ or HOME/tool-records/."""
+    from planner.records import RECORDS_DIR
+
+    return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
 
 
 def _history_failed(error: Exception) -> None:
@@ -303,7 +398,7 @@ def _limit(limit: int | None, as_json: bool) -> int | None:
     return limit or None
 
 
-@app.command("runs")
+@app.command("runs", short_help="List your runs, newest first.")
 def runs_command(
     ctx: typer.Context,
     as_json: JsonFlag = False,
@@ -311,41 +406,48 @@ def runs_command(
     home: SubHomeOption = None,
     config_path: SubConfigOption = None,
 ) -> None:
-    """List the runs in tool-records/, newest first (damaged ones included)."""
+    """List the runs in tool-records/, newest first (damaged ones included).
+
+    Example: planner runs -L 10
+    """
     from planner import history
 
-    prices = _records_config(ctx, config_path).prices
+    folder = _records_home(ctx, home)
+    prices = _records_config(ctx, config_path, folder).prices
     try:
-        rows, total = history.list_runs(
-            _records_home(ctx, home), prices, _limit(limit, as_json)
-        )
+        rows, total = history.list_runs(folder, prices, _limit(limit, as_json))
     except history.HistoryError as error:
         _history_failed(error)
     if as_json:
         ui.print_json_lines(rows)
     else:
-        ui.runs_table(rows, prices.currency, total)
+        ui.runs_table(rows, prices.currency, total, _records_label(folder))
 
 
-@app.command("show")
+@app.command("show", short_help="One run step by step (default: the newest).",
+             # `show -1`: -1 is a run (the newest), not an option; see _pick_run.
+             context_settings={"ignore_unknown_options": True})
 def show_command(
     ctx: typer.Context,
-    run_id: Annotated[str, typer.Argument(help="A run ID, or a unique start of one.")],
+    run_id: Annotated[
+        str,
+        typer.Argument(metavar="[RUN]", show_default=False,
+                       help="last or -1 (the newest run, the default), -2 (the one before), "
+                       "..., or a run ID or a unique start of one."),
+    ] = "last",
     as_json: JsonFlag = False,
     home: SubHomeOption = None,
     config_path: SubConfigOption = None,
 ) -> None:
-    """Show one run step by step: request, proposal, decision, write, explanation, calls."""
+    """Show one run step by step: request, proposal, decision, write, explanation, calls.
+
+    Example: planner show -2
+    """
     from planner import history
 
-    prices = _records_config(ctx, config_path).prices
     folder = _records_home(ctx, home)
-    try:
-        found = history.find_run(folder, run_id)
-    except history.RunNotFound as error:
-        _usage(str(error))
-    except history.HistoryError as error:
-        _history_failed(error)
+    prices = _records_config(ctx, config_path, folder).prices
+    found = _pick_run(folder, run_id)
     detail = history.run_detail(folder, found, prices)
     if as_json:
         ui.print_json(detail)
@@ -353,7 +455,34 @@ def show_command(
         ui.run_detail(detail)
 
 
-@app.command("costs")
+def _pick_run(folder: Path, wanted: str) -> str:
+    """The run ID that `last`, -N, an ID or a unique start of one names; else exit 2."""
+    from planner import history
+
+    back = wanted[1:] if wanted.startswith("-") else None
+    if back is not None and not (back.isascii() and back.isdigit()):
+        # ignore_unknown_options lets any dash word through; only -N is a run.
+        _usage(f"no such option: {wanted} (planner show -h lists the options)")
+    try:
+        if wanted == "last" or back is not None:
+            number = 1 if back is None else int(back)
+            names = history.run_ids(folder)
+            if number == 0:
+                _usage("-0 names no run: -1 is the newest, -2 the one before")
+            if not names:
+                _usage(f"no runs in {_records_label(folder)} yet; planner --demo makes one")
+            if number > len(names):
+                _usage(f"there are only {len(names)} run(s) in {_records_label(folder)}; "
+                       f"-{len(names)} is the oldest")
+            return names[number - 1]
+        return history.find_run(folder, wanted)
+    except history.RunNotFound as error:
+        _usage(str(error))
+    except history.HistoryError as error:
+        _history_failed(error)
+
+
+@app.command("costs", short_help="Tokens and cost per run, and in total.")
 def costs_command(
     ctx: typer.Context,
     as_json: JsonFlag = False,
@@ -361,12 +490,16 @@ def costs_command(
     home: SubHomeOption = None,
     config_path: SubConfigOption = None,
 ) -> None:
-    """Token usage and cost per run and in total (known part; simulated runs left out)."""
+    """Token usage and cost per run and in total (known part; simulated runs left out).
+
+    Example: planner costs --json
+    """
     from planner import history
 
-    prices = _records_config(ctx, config_path).prices
+    folder = _records_home(ctx, home)
+    prices = _records_config(ctx, config_path, folder).prices
     try:
-        report, damaged = history.cost_report(_records_home(ctx, home), prices)
+        report, damaged = history.cost_report(folder, prices)
     except history.HistoryError as error:
         _history_failed(error)
     shown = _limit(limit, as_json)
@@ -380,7 +513,12 @@ def costs_command(
     else:
         table_prices = {"hit": prices.input_cache_hit, "miss": prices.input_cache_miss,
                         "output": prices.output}
-        ui.costs_table(report, table_prices, damaged, shown)
+        # Every run, newest first: a narrow table names a run by its -N for `planner show`.
+        try:
+            order = history.run_ids(folder)
+        except history.HistoryError:
+            order = []
+        ui.costs_table(report, table_prices, damaged, shown, _records_label(folder), order)
 
 
 # --- Saved plans: planner plans / export ---------------------------------------------------------
@@ -390,7 +528,7 @@ def costs_command(
 PlansHomeOption = Annotated[
     Path | None,
     typer.Option("--home", help="Folder holding plans/ and demo-plans/ (default: the --home "
-                 "before the command, else .)."),
+                 "before the command, else PLANNER_HOME, else .)."),
 ]
 DemoPlansFlag = Annotated[
     bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
@@ -398,10 +536,8 @@ DemoPlansFlag = Annotated[
 
 
 def _plans_home(ctx: typer.Context, home: Path | None) -> Path:
-    folder = _records_home(ctx, home)
-    if not folder.is_dir():
-        _usage(f"--home {folder}: no such folder")
-    return folder
+    # _records_home refuses a folder that does not exist (exit 2).
+    return _records_home(ctx, home)
 
 
 def _plans_failed(error: object) -> None:
@@ -409,11 +545,12 @@ def _plans_failed(error: object) -> None:
     raise typer.Exit(1)
 
 
-@app.command("plans")
+@app.command("plans", short_help="List saved plans, upcoming first.")
 def plans_command(
     ctx: typer.Context,
     show_all: Annotated[
-        bool, typer.Option("--all", help="Past plans too, newest first, after the upcoming ones.")
+        bool, typer.Option("--all", "-a",
+                           help="Past plans too, newest first, after the upcoming ones.")
     ] = False,
     as_json: JsonFlag = False,
     demo: DemoPlansFlag = False,
@@ -445,7 +582,7 @@ def plans_command(
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden)
 
 
-@app.command("export")
+@app.command("export", short_help="Export plans to your calendar (iCalendar).")
 def export_command(
     ctx: typer.Context,
     ics: Annotated[
@@ -457,14 +594,15 @@ def export_command(
                      "never overwritten). Default: stdout."),
     ] = None,
     show_all: Annotated[
-        bool, typer.Option("--all", help="Every plan, past ones too (default: upcoming ones).")
+        bool, typer.Option("--all", "-a",
+                           help="Every plan, past ones too (default: upcoming ones).")
     ] = False,
     demo: DemoPlansFlag = False,
     home: PlansHomeOption = None,
     config_path: Annotated[
         Path | None,
-        typer.Option("--config", help="Settings file with review_time (default: ./config.json "
-                     "if present)."),
+        typer.Option("--config", "-c", help="Settings file with review_time (default: "
+                     "config.json in the home folder if present)."),
     ] = None,
 ) -> None:
     """Export saved plans as calendar events at review_time (config), with a reminder.
@@ -483,8 +621,8 @@ def export_command(
     if output is not None and (output.is_symlink() or output.exists()):
         _usage(f"{output} already exists; planner never overwrites a file: "
                "choose another name or remove it")
-    review_time = getattr(_records_config(ctx, config_path), "review_time", "19:00")
     folder = _plans_home(ctx, home)
+    review_time = getattr(_records_config(ctx, config_path, folder), "review_time", "19:00")
     label = plans.PLANS_DIR["demo" if demo else "live"]
     try:
         rows = plans.list_plans(folder, demo, show_all, _dt.date.today())
@@ -535,7 +673,7 @@ NOTES_TABLE_LIMIT = 50  # notes listed in a table without QUERY
 NOTES_MATCHES = 10  # best matches shown for a QUERY, table or JSON
 
 
-@app.command("notes")
+@app.command("notes", short_help="List or search your notes.")
 def notes_command(
     ctx: typer.Context,
     query: Annotated[
@@ -546,14 +684,14 @@ def notes_command(
     as_json: JsonFlag = False,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", min=0, help="How many notes (default: 50 in the table and all "
-                     "with --json; with QUERY the best 10; 0: all)."),
+        typer.Option("--limit", "-L", min=0, help="How many notes (default: 50 in the table "
+                     "and all with --json; with QUERY the best 10; 0: all)."),
     ] = None,
     home: NotesHomeOption = None,
     config_path: Annotated[
         Path | None,
-        typer.Option("--config", help="Settings file with notes_dir (default: ./config.json if "
-                     "present)."),
+        typer.Option("--config", "-c", help="Settings file with notes_dir (default: "
+                     "config.json in the home folder if present)."),
     ] = None,
 ) -> None:
     """List your notes (ID, title, tags, file), or search them: best matches with a snippet.
@@ -563,9 +701,12 @@ def notes_command(
     from planner.notes import MAX_QUERY, NotesError, load_catalog
 
     folder = _plans_home(ctx, home)
-    notes_dir = getattr(_records_config(ctx, config_path), "notes_dir", None)
+    notes_dir = getattr(_records_config(ctx, config_path, folder), "notes_dir", None)
     if query is not None and not query.strip():
         _usage("QUERY needs some words (or leave it out to list the notes)")
+    if query is not None and len(query) > MAX_QUERY:
+        _usage(f"QUERY has {len(query):,} characters; at most {MAX_QUERY} (a few words find "
+               "a note)")
     if limit is not None:
         shown = limit or None
     elif query is not None:
@@ -587,6 +728,3 @@ def notes_command(
     else:
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source) or f"{catalog.folder}/", query)
-    if query is not None and len(query) > MAX_QUERY:
-        _usage(f"QUERY has {len(query):,} characters; at most {MAX_QUERY} (a few words find "
-               "a note)")

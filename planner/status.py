@@ -22,6 +22,16 @@ WORDS = {
     DAMAGED: "damaged",
 }
 
+# What an unfinished run was doing, by the `stage` recorded in summary.json (flow.py and
+# records.py write the names): `planner show` says "stopped while asking the model".
+STAGE_WORDS = {
+    "requesting": "asking the model",
+    "explaining": "asking the model to explain the result",
+    "answering": "waiting for your answer",
+    "confirming": "waiting for you to type SAVE",
+    "executing": "saving the plan",
+}
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2

@@ -14,8 +14,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from planner.inert import inert_block, inert_line
+from planner.status import COMPLETE, INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
 
 if TYPE_CHECKING:
+    from rich.status import Status
     from rich.table import Table
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
@@ -43,7 +45,9 @@ def info(message: str) -> None:
 
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
-    err.print(Text(inert_line(message), style="dim"), soft_wrap=True)
+    # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
+    # the terminal itself would cut a word at the edge.
+    err.print(Text(inert_line(message), style="dim"), soft_wrap=not err.is_terminal)
 
 
 def print_json(data: object) -> None:
@@ -99,11 +103,18 @@ class TerminalPerson:
     def __init__(self, home_display: str) -> None:
         self.home_display = home_display
         self.interactive = has_terminal()
+        self.waiting: Status | None = None  # the line shown while the model is asked
 
     def show(self, event: object) -> None:
         """Render one event of the flow (see planner.flow for the kinds)."""
         kind = type(event).__name__
-        if kind == "Proposed":
+        if self.waiting is not None:
+            # Called ends the wait; any other event would too, before it is drawn.
+            self.waiting.stop()
+            self.waiting = None
+        if kind == "Calling":
+            self.waiting = start_waiting(event)
+        elif kind == "Proposed":
             show_plan(event.view, event.simulated)
         elif kind == "Rejected":
             out.print(Text(f"The model's proposal was rejected ({inert_line(event.error)}); "
@@ -130,6 +141,96 @@ class TerminalPerson:
 
 def _plain(value: object) -> object:
     return value._asdict() if hasattr(value, "_asdict") else value
+
+
+# --- While the model thinks, and what the run cost --------------------------------------------
+
+
+def _utf(console: Console) -> bool:
+    """Whether the console's stream can show characters beyond ASCII (…, ·, a spinner)."""
+    return console.encoding.lower().startswith("utf")
+
+
+def _can_animate() -> bool:
+    """A waiting line needs stderr to be a terminal that can redraw a line: never a pipe."""
+    try:
+        # The stream itself, not Rich's guess: FORCE_COLOR makes Rich call a pipe a terminal.
+        return err.file.isatty() and not err.is_dumb_terminal
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _Waiting:
+    """`Asking MODEL at HOST… 3 s`: redrawn by the status line, with the seconds so far."""
+
+    def __init__(self, text: str, dots: str) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.started = self.clock()
+        self.text = text + dots
+
+    def __rich__(self) -> Text:
+        return Text(f"{self.text} {int(self.clock() - self.started)} s", style="dim")
+
+
+def start_waiting(event) -> Status | None:
+    """Show who is asked and for how long, on stderr, until stopped; None when not shown.
+
+    Only for a real model (the demo's replies take no time) and only on a terminal.
+    """
+    if event.simulated or not _can_animate():
+        return None
+    # Imported here: only a live run in a terminal pays for Rich's live display and spinners.
+    from rich.status import Status
+
+    utf = _utf(err)
+    line = _Waiting(f"Asking {inert_line(event.model)} at {inert_line(_host(event.base_url))}",
+                    "…" if utf else "...")
+    waiting = Status(line, console=err, spinner="dots" if utf else "line")
+    waiting.start()
+    return waiting
+
+
+def _host(base_url: object) -> str:
+    """Where a request goes, as a person names it: the host (and a port that is not usual)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(str(base_url))
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return str(base_url)
+    if not host:
+        return str(base_url)
+    return f"{host}:{port}" if port else host
+
+
+def run_cost(calls: int, unknown: int, tokens: int, cost: float, currency: str) -> None:
+    """The line after a live run: `2 calls · 1,130 tokens · $0.0002` (as `planner costs`)."""
+    dot = " · " if _utf(err) else " - "
+    parts = [f"{calls:,} call" + ("" if calls == 1 else "s")]
+    if unknown == calls:
+        parts.append("cost unknown (no usage reported)")
+    elif unknown:
+        parts += [f"{tokens:,} tokens known",
+                  f"cost unknown ({unknown:,} call(s) without usage; the rest "
+                  f"{money(cost, currency)})"]
+    else:
+        parts += [f"{tokens:,} tokens", money(cost, currency)]
+    notice(dot.join(parts))
+
+
+def money(cost: float, currency: str) -> str:
+    """A run's cost to read at a glance: $0.0002, or two significant digits below that."""
+    import math
+
+    decimals = 4
+    if 0 < cost < 0.00005:
+        # 0.0000176 would read as $0.0000: show it as 0.000018 instead.
+        decimals = 1 - math.floor(math.log10(cost))
+    amount = f"{cost:.{decimals}f}" if cost else "0"
+    return f"${amount}" if currency == "USD" else f"{amount} {inert_line(currency)}"
 
 
 def _screen() -> Console:
@@ -290,11 +391,14 @@ def _under(home_display: str, relative: str) -> str:
     return relative if home_display in ("", ".") else f"{home_display.rstrip('/')}/{relative}"
 
 
-WIDE = 110  # below this many columns the list tables keep only their key columns
-_STATUS_STYLE = {
-    "complete": "green", "no_tool": "cyan", "running": "cyan",
-    "stopped": "red", "interrupted": "yellow", "damaged": "bold red",
-    "budget_exhausted": "red",
+WIDE = 110  # below this many columns the plans and notes tables keep only their key columns
+GAP = 2  # blank cells between two columns of a list table
+TITLE_ROOM = 16  # cells a title keeps before an optional column may take its place
+TITLE_LEAST = 10  # cells a title keeps before run IDs give way to -1, -2, ...
+_STYLE = {
+    "saved": "green", "complete": "green", "no plan proposed": "cyan", "running": "cyan",
+    "stopped": "red", "call limit reached": "red", "interrupted": "yellow",
+    "damaged": "bold red",
 }
 
 
@@ -304,8 +408,9 @@ def _list_table(title: str, footer: bool = False) -> Table:
     from rich.table import Table
 
     return Table(
-        title=title, title_justify="left", box=box.SIMPLE, show_edge=False, pad_edge=False,
-        collapse_padding=True, show_footer=footer,
+        # Text, not a string: a folder name in the title is never read as markup.
+        title=Text(inert_line(title)), title_justify="left", box=box.SIMPLE, show_edge=False,
+        pad_edge=False, collapse_padding=True, show_footer=footer,
     )
 
 
@@ -314,8 +419,27 @@ def _cell(value: object, style: str = "") -> Text:
     return Text("-" if value is None else inert_line(value), style=style)
 
 
+def _word(value: object) -> str:
+    """A recorded status as a person reads it: `no plan proposed`, not `no_tool`."""
+    return WORDS.get(value, value) if isinstance(value, str) else "-"
+
+
 def _status(value: object) -> Text:
-    return _cell(value, _STATUS_STYLE.get(value, "") if isinstance(value, str) else "")
+    """A status cell: its word, coloured by what it means."""
+    word = inert_line(_word(value))
+    return Text(word, style=_STYLE.get(word, ""))
+
+
+def _outcome(row: dict) -> str:
+    """How a run ended, in one word where one says it: saved, cancelled, stopped, ..."""
+    state = row["status"]
+    result = row["tool_result"]
+    if state == COMPLETE:
+        if result in ("saved", "cancelled"):
+            return result
+        return "cancelled" if row["approved"] is False else _word(state)
+    # Stopped after the write (the explanation failed, or Ctrl+C): the plan is on disk.
+    return f"saved, then {_word(state)}" if result == "saved" else _word(state)
 
 
 def _when(value: object) -> str:
@@ -333,29 +457,43 @@ def _count(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else "-"
 
 
-def _result(row: dict) -> str:
-    """The decision and what was written, in one word (approved=false is 'cancelled')."""
-    if row["tool_result"]:
-        return row["tool_result"]
-    return "approved" if row["approved"] is True else "-"
+def _note(text: str) -> None:
+    """A line under a table, wrapped between words at the terminal's width."""
+    out.print(Text(inert_line(text)))
 
 
-def runs_table(rows: list[dict], currency: str, total: int) -> None:
-    """`planner runs`: one line per run; IDs never wrap, long (Chinese) titles end in …."""
-    wide = out.width >= WIDE
-    grid = _list_table(f"Runs in tool-records/: {total}, newest first")
-    grid.add_column("Run ID", no_wrap=True)
-    if wide:
-        grid.add_column("Time", no_wrap=True)
-        grid.add_column("Mode", no_wrap=True)
-    grid.add_column("Status", no_wrap=True)
-    grid.add_column("Result", no_wrap=True)
-    if wide:
-        grid.add_column("Calls", justify="right", no_wrap=True)
-    # The one wrapable column, so Rich narrows it first; its cells are single-line Text cut
-    # with …, and Rich measures wide (Chinese) characters as two cells.
-    grid.add_column("Title", min_width=6, max_width=48)
-    grid.add_column(f"Cost {currency}", justify="right", no_wrap=True)
+def _span(header: str, cells: list[Text], footer: str = "") -> int:
+    """The cells a no-wrap column needs: its widest cell, header or footer."""
+    return max([cell_len(header), cell_len(footer), *(cell.cell_len for cell in cells)])
+
+
+def _fitting(room: int, optional: list[tuple[str, int]], least: int) -> list[str]:
+    """The optional columns that fit in `room`, by priority, leaving `least` cells over."""
+    chosen = []
+    for name, width in optional:
+        if room - width - GAP >= least:
+            chosen.append(name)
+            room -= width + GAP
+    return chosen
+
+
+def _back_numbers(count: int) -> list[Text]:
+    """-1, -2, ...: what `planner show` takes for the newest runs, when IDs do not fit."""
+    return [Text(f"-{number}") for number in range(1, count + 1)]
+
+
+def runs_table(rows: list[dict], currency: str, total: int, where: str) -> None:
+    """`planner runs`: one line per run; it fits the terminal and never cuts a status or cost.
+
+    The ID, status, title and cost are always there (a long title ends in …; below about
+    70 columns the run is named by its -N for `planner show`); time, calls and mode are
+    added while the title keeps room, so 120 columns show them all.
+    """
+    if not total:
+        info(f"No runs in {where} yet: planner --demo makes one (offline, nothing to pay).")
+        return
+    columns: dict[str, list[Text]] = {
+        "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
     unknown = False
     for row in rows:
         if row["status"] == "damaged":
@@ -365,83 +503,163 @@ def runs_table(rows: list[dict], currency: str, total: int) -> None:
             cost = "simulated" if row["simulated"] else _money(row["cost"], row["unknown_calls"])
             unknown = unknown or (not row["simulated"] and bool(row["unknown_calls"]))
         title.no_wrap, title.overflow = True, "ellipsis"
-        cells = [_cell(row["run_id"])]
-        if wide:
-            cells += [_cell(_when(row["created_at"])), _cell(row["mode"])]
-        cells += [_status(row["status"]), _cell(_result(row))]
-        if wide:
-            cells.append(_cell(row["calls"]))
-        grid.add_row(*cells, title, _cell(cost))
+        outcome = _outcome(row)
+        for name, cell in (
+            ("Run ID", _cell(row["run_id"])), ("Time", _cell(_when(row["created_at"]))),
+            ("Mode", _cell(row["mode"])),
+            ("Status", Text(inert_line(outcome), style=_STYLE.get(outcome, "yellow"))),
+            ("Calls", _cell(_count(row["calls"]))), ("Title", title), ("Cost", _cell(cost)),
+        ):
+            columns[name].append(cell)
+    cost_header = f"Cost {currency}"
+    least = min(TITLE_ROOM, _span("Title", columns["Title"]))
+    fixed = _span("Status", columns["Status"]) + _span(cost_header, columns["Cost"]) + 3 * GAP
+    by_number = out.width - fixed - _span("Run ID", columns["Run ID"]) < min(least, TITLE_LEAST)
+    if by_number:
+        columns["Run ID"] = _back_numbers(len(rows))
+    room = out.width - fixed - _span("#" if by_number else "Run ID", columns["Run ID"])
+    shown = _fitting(room, [(name, _span(name, columns[name])) for name in
+                            ("Time", "Calls", "Mode")], least)
+    grid = _list_table(f"Runs in {where}: {total}, newest first")
+    grid.add_column("#" if by_number else "Run ID", no_wrap=True,
+                    justify="right" if by_number else "left")
+    for name in ("Time", "Mode"):
+        if name in shown:
+            grid.add_column(name, no_wrap=True)
+    grid.add_column("Status", no_wrap=True)
+    if "Calls" in shown:
+        grid.add_column("Calls", justify="right", no_wrap=True)
+    # The one column that gives way: one line each, cut with …; Rich counts a Chinese
+    # character as two cells.
+    # Below about 60 columns even that leaves the title less than `least`: it takes what is left.
+    spare = room - sum(_span(name, columns[name]) + GAP for name in shown)
+    grid.add_column("Title", min_width=max(1, min(least, spare)), max_width=48)
+    grid.add_column(cost_header, justify="right", no_wrap=True)
+    names = ["Run ID", *(name for name in ("Time", "Mode") if name in shown), "Status",
+             *(["Calls"] if "Calls" in shown else []), "Title", "Cost"]
+    for index in range(len(rows)):
+        grid.add_row(*(columns[name][index] for name in names))
     out.print(grid)
     if unknown:
-        info("+N? = N calls with unknown usage (failed or not reported): not priced, not zero.")
+        _note("+N? = N calls with unknown usage (failed or not reported): not priced, not zero.")
+    if by_number:
+        _note("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs --json "
+              "or a wider terminal.")
+    hidden = [name for name in ("Time", "Mode", "Calls") if name not in shown]
+    if hidden:
+        _note(f"Not shown at this width: {', '.join(hidden)} (a wider terminal or "
+              "planner runs --json shows them).")
     _shown(len(rows), total)
 
 
 def _shown(shown: int, total: int) -> None:
     if shown < total:
-        info(f"Showing the newest {shown} of {total} runs: --limit N shows more (0: all); "
-             "--json lists them all.")
+        _note(f"Showing the newest {shown} of {total} runs: --limit N shows more (0: all); "
+              "--json lists them all.")
 
 
-def costs_table(report: dict, prices: dict, damaged: int, limit: int | None) -> None:
-    """`planner costs`: tokens and known cost per run, the total of all runs, what was left out."""
-    wide = out.width >= WIDE
+def costs_table(report: dict, prices: dict, damaged: int, limit: int | None, where: str,
+                order: list[str] | None = None) -> None:
+    """`planner costs`: tokens and known cost per run, the total of all runs, what was left out.
+
+    Wide enough, every count has its column; narrower, the tokens are one sum and the calls
+    with unknown usage a `+N?` beside the cost; status and cost are always there. `order`:
+    every run ID, newest first, so a narrow table can name runs by their -N for `show`.
+    """
     currency, total = report["currency"], report["total"]
+    if not total["runs"]:
+        left = []
+        if report["simulated_runs_skipped"]:
+            left.append(f"{report['simulated_runs_skipped']} simulated (demo) run(s)")
+        if damaged:
+            left.append(f"{damaged} damaged run(s)")
+        info(f"No priced runs in {where}: left out {' and '.join(left)}." if left
+             else f"No runs in {where} yet, so nothing has cost anything.")
+        return
     runs = report["runs"] if limit is None else report["runs"][:limit]
-    grid = _list_table(f"Costs in {currency}, known part only (prices per million tokens: "
-                       f"input cache hit {prices['hit']}, input cache miss {prices['miss']}, "
-                       f"output {prices['output']})", footer=True)
-    grid.add_column("Run ID", no_wrap=True, footer=f"total, {total['runs']} runs")
-    numbers = [("Calls", "calls"), ("Unknown", "unknown_calls")]
-    if wide:
-        grid.add_column("Status", no_wrap=True)
-        numbers += [("Input hit", "input_cache_hit_tokens"),
-                    ("Input miss", "input_cache_miss_tokens"), ("Output", "output_tokens")]
-    for name, key in numbers:
-        grid.add_column(name, justify="right", no_wrap=True, footer=_count(total[key]))
-    grid.add_column("Cost", justify="right", no_wrap=True, footer=_money(total["cost"]))
-    for run in runs:
-        cells = [_cell(run["run_id"])]
-        if wide:
-            cells.append(_status(run["status"]))
-        cells += [_cell(_count(run[key])) for _name, key in numbers]
-        grid.add_row(*cells, _cell(_money(run["cost"])))
+    ids = [_cell(run["run_id"]) for run in runs]
+    states = [_status(run["status"]) for run in runs]
+    footer = f"total, {total['runs']} runs"
+    split = [("Calls", "calls"), ("Unknown", "unknown_calls"),
+             ("Input hit", "input_cache_hit_tokens"), ("Input miss", "input_cache_miss_tokens"),
+             ("Output", "output_tokens")]
+    wide = [(name, [_cell(_count(run[key])) for run in runs], _count(total[key]))
+            for name, key in split]
+    wide.append(("Cost", [_cell(_money(run["cost"])) for run in runs], _money(total["cost"])))
+    narrow = [("Tokens", [_cell(_count(_tokens(run))) for run in runs], _count(_tokens(total))),
+              ("Cost", [_cell(_money(run["cost"], run["unknown_calls"])) for run in runs],
+               _money(total["cost"], total["unknown_calls"]))]
+
+    def needs(numbers: list, id_cells: list[Text]) -> int:
+        spans = [_span("Run ID", id_cells, footer), _span("Status", states),
+                 *(_span(name, cells, foot) for name, cells, foot in numbers)]
+        return sum(spans) + GAP * (len(spans) - 1)
+
+    numbers = wide if needs(wide, ids) <= out.width else narrow
+    by_number = needs(numbers, ids) > out.width
+    grid = _list_table(f"Costs in {currency}, known part only", footer=True)
+    grid.add_column("#" if by_number else "Run ID", no_wrap=True, footer=footer)
+    grid.add_column("Status", no_wrap=True)
+    for name, _cells, foot in numbers:
+        grid.add_column(name, justify="right", no_wrap=True, footer=foot)
+    id_cells = ids
+    if by_number:
+        # -N counts every run, as `planner show -N` does, demo and damaged ones included.
+        position = {run_id: number for number, run_id in enumerate(order or (), 1)}
+        id_cells = [Text(f"-{position[run['run_id']]}" if run["run_id"] in position else "?")
+                    for run in runs]
+    for index in range(len(runs)):
+        grid.add_row(id_cells[index], states[index],
+                     *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
-    info(f"Tokens in total: input cache hit {_count(total['input_cache_hit_tokens'])}, "
-         f"input cache miss {_count(total['input_cache_miss_tokens'])}, "
-         f"output {_count(total['output_tokens'])}.")
+    _note(f"Prices per million tokens: input cache hit {prices['hit']}, input cache miss "
+          f"{prices['miss']}, output {prices['output']}.")
+    _note(f"Tokens in total: input cache hit {_count(total['input_cache_hit_tokens'])}, "
+          f"input cache miss {_count(total['input_cache_miss_tokens'])}, "
+          f"output {_count(total['output_tokens'])}.")
     if total["unknown_calls"]:
-        info(f"{total['unknown_calls']} call(s) have unknown usage (failed, or not reported): "
-             "not priced, not counted as zero; the cost is the known part only.")
+        marked = "; +N? beside a cost" if numbers is narrow else ""
+        _note(f"{total['unknown_calls']} call(s) have unknown usage (failed, or not "
+              f"reported{marked}): not priced, not counted as zero; the cost is the known part "
+              "only.")
+    if by_number:
+        _note("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
+              "terminal.")
     if report["simulated_runs_skipped"]:
-        info(f"Left out: {report['simulated_runs_skipped']} simulated (demo) run(s).")
+        _note(f"Left out: {report['simulated_runs_skipped']} simulated (demo) run(s).")
     if damaged:
-        info(f"Left out: {damaged} damaged run(s) whose summary.json cannot be used "
-             "(see planner runs).")
+        _note(f"Left out: {damaged} damaged run(s) whose summary.json cannot be used "
+              "(see planner runs).")
     if len(runs) < total["runs"]:
-        info(f"Showing the newest {len(runs)} of {total['runs']} priced runs; the total covers "
-             "them all. --limit N shows more (0: all).")
+        _note(f"Showing the newest {len(runs)} of {total['runs']} priced runs; the total covers "
+              "them all. --limit N shows more (0: all).")
+
+
+def _tokens(counts: dict) -> int:
+    return (counts["input_cache_hit_tokens"] + counts["input_cache_miss_tokens"]
+            + counts["output_tokens"])
 
 
 def run_detail(detail: dict) -> None:
     """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
-    summary, status = detail["summary"], detail["status"]
+    summary, state = detail["summary"], detail["status"]
     from rich.table import Table
 
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
-    grid.add_row("Status", _status(status))
+    grid.add_row("Status", _state_line(state, summary))
     if summary is None:
         grid.add_row("Problem", _cell(detail["problem"], "red"))
-    elif status != summary["status"]:
-        grid.add_row("", _cell(f"recorded as {summary['status']}; its process is gone", "dim"))
+    elif state != summary["status"]:
+        grid.add_row("", _cell(f"recorded as {_word(summary['status'])}; its process is gone",
+                               "dim"))
     grid.add_row("Folder", _cell(detail["folder"]))
     if summary is not None:
         _summary_rows(grid, summary, detail)
     grid.add_row("Files", _cell(", ".join(detail["files"]) or "none"))
-    out.print(Panel(grid, title=f"Run {detail['run_id']}", title_align="left", expand=False))
+    out.print(Panel(grid, title=Text(f"Run {inert_line(detail['run_id'])}"), title_align="left",
+                    expand=False))
     if summary is None:
         return
     if detail["calls"]:
@@ -451,6 +669,16 @@ def run_detail(detail: dict) -> None:
         steps = [step for step in summary.get("steps") or () if isinstance(step, dict)]
     if steps:
         _conversation(steps, "Simulated model" if detail["simulated"] else "Model")
+
+
+def _state_line(state: str, summary: dict | None) -> Text:
+    """`stopped while asking the model`: the status and, for an unfinished run, its step."""
+    line = _status(state)
+    stage = summary.get("stage") if summary is not None else None
+    doing = STAGE_WORDS.get(stage) if isinstance(stage, str) else None
+    if doing and state in (STOPPED, INTERRUPTED, RUNNING):
+        line.append(f": {doing}" if state == RUNNING else f" while {doing}")
+    return line
 
 
 def _conversation(steps: list[dict], model: str) -> None:
@@ -517,7 +745,6 @@ def _summary_rows(grid: Table, summary: dict, detail: dict) -> None:
         grid.add_row("Model", _cell(f"{summary.get('model')} at {summary.get('base_url')}"))
     grid.add_row("Created", _cell(summary.get("created_at")))
     grid.add_row("Updated", _cell(summary.get("updated_at")))
-    grid.add_row("Stage", _cell(summary.get("stage")))
     grid.add_row("Request", _cell(summary.get("request")))
     plan = summary.get("plan")
     if isinstance(plan, dict):
@@ -560,25 +787,40 @@ def _written(result: object, target: object) -> str:
 
 
 def _calls_table(calls: list[dict]) -> None:
-    grid = _list_table("Model calls")
-    grid.add_column("#", justify="right", no_wrap=True)
-    grid.add_column("Request", no_wrap=True)
-    grid.add_column("Response", no_wrap=True)
-    grid.add_column("Time", justify="right", no_wrap=True)
-    grid.add_column("Tokens hit/miss/out", justify="right", no_wrap=True)
-    grid.add_column("Cost", justify="right", no_wrap=True)
-    grid.add_column("Error", overflow="fold", min_width=10)
+    """Each model call: time, tokens, cost, error; the file names too when there is room."""
+    cells = {"#": [], "Request": [], "Response": [], "Time": [], "Tokens hit/miss/out": [],
+             "Cost": [], "Error": []}
     for call in calls:
         duration = call["duration_ms"]
         tokens = "unknown"
         if call["output_tokens"] is not None:
             tokens = (f"{call['input_cache_hit_tokens']:,}/{call['input_cache_miss_tokens']:,}/"
                       f"{call['output_tokens']:,}")
-        grid.add_row(
-            _cell(call["number"]), _cell(call["request"]), _cell(call["response"]),
-            _cell(None if duration is None else f"{duration} ms"), _cell(tokens),
-            _cell(_money(call["cost"])), _cell(call["error"], "red"),
-        )
+        for name, cell in (
+            ("#", _cell(call["number"])), ("Request", _cell(call["request"])),
+            ("Response", _cell(call["response"])),
+            ("Time", _cell(None if duration is None else f"{duration} ms")),
+            ("Tokens hit/miss/out", _cell(tokens)), ("Cost", _cell(_money(call["cost"]))),
+            ("Error", _cell(call["error"], "red")),
+        ):
+            cells[name].append(cell)
+    fixed = ("#", "Time", "Tokens hit/miss/out", "Cost")
+    room = out.width - sum(_span(name, cells[name]) for name in fixed) - GAP * len(fixed)
+    # The file names are in the panel's Files row too: they go first when space is short.
+    files = _span("Request", cells["Request"]) + _span("Response", cells["Response"]) + GAP
+    names = ["#", "Time", "Tokens hit/miss/out", "Cost", "Error"]
+    if _fitting(room, [("files", files)], 20):
+        names[1:1] = ["Request", "Response"]
+    grid = _list_table("Model calls")
+    for name in names:
+        if name == "Error":
+            # Wraps between words, so a long server message stays whole.
+            grid.add_column(name, min_width=10)
+        else:
+            grid.add_column(name, no_wrap=True,
+                            justify="left" if name in ("Request", "Response") else "right")
+    for index in range(len(calls)):
+        grid.add_row(*(cells[name][index] for name in names))
     out.print(grid)
 
 

@@ -31,11 +31,18 @@ def test_version_and_help() -> None:
         assert word in result.stdout
 
 
-def test_no_mode_is_a_usage_error(home: Path) -> None:
+def test_plain_planner_shows_the_help(home: Path) -> None:
     result = planner()
-    assert result.returncode == 2
-    assert "choose a mode" in result.stderr
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout == planner("--help").stdout
     assert all_files(home) == []
+
+
+def test_options_without_a_mode_are_a_usage_error(home: Path) -> None:
+    result = planner("--home", ".")
+    assert result.returncode == 2
+    assert "choose a mode: --demo, --dry-run (-n) or --request TEXT (-r)" in result.stderr
+    assert result.stdout == "" and all_files(home) == []
 
 
 @pytest.mark.parametrize(
