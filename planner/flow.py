@@ -16,9 +16,9 @@ from typing import NamedTuple, Protocol
 from planner import plans, status, storage
 from planner.config import Config
 from planner.model import ModelCallError, ModelClient
-from planner.notes import Note
+from planner.notes import Catalog, Note
 from planner.plan import TOOL_NAME, InvalidArguments, ReviewPlan
-from planner.protocol import build_request, first_messages, registry_for
+from planner.protocol import as_catalog, build_request, first_messages, registry_for
 from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
 from planner.tools import MAX_RESULT_BYTES, Registry
 from planner.wire import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
@@ -185,12 +185,11 @@ def run_flow(
     person: Person,
     home: Path,
     config: Config,
-    notes: Sequence[Note],
+    notes: Sequence[Note] | Catalog,
     mode: str,
     today: _dt.date | None = None,
     limits: Limits | None = None,
     registry: Registry | None = None,
-    lookups: bool = False,
 ) -> Outcome:
     """Run the whole loop once and return its outcome; only the program ever writes."""
     today = today or _dt.date.today()
@@ -211,10 +210,11 @@ def run_flow(
                    f"({_reason(error)}); check free space and permissions")
         return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
                        error=message)
-    run = _Run(record, client, person, config, tuple(notes), home, mode, today, limits,
-               registry or registry_for(notes))
+    catalog = as_catalog(notes)
+    run = _Run(record, client, person, config, catalog, home, mode, today, limits,
+               registry or registry_for(catalog))
     try:
-        return run.loop(first_messages(request, notes, today, lookups))
+        return run.loop(first_messages(request, catalog, today))
     except _Stop as stop:
         return run.stop(str(stop), status.EXIT_FAILED, stop.status)
     except KeyboardInterrupt:
@@ -230,7 +230,7 @@ class _Run:
         self.client: ModelClient = client
         self.person: Person = person
         self.config: Config = config
-        self.notes: tuple[Note, ...] = notes
+        self.notes: Catalog = notes
         self.home: Path = home
         self.mode: str = mode
         self.today: _dt.date = today
@@ -567,8 +567,8 @@ class _Run:
         self.record.summary["steps"].append({"call": number, "kind": kind, **fields})
 
     def _notes_of(self, plan: ReviewPlan) -> tuple[Note, ...]:
-        by_id = {note.id: note for note in self.notes}
-        return tuple(by_id[note_id] for note_id in plan.note_ids if note_id in by_id)
+        found = (self.notes.get(note_id) for note_id in plan.note_ids)
+        return tuple(note for note in found if note is not None)
 
     def _save_or_stop(self, consequence: str, **changes: object) -> None:
         try:

@@ -6,7 +6,7 @@ import datetime as _dt
 from collections.abc import Collection, Sequence
 
 from planner.config import Config
-from planner.notes import Note
+from planner.notes import Catalog, ListCatalog, Note, listing
 from planner.plan import TOOL_NAME, parse_arguments, tool_definition
 from planner.tools import Registry, Tool
 
@@ -14,23 +14,39 @@ DEFAULT_REQUEST = "请把N1和N2安排在2026-10-05复习20分钟，标题为RAG
 
 
 def save_tool(note_ids: Collection[str], listed: Collection[str] | None = None) -> Tool:
-    """save_review_plan: checked strictly, run only after the person types SAVE."""
+    """save_review_plan: checked strictly, run only after the person types SAVE.
+
+    `note_ids` answers "does this note exist?" for every proposed ID; `listed` are the IDs the
+    schema names in its enum (None: too many notes to list, so no enum).
+    """
     return Tool(
         name=TOOL_NAME,
-        schema=tool_definition(note_ids if listed is None else listed),
+        schema=tool_definition(listed),
         check=lambda arguments: parse_arguments(arguments, note_ids),
         needs_confirmation=True,
     )
 
 
-def registry_for(notes: Sequence[Note], lookups: Sequence[Tool] = ()) -> Registry:
-    """The tools of one run: save_review_plan first, then any read-only lookups."""
-    return Registry((save_tool([note.id for note in notes]), *lookups))
+def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
+    """A catalog for notes given as a plain sequence (tests, the samples)."""
+    return notes if isinstance(notes, Catalog) else ListCatalog(tuple(notes), "samples")
 
 
-def system_message(notes: Sequence[Note], today: _dt.date, lookups: bool = False) -> dict:
-    """The assistant's role, the notes it may refer to, and today's date."""
-    listing = "\n".join(f"- {note.id}: {note.title} — {note.text}" for note in notes)
+def registry_for(notes: Sequence[Note] | Catalog) -> Registry:
+    """The tools of one run: save_review_plan, plus the lookups when notes are not all listed."""
+    catalog = as_catalog(notes)
+    listed = catalog.listed()
+    tools = [save_tool(catalog, None if listed is None else [note.id for note in listed])]
+    if catalog.offers_lookups:
+        from planner.lookups import lookup_tools
+
+        tools += lookup_tools(catalog)
+    return Registry(tools)
+
+
+def system_message(notes: Sequence[Note] | Catalog, today: _dt.date) -> dict:
+    """The assistant's role, the notes it may refer to (or how to find them), today's date."""
+    catalog = as_catalog(notes)
     zone = _dt.datetime.now().astimezone().tzname() or "local time"
     content = (
         "You help a person plan the review of their study notes. When the request names the "
@@ -45,17 +61,21 @@ def system_message(notes: Sequence[Note], today: _dt.date, lookups: bool = False
         f"Today is {today.isoformat()} ({today.strftime('%A')}, {zone}); resolve words like "
         "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
     )
-    if lookups:
-        content += ("Use search_notes and get_note to find the notes the person means; "
-                    "they only read.\n")
-    content += f"Notes you may refer to:\n{listing}"
+    listed = catalog.listed()
+    if catalog.offers_lookups:
+        content += ("Use search_notes to find notes by their words and get_note to read one; "
+                    "both only read. Use only note IDs you found.\n")
+    if listed is None:
+        # Not listed at all: the request stays the same size however many notes there are.
+        content += f"The person has {len(catalog):,} notes; they are not listed here."
+    else:
+        content += f"Notes you may refer to:\n{listing(listed)}"
     return {"role": "system", "content": content}
 
 
-def first_messages(request: str, notes: Sequence[Note], today: _dt.date,
-                   lookups: bool = False) -> list[dict]:
+def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date) -> list[dict]:
     """The messages of the first request: system, then the person's request."""
-    return [system_message(notes, today, lookups), {"role": "user", "content": request}]
+    return [system_message(notes, today), {"role": "user", "content": request}]
 
 
 def build_request(
