@@ -240,6 +240,7 @@ class _Run:
         self.repairs = 0
         self.saved: str | None = None  # the plan's relative path once it is on disk
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
+        self.writing: Path | None = None  # the plan's path from just before its write
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -408,6 +409,8 @@ class _Run:
             plan, simulated=self.client.simulated, run_id=self.record.run_id,
             created_at=now_iso(), notes=self._notes_of(plan),
         )
+        # Known before the write: a Ctrl+C right after it must still say the plan exists.
+        self.writing = target
         try:
             storage.ensure_dir(target.parent)
             storage.create_exclusive(target, content)
@@ -557,6 +560,8 @@ class _Run:
                 f"({problem}). Do not run again, or you will have two plans.")
 
     def interrupted_line(self) -> str:
+        if self.saved is None and self.writing is not None and self.writing.exists():
+            self.saved = str(self.writing.relative_to(self.home))
         if self.saved:
             return (f"interrupted (Ctrl+C); the plan is saved in {self.saved}; do not run "
                     "again, or you will have two plans")

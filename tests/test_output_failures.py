@@ -194,8 +194,6 @@ def test_ascii_output_is_escaped_not_a_failure(records: Path, args: list[str]) -
         assert b"RAG\\u57fa\\u7840\\u590d\\u4e60" in result.stdout  # the title, escaped
 
 
-@pytest.mark.xfail(strict=True, reason="print_json_lines (runs/costs --json) relies on the "
-                   "stream's backslash escapes: \\U0001f600 is not a JSON escape")
 def test_ascii_json_lists_stay_valid_json_beyond_the_bmp(home: Path) -> None:
     write_run(home, RUN_ID, summary(RUN_ID, plan={"title": "复习 \U0001f600", "note_ids": ["N1"],
                                                   "date": "2026-12-05", "minutes": 20}))

@@ -494,8 +494,6 @@ def test_records_as_json_on_a_terminal_are_inert(home: Path, command: list[str])
     assert data["summary"]["request"] == LINE  # the same values, only written inert
 
 
-@pytest.mark.xfail(strict=True, reason="print_json_lines (runs/costs/plans --json) writes C1 and "
-                   "bidi characters raw; print_json (show --json) escapes them")
 @pytest.mark.parametrize("command", [["runs", "--json"], ["costs", "--json"],
                                      ["plans", "--json"]],
                          ids=["runs --json", "costs --json", "plans --json"])
