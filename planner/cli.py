@@ -114,11 +114,11 @@ def main_command(
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, _notes(home), request or DEFAULT_REQUEST)
+            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST)
         elif demo:
             _finish(_demo(config, home))
         else:
-            _finish(_live(config, _notes(home), home, request), config)
+            _finish(_live(config, _notes(home, config), home, request), config)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
@@ -239,13 +239,17 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         _usage(str(error))
 
 
-def _notes(home: Path):
-    from planner.notes import NotesError, load_notes
+def _notes(home: Path, config: "Config"):
+    """The run's notes catalog (notes folder, notes.json or the samples); warnings on stderr."""
+    from planner.notes import NotesError, load_catalog
 
     try:
-        return load_notes(home)
+        catalog = load_catalog(home, config.notes_dir)
     except NotesError as error:
         _usage(str(error))
+    for warning in catalog.warnings:
+        ui.notice(warning)
+    return catalog
 
 
 def _usage(message: str) -> None:

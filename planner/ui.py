@@ -52,38 +52,48 @@ def notice(message: str) -> None:
 
 def print_json(data: object) -> None:
     """Machine-readable JSON on stdout, exactly, with no markup or wrapping."""
-    # ensure_ascii=False keeps CJK readable where stdout can encode it; json escapes C0 itself.
+    readable = _stdout_reads_cjk()
+    text = json.dumps(data, ensure_ascii=not readable, indent=2)
+    sys.stdout.write(_inert_json(text) + "\n")
+    sys.stdout.flush()
+
+
+def _stdout_reads_cjk() -> bool:
+    """Whether stdout can encode CJK; if not (PYTHONIOENCODING=ascii), JSON uses \\u escapes."""
     try:
         "\u4e00\U0001f600".encode(sys.stdout.encoding or "ascii")
-        readable = True
+        return True
     except (LookupError, UnicodeError):
-        readable = False  # PYTHONIOENCODING=ascii: \uXXXX escapes, still the same JSON value
-    text = json.dumps(data, ensure_ascii=not readable, indent=2)
-    if not text.isascii() or "\x7f" in text:
-        import re
+        return False
 
-        def escape(match: re.Match[str]) -> str:
-            run = match.group()
-            if run.isprintable():
-                return run  # CJK and other ordinary text, in one C-speed check
-            # DEL, C1, bidi and other hidden characters (inert_line's choice) and lone
-            # surrogates become \uXXXX escapes: the same JSON value, inert on a terminal.
-            shown = []
-            for char in run:
-                code = ord(char)
-                if inert_line(char) == char:
-                    shown.append(char)
-                elif code < 0x10000:
-                    shown.append(f"\\u{code:04x}")
-                else:  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
-                    code -= 0x10000
-                    shown.append(f"\\u{0xd800 + (code >> 10):04x}"
-                                 f"\\u{0xdc00 + (code & 0x3ff):04x}")
-            return "".join(shown)
 
-        text = re.sub(r"[^\x00-\x7e]+", escape, text)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+def _inert_json(text: str) -> str:
+    """JSON text with hidden characters as \\u escapes: the same JSON value, inert on a tty."""
+    # json escapes C0 itself; CJK and other printable text stay as they are.
+    if text.isascii() and "\x7f" not in text:
+        return text
+    import re
+
+    def escape(match: re.Match[str]) -> str:
+        run = match.group()
+        if run.isprintable():
+            return run  # CJK and other ordinary text, in one C-speed check
+        # DEL, C1, bidi and other hidden characters (inert_line's choice) and lone
+        # surrogates become \uXXXX escapes.
+        shown = []
+        for char in run:
+            code = ord(char)
+            if inert_line(char) == char:
+                shown.append(char)
+            elif code < 0x10000:
+                shown.append(f"\\u{code:04x}")
+            else:  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
+                code -= 0x10000
+                shown.append(f"\\u{0xd800 + (code >> 10):04x}"
+                             f"\\u{0xdc00 + (code & 0x3ff):04x}")
+        return "".join(shown)
+
+    return re.sub(r"[^\x00-\x7e]+", escape, text)
 
 
 def prompt_text(kind: str, typed: str | None = None) -> str:
@@ -828,7 +838,11 @@ def print_json_lines(data: object) -> None:
     """JSON on stdout: the top level and its lists opened, one compact item per line."""
     # Not indent=: that uses json's pure-Python encoder, which on 10,000 runs costs more than
     # reading the records; compact items go through the C encoder and stay greppable.
-    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    encode = json.JSONEncoder(ensure_ascii=not _stdout_reads_cjk()).encode
+
+    def dumps(value: object) -> str:
+        return _inert_json(encode(value))
+
     write = sys.stdout.write
 
     def block(value: object, indent: str) -> str:
