@@ -195,14 +195,15 @@ def test_limit_shortens_the_list_not_the_total(home: Path) -> None:
 def test_no_records_is_an_empty_report(home: Path, tmp_path: Path) -> None:
     empty = {"runs": 0, "calls": 0, "unknown_calls": 0, "input_cache_hit_tokens": 0,
              "input_cache_miss_tokens": 0, "output_tokens": 0, "cost": 0.0}
-    report = costs_json("--home", str(tmp_path / "nowhere"))
+    (tmp_path / "empty").mkdir()
+    report = costs_json("--home", str(tmp_path / "empty"))
     assert report == {"currency": "USD", "runs": [], "total": empty, "simulated_runs_skipped": 0}
     (home / "tool-records").mkdir()
     (home / "tool-records" / ".gitkeep").write_text("")
     assert costs_json()["runs"] == []
     result = CliRunner().invoke(app, ["costs"])
     assert result.exit_code == 0
-    assert "total, 0 runs" in result.stdout
+    assert result.stdout == "No runs in tool-records/ yet, so nothing has cost anything.\n"
 
 
 def test_prices_come_from_the_config_given(home: Path, tmp_path: Path) -> None:
