@@ -349,7 +349,13 @@ def read_tty_line(prompt: str) -> str | None:
             out.file.flush()
             tty.write(prompt)
             tty.flush()
-            return tty.readline()
+            try:
+                return tty.readline()
+            except KeyboardInterrupt:
+                # End the prompt's line, so the line about the interruption starts on its own.
+                tty.write("\n")
+                tty.flush()
+                raise
     except OSError:
         # The terminal went away (hung up) mid-prompt: nobody can answer, as with none at all.
         return None

@@ -436,9 +436,6 @@ def test_ctrl_c_at_a_prompt_exits_130(where: str, server: StubServer, home: Path
     assert plan_files(home) == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: after Ctrl+C at a prompt the failure line is "
-                   "glued to the prompt and the ^C echo ('Your answer (Enter to finish): "
-                   "^CError: ...'); ui.read_tty_line never ends the prompt's line")
 def test_ctrl_c_line_starts_on_a_line_of_its_own(server: StubServer, home: Path) -> None:
     child, seen = start(server, home, question(), explanation())
     child.expect_exact(ANSWER_PROMPT)
