@@ -115,13 +115,20 @@ def main_command(
             from planner.protocol import DEFAULT_REQUEST
 
             _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST)
-        elif demo:
-            _finish(_demo(config, home))
+            return
+        if demo:
+            outcome = _demo(config, home)
         else:
-            _finish(_live(config, _notes(home, config), home, request), config)
+            outcome = _live(config, _notes(home, config), home, request)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    try:
+        _finish(outcome, None if demo else config)
+    except KeyboardInterrupt:
+        # The run has ended and its records say how; only the last lines were cut short.
+        ui.error("interrupted (Ctrl+C) after the run ended; planner show last tells how it went")
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
@@ -392,7 +399,7 @@ def _records_label(home: Path) -> str:
 
 def _history_failed(error: Exception) -> None:
     ui.error(f"{error}; check the folder's permissions")
-    raise typer.Exit(1)
+    raise typer.Exit(status.EXIT_FAILED)
 
 
 def _limit(limit: int | None, as_json: bool) -> int | None:
@@ -546,7 +553,7 @@ def _plans_home(ctx: typer.Context, home: Path | None) -> Path:
 
 def _plans_failed(error: object) -> None:
     ui.error(str(error))
-    raise typer.Exit(1)
+    raise typer.Exit(status.EXIT_FAILED)
 
 
 @app.command("plans", short_help="List saved plans, upcoming first.")
