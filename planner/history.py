@@ -129,21 +129,9 @@ def _read_bytes(path: str) -> bytes:
 def _check_regular(fd: int) -> None:
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise _Refused(f"summary.json is not a regular file ({_kind(info.st_mode)})")
+        raise _Refused(f"summary.json is not a regular file ({storage.file_kind(info.st_mode)})")
     if info.st_size > SUMMARY_LIMIT:
         raise _Refused(_TOO_BIG)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
 
 
 class _TooDeep(ValueError):

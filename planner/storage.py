@@ -132,7 +132,7 @@ def read_regular_file(path: Path | str, limit: int, follow_links: bool = True) -
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"{path} is not a regular file ({_kind(info.st_mode)})")
+            raise FileRefused(f"{path} is not a regular file ({file_kind(info.st_mode)})")
         if info.st_size > limit:
             raise FileRefused(f"{path} is larger than {_size(limit)}")
         # Read one byte past the limit: a file that grows while being read is refused too.
@@ -148,7 +148,8 @@ def read_regular_file(path: Path | str, limit: int, follow_links: bool = True) -
         os.close(fd)
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words: 'a FIFO', 'a device', ..."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
@@ -48,3 +49,17 @@ def plan_body(path: Path) -> dict:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["version"] == 2 and data["run_id"] == path.stem, data
     return {"simulated": data["simulated"], "plan": data["plan"]}
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proxy configured on the machine must not carry the test traffic to 127.0.0.1."""
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+
+
+@pytest.fixture
+def server():
+    """A scripted Chat Completions server on 127.0.0.1, stopped after the test."""
+    with StubServer() as stub:
+        yield stub

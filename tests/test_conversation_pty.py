@@ -44,17 +44,6 @@ DEMO_LINE = ("The demo's scripted model cannot take your changes; to revise a pl
              "mode (--request).")
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proxy configured on the machine must not carry the test traffic to 127.0.0.1."""
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
 
 
 def question(text: str = QUESTION) -> Reply:

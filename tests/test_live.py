@@ -56,12 +56,6 @@ SLOW = 30.0  # a delay no test waits for: the server is stopped (and wakes) at t
 CLI_TIMEOUT = 30  # seconds for any planner subprocess, so a hang fails instead of blocking
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proxy configured on the machine must not carry the test traffic to 127.0.0.1."""
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
-
 
 @pytest.fixture
 def stub_server():

@@ -21,16 +21,6 @@ PLAN = {"title": "Retrieval week", "note_ids": ["rag/basics", "G3"], "date": FUT
         "minutes": 25}
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
 
 
 def lookups_reply() -> dict:

@@ -45,18 +45,6 @@ KEPT = {"deepseek-thinking": "reasoning_content", "moonshot": "reasoning_content
         "zhipu": "reasoning_content", "openrouter": "reasoning_details"}
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proxy configured on the machine must not carry the test traffic to 127.0.0.1."""
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    """A scripted Chat Completions server on 127.0.0.1, stopped after the test."""
-    with StubServer() as stub:
-        yield stub
 
 
 def client_for(name: str, server: StubServer) -> LiveClient:

@@ -25,11 +25,6 @@ from planner.notes import SAMPLE_NOTES
 KEY = "sk-provider-flow-0123456789"
 
 
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
-
 
 def run(case: Provider, server: StubServer, home: Path, *answers: bool):
     """One whole live run with the case's preset, pointed at the local server."""

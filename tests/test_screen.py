@@ -77,17 +77,6 @@ BOX = re.compile(r"[\s\u2500-\u257f]")
 COLOURS = [pytest.param(True, id="colour"), pytest.param(False, id="NO_COLOR")]
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proxy configured on the machine must not carry the test traffic to 127.0.0.1."""
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
 
 
 # --- running planner in a pseudo-terminal -------------------------------------------------------
