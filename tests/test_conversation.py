@@ -49,6 +49,9 @@ def say(text: str) -> dict:
     return text_reply(text)
 
 
+NEVER = say("never sent")  # scripted after the last expected call: proves none was made
+
+
 def calls(*tool_calls: dict) -> dict:
     """One reply holding several tool calls."""
     return tool_call_reply(calls=list(tool_calls))
@@ -117,6 +120,10 @@ def converse(home: Path, replies: list, lines: list | tuple = (), *, max_calls: 
         mode="live", today=TODAY, limits=Limits(max_calls, max_repairs), registry=registry,
     )
     run = Run(outcome, client, person, home)
+    # Every scripted reply was asked for (but NEVER, the reply that proves no more calls):
+    # a run that stopped early cannot pass unnoticed.
+    if not any(reply is NEVER for reply in client.replies):
+        client.assert_all_used()
     check_conversation(run.requests)
     check_records(run)
     return run
@@ -535,7 +542,7 @@ def test_tool_call_after_a_cancel_is_refused_too(home: Path) -> None:
 def test_failure_after_the_save_says_the_plan_is_saved(
     home: Path, second: object, problem: str
 ) -> None:
-    run = converse(home, [propose(), second, say("never sent")], ["SAVE\n"])
+    run = converse(home, [propose(), second, NEVER], ["SAVE\n"])
     assert (run.outcome.status, run.outcome.exit_code) == ("stopped", 1)
     assert run.outcome.error == (
         f"The plan is saved in {run.relative}; only the model's explanation failed ({problem}). "
@@ -550,7 +557,7 @@ def test_failure_after_the_save_says_the_plan_is_saved(
 
 
 def test_no_terminal_question_ends_as_no_tool(home: Path) -> None:
-    run = converse(home, [say(QUESTION), say("never sent")], interactive=False)
+    run = converse(home, [say(QUESTION), NEVER], interactive=False)
     assert (run.outcome.status, run.outcome.exit_code) == ("no_tool", 0)
     assert len(run.requests) == 1 and run.person.prompts == []
     assert run.kinds() == ["question"] and run.summary["status"] == "no_tool"
@@ -691,7 +698,7 @@ def test_mixed_or_unknown_calls_are_a_rejected_proposal(
 
 def test_bad_lookup_argument_counts_against_max_repairs(home: Path) -> None:
     log: list = []
-    run = converse(home, [calls(peek(7, "look")), propose(BAD, "bad"), say("never sent")],
+    run = converse(home, [calls(peek(7, "look")), propose(BAD, "bad"), NEVER],
                    ["SAVE\n"], max_repairs=1, registry=with_peek(log))
     assert (run.outcome.status, run.outcome.exit_code) == ("stopped", 1)
     assert run.sent(2) == {"status": "rejected", "error": "peek_note id: must be a string"}
