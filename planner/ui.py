@@ -142,7 +142,8 @@ class TerminalPerson:
             out.print(Text(f"The model called {inert_line(event.tool)} again; not run "
                            f"({inert_line(event.error)}).", style="yellow"))
         elif kind == "Notice":
-            info(event.text)
+            # Wrapped between words on a terminal (a file still gets one line per notice).
+            out.print(Text(inert_line(event.text)), soft_wrap=not out.is_terminal)
 
     def ask(self, prompt) -> str | None:
         """One line from the controlling terminal; None when there is none."""
@@ -732,12 +733,12 @@ def _step_words(step: dict, model: str) -> tuple[str, Text]:
         return "planner", _cell(f"looked up {step.get('tool')} {arguments} → "
                                 f"{step.get('result')}")
     if kind in ("question", "explanation"):
-        said = "asked or answered" if kind == "question" else "explained"
+        said = "said (no plan)" if kind == "question" else "explained"
         return f"{model} {said}", Text(inert_block(step.get("text")))
     if kind == "answer":
         return "you answered", Text(inert_block(step.get("text")))
     if kind == "feedback":
-        return "you asked for", Text(inert_block(step.get("text")))
+        return "you asked to change", Text(inert_block(step.get("text")))
     if kind == "decision":
         result = step.get("result")
         written = _written(result, None)
