@@ -294,6 +294,20 @@ def test_feedback_twice_then_cancel_ends_with_the_explanation(home: Path) -> Non
     assert run.summary["approved"] is False and plans_on_disk(home) == []
 
 
+def test_feedback_answered_with_a_question_then_a_plan(home: Path) -> None:
+    run = converse(home, [propose(PLAN, "c1"), say("Which note instead of N2?"),
+                          propose(REVISED, "c2"), say(EXPLAINED)],
+                   ["no\n", "another note\n", "N3, 30 minutes\n", "SAVE\n"])
+    assert run.person.prompts == [Prompt("save"), Prompt("feedback"), Prompt("answer"),
+                                  Prompt("save")]
+    assert roles(run.requests[3]) == [*ROLES_FIRST, "assistant", "tool", "assistant", "user",
+                                      "assistant", "tool"]
+    assert run.choices() == ["auto", "auto", "auto", "none"]
+    assert run.kinds() == ["proposal", "decision", "feedback", "question", "answer", "proposal",
+                           "decision", "explanation"]
+    assert_saved(run, REVISED)
+
+
 # --- repair ------------------------------------------------------------------------------------
 
 
@@ -665,6 +679,18 @@ def test_two_lookups_in_one_reply_are_answered_in_order_then_a_plan_saved(home: 
     assert (first["call_id"], first["tool"], first["arguments"], first["result"]) == (
         "look_b", "peek_note", {"id": "N2"}, "note N2")
     assert_saved(run, PLAN)
+
+
+def test_lookups_need_no_terminal_and_a_huge_result_is_not_sent(home: Path) -> None:
+    huge = Tool("dump", {"type": "function", "function": {"name": "dump", "parameters": {}}},
+                check=lambda arguments: arguments, run=lambda arguments: {"text": "x" * 5000})
+    registry = Registry([protocol.save_tool([note.id for note in SAMPLE_NOTES]), huge])
+    dump = tool_call("{}", call_id="d1", name="dump")
+    run = converse(home, [calls(dump), propose(), say("Nothing was saved.")],
+                   interactive=False, registry=registry)
+    assert run.sent(2) == {"error": "the result was longer than 4096 bytes; ask for less"}
+    assert run.kinds() == ["lookup", "proposal", "decision", "explanation"]
+    assert run.choices() == ["auto", "auto", "none"] and run.sent(3) == {"status": "cancelled"}
 
 
 @pytest.mark.parametrize(

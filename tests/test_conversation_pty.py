@@ -32,8 +32,11 @@ from test_live import (
     write_config,
 )
 
-from planner.ui import ANSWER_PROMPT, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
-
+# SPEC 6 and 10's own words, written out: a change on the screen must show up here.
+SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
+ANSWER_PROMPT = "Your answer (Enter to finish): "
+FEEDBACK_PROMPT = "What should change? (Enter to finish): "
+NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 QUESTION = "Which day should the review be on?"
 REVISED = {**GOOD_PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 BAD = {**GOOD_PLAN, "minutes": "20"}
@@ -398,6 +401,40 @@ def test_over_long_answer_and_feedback_are_refused_and_asked_again(
     summary = records(home, received)
     assert kinds(summary) == ["question", "answer", "proposal", "decision", "explanation"]
     assert plan_files(home) == []
+
+
+# A terminal in canonical mode keeps at most 4,095 bytes of a line (Linux N_TTY_BUF_SIZE) and
+# drops the rest: 1,365 Chinese characters. The person must not be sent a cut answer unknowingly.
+CUT = ("BUG: ui.read_tty_line reads the terminal in canonical mode, where Linux keeps only the "
+       "first 4,095 bytes of a line; a longer answer is cut silently and sent to the model")
+
+
+@pytest.mark.xfail(strict=True, reason=CUT)
+def test_a_long_chinese_answer_within_the_limit_arrives_whole(
+    server: StubServer, home: Path
+) -> None:
+    answer = "复" * 1400  # 1,400 characters (4,200 bytes): within the 2,000-character limit
+    child, seen = start(server, home, question(), question("Anything else?"))
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline(answer)
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline("")
+    assert finish(child) == 0
+    said = bodies(server)[1]["messages"][-1]
+    assert said["role"] == "user" and len(said["content"]) == len(answer)
+    assert said["content"] == answer
+
+
+@pytest.mark.xfail(strict=True, reason=CUT + " instead of being refused as over 2,000 characters")
+def test_an_over_long_chinese_answer_is_refused_not_cut(server: StubServer, home: Path) -> None:
+    child, seen = start(server, home, question(), question("Anything else?"))
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline("复" * 2001)
+    shown = child.expect_exact([TOO_LONG_LINE, "Anything else?"])
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline("")
+    assert finish(child) == 0
+    assert shown == 0 and len(bodies(server)) == 1
 
 
 # --- Ctrl+C ------------------------------------------------------------------------------------
