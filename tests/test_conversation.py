@@ -473,6 +473,17 @@ def test_budget_spent_ends_without_asking_the_person(
     assert plans_on_disk(home) == []
 
 
+def test_twenty_calls_are_recorded_01_to_20_then_the_budget_ends(home: Path) -> None:
+    replies = [say(f"Question {number}?") for number in range(1, 21)]
+    lines = [f"Answer {number}\n" for number in range(1, 20)]
+    run = converse(home, replies, lines, max_calls=20)
+    assert (run.outcome.status, run.outcome.exit_code) == ("budget_exhausted", 1)
+    assert len(run.requests) == 20 and len(run.person.prompts) == 19
+    assert (run.folder / "20-response.json").is_file()  # check_records saw 01.. to 20..
+    assert roles(run.requests[-1]) == ROLES_FIRST + ["assistant", "user"] * 19
+    assert run.kinds() == ["question", "answer"] * 19 + ["question"]
+
+
 def test_save_on_the_last_call_is_kept_without_an_explanation(home: Path) -> None:
     run = converse(home, [say(QUESTION), propose()], ["2026-10-05\n", "SAVE\n"], max_calls=2)
     assert (run.outcome.status, run.outcome.exit_code) == ("complete", 0)

@@ -47,8 +47,6 @@ DEMO_LINE = ("The demo's scripted model cannot take your changes; to revise a pl
              "mode (--request).")
 
 
-
-
 def question(text: str = QUESTION) -> Reply:
     return Reply(body=text_reply(text))
 
@@ -148,6 +146,19 @@ def test_question_answer_then_plan(server: StubServer, home: Path) -> None:
     assert output.index(f"Saved to {relative}") < output.index("Model explanation")
     assert (summary["status"], summary["stage"]) == ("complete", "done")
     assert kinds(summary) == ["question", "answer", "proposal", "decision", "explanation"]
+
+
+def test_end_of_input_at_the_answer_prompt_is_no_tool(server: StubServer, home: Path) -> None:
+    child, seen = start(server, home, question(), explanation())
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendeof()  # Ctrl+D
+    assert finish(child) == 0
+    assert error_lines(screen(seen)) == []
+    received = bodies(server)
+    assert len(received) == 1
+    summary = records(home, received)
+    assert summary["status"] == "no_tool" and kinds(summary) == ["question"]
+    assert plan_files(home) == []
 
 
 # --- revise ------------------------------------------------------------------------------------
