@@ -25,6 +25,10 @@ ANSWER_PROMPT = "Your answer (Enter to finish): "
 FEEDBACK_PROMPT = "What should change? (Enter to finish): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 TTY = "/dev/tty"
+TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
+CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
+            "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
+            "finish.")
 LABEL = 9  # width of the plan panel's labels: "Minutes  "
 
 # Rich turns colour off by itself when NO_COLOR is set or the stream is not a terminal.
@@ -147,7 +151,20 @@ class TerminalPerson:
 
     def ask(self, prompt) -> str | None:
         """One line from the controlling terminal; None when there is none."""
-        return read_tty_line(prompt_text(prompt.kind, prompt.typed))
+        for _ in range(3):
+            line = read_tty_line(prompt_text(prompt.kind, prompt.typed))
+            if line is None or not cut_by_terminal(line):
+                return line
+            out.print(Text(CUT_LINE, style="yellow"), soft_wrap=not out.is_terminal)
+        return ""  # three cut lines: finish, as an empty answer does
+
+
+def cut_by_terminal(line: str) -> bool:
+    """Whether the terminal dropped the end of this line (its line buffer was full)."""
+    # Linux keeps at most 4,095 bytes of a line in canonical mode; a character cut in two
+    # there is read back as U+FFFD (3 bytes). Lines this long are never sent: part of them
+    # is gone, and the person would not know which words the model got.
+    return len(line.removesuffix("\n").encode("utf-8", "replace")) >= TTY_LINE_BYTES - 2
 
 
 def _plain(value: object) -> object:
