@@ -281,6 +281,10 @@ class _Run:
         """After a save or a cancel the model may only explain; any call is refused."""
         if turn.calls:
             if not self._calls_left():
+                # Recorded as refused too, so `show` tells this last reply like any other.
+                for call in turn.calls:
+                    self._step("refused", number, call_id=call.id, tool=_name(call.name),
+                               error=self._refusal(call))
                 raise _Stop(self._after_save(calls_instead_of_text(turn)))
             return self._refuse_all(number, turn), "none"
         if turn.text is None:
@@ -481,14 +485,16 @@ class _Run:
         """Calls where only an explanation may come: none is run; each is answered refused."""
         answers = []
         for call in turn.calls:
-            if call.name == TOOL_NAME and self.saved:
-                error = "a plan was already saved in this run"
-            else:
-                error = "no more tool calls in this run; explain the result in words"
+            error = self._refusal(call)
             self._step("refused", number, call_id=call.id, tool=_name(call.name), error=error)
             self.person.show(RefusedCall(number, _name(call.name), error))
             answers.append(tool_message(call.id, {"status": "refused", "error": error}))
         return [turn.message, *answers]
+
+    def _refusal(self, call: ToolCall) -> str:
+        if call.name == TOOL_NAME and self.saved:
+            return "a plan was already saved in this run"
+        return "no more tool calls in this run; explain the result in words"
 
     # --- the person's words -----------------------------------------------------------------
 
@@ -528,6 +534,11 @@ class _Run:
         started = time.perf_counter()
         try:
             reply = self.client.complete(body)
+        except KeyboardInterrupt:
+            # The call's own entry says why it has no response, beside the run's error.
+            entry["duration_ms"] = self._duration(started)
+            entry["error"] = "interrupted (Ctrl+C) while waiting for the reply"
+            raise
         except ModelCallError as error:
             entry["duration_ms"] = self._duration(started)
             entry["error"] = str(error)

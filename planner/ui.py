@@ -143,7 +143,7 @@ class TerminalPerson:
         elif kind == "Result":
             show_result(event.result, self.home_display)
         elif kind == "RefusedCall":
-            out.print(Text(f"The model called {inert_line(event.tool)} again; not run "
+            out.print(Text(f"The model called {inert_line(event.tool)}; not run "
                            f"({inert_line(event.error)}).", style="yellow"))
         elif kind == "Notice":
             # Wrapped between words on a terminal (a file still gets one line per notice).

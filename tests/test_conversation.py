@@ -536,8 +536,8 @@ def test_save_calls_until_the_budget_ends_keep_the_one_plan(home: Path) -> None:
                             "explanation failed (the model asked for another tool call ")
     assert "save_review_plan" in error and "it was not run" in error
     assert error.endswith("). Do not run again, or you will have two plans.")
-    # The last reply's call is named in the error; refused steps are the ones answered.
-    assert run.kinds() == ["proposal", "decision", "refused", "refused"]
+    # The last reply's call is named in the error and recorded as refused like the others.
+    assert run.kinds() == ["proposal", "decision", "refused", "refused", "refused"]
     assert_saved(run, PLAN)
 
 

@@ -315,7 +315,7 @@ def test_second_save_call_is_refused_one_plan_on_disk(server: StubServer, home: 
     child.sendline("SAVE")
     assert finish(child) == 0
     output = screen(seen)
-    refused = ("The model called save_review_plan again; not run (a plan was already saved in "
+    refused = ("The model called save_review_plan; not run (a plan was already saved in "
                "this run).")
     assert refused in one_line(output) and output.count(SAVE_PROMPT) == 1
     received = bodies(server)
