@@ -164,8 +164,11 @@ def _dry_run(config: "Config", notes, request: str) -> None:
 
     messages = first_messages(request, notes, _dt.date.today())
     body = build_request(config, messages, registry_for(notes), "auto")
+    # A notes folder is indexed to count its notes: that cache is the one thing written.
+    written = ("nothing was written but the notes index (.planner/)"
+               if notes.source == "folder" else "nothing was written")
     ui.notice(f"Dry run: the first request live mode would send to {config.base_url} "
-              "(POST /chat/completions). Nothing was sent; no key was read; nothing was written.")
+              f"(POST /chat/completions). Nothing was sent; no key was read; {written}.")
     ui.print_json(body)
 
 

@@ -109,6 +109,8 @@ def test_the_first_request_does_not_grow_with_the_notes(home: Path, count: int) 
                             stdin=subprocess.DEVNULL, timeout=60)
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
+    assert "nothing was written but the notes index (.planner/)" in result.stderr
+    assert sorted(path.name for path in home.iterdir()) == [".planner", "notes"]
     assert len(result.stdout.encode()) <= 8 * 1024
     assert f"The person has {count:,} notes" in body["messages"][0]["content"]
 
