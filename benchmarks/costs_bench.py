@@ -18,11 +18,11 @@ import datetime as _dt
 import json
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
@@ -129,14 +129,6 @@ def build(home: Path, runs: int, seed: int = 4) -> None:
             continue
         data = json.dumps(summary(run_id, created, rng), ensure_ascii=False, indent=2)
         (folder / "summary.json").write_text(data + "\n", encoding="utf-8")
-
-
-def timed(argv: list[str]) -> float:
-    """Wall time of one subprocess, output discarded; it must succeed."""
-    started = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   stdin=subprocess.DEVNULL, cwd=ROOT)
-    return time.perf_counter() - started
 
 
 def main() -> int:

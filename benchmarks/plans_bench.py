@@ -22,11 +22,11 @@ import datetime as _dt
 import json
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -111,14 +111,6 @@ def build(home: Path, count: int, seed: int = 12) -> None:
             path.write_bytes(plan_file_content(
                 plan, simulated=False, run_id=run_id,
                 created_at=created.isoformat(timespec="milliseconds"), notes=notes))
-
-
-def timed(argv: list[str]) -> float:
-    """Wall time of one subprocess, output discarded; it must succeed."""
-    started = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   stdin=subprocess.DEVNULL, cwd=ROOT)
-    return time.perf_counter() - started
 
 
 def main() -> int:
