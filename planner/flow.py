@@ -263,6 +263,7 @@ class _Run:
             messages = messages + added
 
     def _next_call(self) -> int:
+        # Each turn checks for a call left before it asks for one; this is the hard cap itself.
         if self.calls >= self.limits.max_calls:
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         self.calls += 1
@@ -272,10 +273,9 @@ class _Run:
         return self.calls < self.limits.max_calls
 
     def _budget_line(self) -> str:
-        saved = f"the plan is saved in {self.saved}, but " if self.saved else ""
-        return (f"{saved}the run reached its limit of {self.limits.max_calls} model calls "
-                "(max_calls) before the model finished; nothing more was sent"
-                + ("" if self.saved else "; nothing was saved"))
+        # Never after a save: a saved plan only waits for an explanation, which needs no budget.
+        return (f"the run reached its limit of {self.limits.max_calls} model calls (max_calls) "
+                "before the model finished; nothing more was sent; nothing was saved")
 
     def _explanation_turn(self, number: int, turn: Turn):
         """After a save or a cancel the model may only explain; any call is refused."""
