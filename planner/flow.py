@@ -7,6 +7,7 @@ events (`person.show`), and the person's words come back through `person.ask`.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -643,8 +644,6 @@ def _name(name: object) -> str:
     """A tool name the model sent, safe to put in a message: short, quoted if odd."""
     if isinstance(name, str) and name.isidentifier() and len(name) <= 64:
         return name
-    import json
-
     return json.dumps(name, ensure_ascii=True)[:60]
 
 
