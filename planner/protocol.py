@@ -92,5 +92,5 @@ def build_request(
     }
     # Provider-specific fields go at the top level of the body, as the SDK's extra_body sends
     # them; config refuses an extra_body that would replace one of the fields above.
-    body.update({key: value for key, value in config.extra_body.items() if key not in body})
+    body.update(config.extra_body)
     return body

@@ -107,6 +107,13 @@ class Terminal:
     def answer(self, line: str) -> None:
         self.child.sendline(line.encode())
 
+    def cancel_without_changes(self) -> int:
+        """At the SAVE prompt: cancel, ask for no changes, and wait for the end."""
+        self.answer("no")
+        self.wait_for(FEEDBACK_PROMPT)
+        self.answer("")
+        return self.finish()
+
     def finish(self) -> int:
         """Wait for the end; the exit status (128 + N for a signal, as a shell shows it)."""
         self.child.expect(pexpect.EOF)
@@ -208,10 +215,7 @@ def test_explanation_cannot_erase_the_cancel(server: StubServer, home: Path,
     screen = live_terminal(home, server, colour, proposal(),
                            Reply(body=text_reply(BLOCK)))
     screen.wait_for(SAVE_PROMPT)
-    screen.answer("no")
-    screen.wait_for(FEEDBACK_PROMPT)
-    screen.answer("")
-    assert screen.finish() == 0
+    assert screen.cancel_without_changes() == 0
     shown = shown_text(screen.raw)
     assert_escaped_forms(shown)
     assert edge_lines(shown, "Cancelled: nothing saved.")
@@ -242,10 +246,7 @@ def test_a_title_cannot_forge_a_row(server: StubServer, home: Path, title: str) 
                            Reply(body=text_reply("ok")), width=80)
     screen.wait_for(SAVE_PROMPT)
     before = shown_text(screen.raw)
-    screen.answer("no")
-    screen.wait_for(FEEDBACK_PROMPT)
-    screen.answer("")
-    assert screen.finish() == 0
+    assert screen.cancel_without_changes() == 0
     assert_program_rows_only(before)
     # No line of the panel is wider than the screen: nothing for the terminal to wrap.
     assert max(cell_len(line) for line in before.split("\n") if line[:1] in "╭│╰") <= 80
@@ -267,10 +268,7 @@ def test_note_titles_from_notes_json_are_inert(server: StubServer, home: Path) -
                            width=200)
     screen.wait_for(SAVE_PROMPT)
     before = shown_text(screen.raw)
-    screen.answer("no")
-    screen.wait_for(FEEDBACK_PROMPT)
-    screen.answer("")
-    assert screen.finish() == 0
+    assert screen.cancel_without_changes() == 0
     assert_program_rows_only(before)
     assert_escaped_forms(before, FOLDED)
     # The line break in a title is gone: the title stays on the Notes row it belongs to.
@@ -303,10 +301,7 @@ def test_near_miss_is_echoed_inert(server: StubServer, home: Path) -> None:
     screen.wait_for(SAVE_PROMPT)
     screen.answer("\u0085SAVE\u2028")  # spaces to str.strip(): a near miss, echoed back
     screen.wait_for("only SAVE in capitals saves.")
-    screen.answer("no")
-    screen.wait_for(FEEDBACK_PROMPT)
-    screen.answer("")
-    assert screen.finish() == 0
+    assert screen.cancel_without_changes() == 0
     shown = shown_text(OWN.sub(b"", screen.raw).replace("\u0085SAVE\u2028".encode(), b""))
     assert 'You typed "\\x85SAVE\\u2028"; only SAVE in capitals saves.' in shown
     assert not (home / "plans").exists()
