@@ -134,6 +134,11 @@ class Prompt(NamedTuple):
     kind: str
     typed: str | None = None
 
+    @property
+    def confirming(self) -> bool:
+        """Whether the answer confirms an action: only a line typed after the prompt counts."""
+        return self.kind == "save"
+
 
 class Person(Protocol):
     """The edge: renders events and reads the person's lines from the terminal."""

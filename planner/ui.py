@@ -152,7 +152,8 @@ class TerminalPerson:
     def ask(self, prompt) -> str | None:
         """One line from the controlling terminal; None when there is none."""
         for _ in range(3):
-            line = read_tty_line(prompt_text(prompt.kind, prompt.typed))
+            line = read_tty_line(prompt_text(prompt.kind, prompt.typed),
+                                 discard_typed_ahead=prompt.confirming)
             if line is None or not cut_by_terminal(line):
                 return line
             out.print(Text(CUT_LINE, style="yellow"), soft_wrap=not out.is_terminal)
@@ -354,8 +355,12 @@ def _date_text(view) -> str:
     return describe_date(plan.date, view.today)
 
 
-def read_tty_line(prompt: str) -> str | None:
-    """One raw line from the controlling terminal ('' at end of input); None: no terminal."""
+def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
+    """One raw line from the controlling terminal ('' at end of input); None: no terminal.
+
+    With `discard_typed_ahead`, whatever was typed or pasted before the prompt is dropped
+    unread, so only a line typed after seeing what is asked can answer it (SPEC 22).
+    """
     try:
         # Like getpass and sudo: the answer comes from the person at the terminal, never a pipe.
         raw = open(TTY, "r+b", buffering=0)  # noqa: SIM115 - closed below
@@ -365,6 +370,8 @@ def read_tty_line(prompt: str) -> str | None:
         with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace",
                                    newline="\n") as tty:
             out.file.flush()
+            if discard_typed_ahead:
+                _discard_pending_input(raw.fileno())
             tty.write(prompt)
             tty.flush()
             try:
@@ -377,6 +384,16 @@ def read_tty_line(prompt: str) -> str | None:
     except OSError:
         # The terminal went away (hung up) mid-prompt: nobody can answer, as with none at all.
         return None
+
+
+def _discard_pending_input(fd: int) -> None:
+    """Drop the terminal's unread input (as sudo and getpass do before asking)."""
+    import termios
+
+    try:
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except termios.error:
+        pass  # not a terminal after all: there is no typed-ahead queue to drop
 
 
 def has_terminal() -> bool:
