@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -10,8 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from planner import providers, storage
-from planner.jsonlimits import MAX_DEPTH, too_deep
+from planner import providers, storage, strictjson
 
 DEFAULT_CONFIG_FILE = "config.json"
 
@@ -90,13 +88,9 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: is not UTF-8 text ({error.reason} at byte {error.start})") \
             from None
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as error:
-        raise ConfigError(f"{path}: is not valid JSON ({error})") from None
-    if too_deep(text, data):
-        raise ConfigError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
+        data = strictjson.loads(text)
+    except strictjson.JSONRefused as error:
+        raise ConfigError(f"{path}: {error}") from None
     return parse_config(data, str(path))
 
 

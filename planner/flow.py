@@ -21,7 +21,7 @@ from planner.notes import Catalog, Note
 from planner.plan import TOOL_NAME, InvalidArguments, ReviewPlan
 from planner.protocol import as_catalog, build_request, first_messages, registry_for
 from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
-from planner.tools import MAX_RESULT_BYTES, Registry
+from planner.tools import MAX_LOOKUPS_PER_REPLY, MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Registry
 from planner.wire import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
 PLANS_DIR = plans.PLANS_DIR
@@ -467,6 +467,9 @@ class _Run:
 
     def _lookups(self, number: int, turn: Turn):
         """Read-only lookups run at once, answered in order, paired by call ID."""
+        if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
+            return self._reject_all(number, turn, f"at most {MAX_LOOKUPS_PER_REPLY} lookup "
+                                    f"calls in one reply, got {len(turn.calls)}")
         checked = []
         for call in turn.calls:
             tool = self.registry.get(call.name)
@@ -477,8 +480,10 @@ class _Run:
         if not self._calls_left():
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         answers = []
+        room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
         for call, tool, arguments in checked:
-            result = _bounded(tool.run(arguments))
+            result = _bounded(tool.run(arguments), room)
+            room -= len(storage.to_json(result))
             summary = _short(result)
             self._step("lookup", number, call_id=call.id, tool=tool.name,
                        arguments=_jsonable(arguments), result=summary)
@@ -652,11 +657,15 @@ def _name(name: object) -> str:
     return json.dumps(name, ensure_ascii=True)[:60]
 
 
-def _bounded(result: dict) -> dict:
-    """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON."""
-    if len(storage.to_json(result)) <= MAX_RESULT_BYTES:
-        return result
-    return {"error": f"the result was longer than {MAX_RESULT_BYTES} bytes; ask for less"}
+def _bounded(result: dict, room: int) -> dict:
+    """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
+    size = len(storage.to_json(result))
+    if size > MAX_RESULT_BYTES:
+        return {"error": f"the result was longer than {MAX_RESULT_BYTES} bytes; ask for less"}
+    if size > room:
+        return {"error": f"the results of one reply's lookups may add up to at most "
+                         f"{MAX_TURN_RESULT_BYTES} bytes; ask for this again in a later reply"}
+    return result
 
 
 def _short(result: dict) -> str:

@@ -7,6 +7,10 @@ from typing import NamedTuple
 
 # Every result sent back to the model for a lookup is at most this long (SPEC 11).
 MAX_RESULT_BYTES = 4096
+# One reply may ask for at most this many lookups, whose results add up to at most this many
+# bytes (SPEC 22), so no reply can grow the next request without bound.
+MAX_LOOKUPS_PER_REPLY = 10
+MAX_TURN_RESULT_BYTES = 16 * 1024
 
 
 class Tool(NamedTuple):

@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import read_summary, run_dirs
 from stub_server import Reply, StubServer, text_reply
 from test_conversation_pty import ANSWER_PROMPT, SAVE_PROMPT, start
-from test_live import FUTURE, GOOD_PLAN, explanation, finish, plan_files, proposal, wait_for
+from test_live import FUTURE, explanation, finish, plan_files, proposal, wait_for
 
 PAUSE = 0.5  # seconds the prompt is watched for a save that must not happen
 

@@ -1,0 +1,68 @@
+"""The one strict JSON reader for every file and reply planner parses; standard library only.
+
+Refused the same way everywhere: repeated keys, NaN and Infinity, floats that overflow, nesting
+deeper than MAX_DEPTH, text that is not JSON. An integer too long to convert (Python's
+4,300-digit limit) is read as an infinite float, so the caller's own range check names the key
+and its range instead of Python's limit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from planner.jsonlimits import MAX_DEPTH, too_deep
+
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+class JSONRefused(ValueError):
+    """The text is not strict JSON; str() is the reason, e.g. "repeats the key 'model'"."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JSONRefused(f"repeats the key {json.dumps(repeated, ensure_ascii=True)[:60]}")
+    return data
+
+
+def _no_constant(name: str) -> None:
+    raise JSONRefused(f"contains {name}, which is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JSONRefused(f"contains a number that overflows: {text[:40]}")
+    return value
+
+
+def _integer(text: str) -> int | float:
+    if len(text) - text.startswith("-") <= _MAX_DIGITS:
+        return int(text)
+    return float("-inf") if text.startswith("-") else float("inf")
+
+
+# One decoder for every call: json.loads with hooks would build a new one each time.
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant,
+                            parse_float=_finite, parse_int=_integer)
+
+
+def loads(text: str, max_depth: int = MAX_DEPTH) -> object:
+    """The JSON value of `text`, or JSONRefused saying why in a few words."""
+    try:
+        value = _DECODER.decode(text)
+    except JSONRefused:
+        raise
+    except RecursionError:
+        # The parser gives up near 1,000 levels, at once and without reading further.
+        raise JSONRefused(f"is JSON nested deeper than {max_depth} levels") from None
+    except ValueError as error:
+        reason = getattr(error, "msg", None) or "cannot be read"
+        raise JSONRefused(f"is not valid JSON ({reason})") from None
+    if too_deep(text, value, max_depth):
+        raise JSONRefused(f"is JSON nested deeper than {max_depth} levels")
+    return value

@@ -1,0 +1,98 @@
+"""Trust, part three (SPEC 22): lookups bounded per reply, over-long numbers in config.
+
+The typed-ahead SAVE is tested in a real terminal in test_typed_ahead.py; run IDs and text in
+calendar exports in test_export.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_conversation import (
+    EXPLAINED,
+    NEVER,
+    calls,
+    converse,
+    peek,
+    propose,
+    say,
+    with_peek,
+)
+
+from planner import protocol
+from planner.config import ConfigError, load_config
+from planner.notes import SAMPLE_NOTES
+from planner.storage import to_json
+from planner.tools import Registry, Tool
+
+
+def test_ten_lookups_in_one_reply_all_run(home: Path) -> None:
+    log: list = []
+    lookups = [peek(f"N{n}", f"look_{n}") for n in range(10)]
+    run = converse(home, [calls(*lookups), propose(), say(EXPLAINED)], ["SAVE\n"],
+                   registry=with_peek(log))
+    assert len(log) == 10 and run.kinds()[:10] == ["lookup"] * 10
+    assert run.outcome.status == "complete"
+
+
+@pytest.mark.parametrize("count", [11, 500])
+def test_more_than_ten_lookups_in_one_reply_is_rejected_with_the_limit_named(
+        home: Path, count: int) -> None:
+    log: list = []
+    lookups = [peek(f"N{n}", f"look_{n}") for n in range(count)]
+    run = converse(home, [calls(*lookups), propose(), say(EXPLAINED)], ["SAVE\n"],
+                   registry=with_peek(log))
+    assert log == []  # not one of them ran
+    problem = f"at most 10 lookup calls in one reply, got {count}"
+    answers = run.requests[1]["messages"][3:]
+    assert [json.loads(m["content"]) for m in answers] == [
+        {"status": "rejected", "error": problem}] * count
+    assert [event.error for event in run.events("Rejected")] == [problem]
+    assert run.kinds() == ["rejected"] * count + ["proposal", "decision", "explanation"]
+    assert run.outcome.status == "complete"
+
+
+def test_500_lookups_every_reply_stop_the_run_with_bounded_requests(home: Path) -> None:
+    log: list = []
+    flood = calls(*[peek("N1", f"look_{n}") for n in range(500)])
+    run = converse(home, [flood, flood, NEVER], [], registry=with_peek(log))
+    assert log == [] and len(run.requests) == 2
+    assert (run.outcome.status, run.outcome.exit_code) == ("stopped", 1)
+    assert "at most 10 lookup calls in one reply, got 500" in run.outcome.error
+
+
+def test_results_of_one_turn_add_up_to_at_most_16_kib(home: Path) -> None:
+    big = Tool("big", {"type": "function", "function": {"name": "big", "parameters": {}}},
+               check=lambda arguments: arguments,
+               run=lambda arguments: {"text": "x" * 3000})
+    registry = Registry([protocol.save_tool([note.id for note in SAMPLE_NOTES]), big])
+    reply = calls(*[{"id": f"b{n}", "type": "function",
+                     "function": {"name": "big", "arguments": "{}"}} for n in range(10)])
+    run = converse(home, [reply, propose(), say(EXPLAINED)], ["SAVE\n"], registry=registry)
+    answers = [json.loads(m["content"]) for m in run.requests[1]["messages"][3:]]
+    full = [answer for answer in answers if "text" in answer]
+    refused = [answer for answer in answers if "error" in answer]
+    assert len(full) == 5 and len(refused) == 5  # 5 x 3,012 bytes fit in 16,384; a 6th not
+    assert answers[:5] == full  # the first ones asked for are the ones answered
+    assert refused[0]["error"].startswith(
+        "the results of one reply's lookups may add up to at most 16384 bytes")
+    assert sum(len(to_json(answer)) for answer in answers) <= 16384 + 10 * 200
+
+
+@pytest.mark.parametrize(("key", "rule"), [
+    ("max_calls", "must be a whole number from 2 to 20"),
+    ("timeout_seconds", "must be a number greater than 0 and at most 600"),
+    ("max_tokens", "must be a whole number from 1 to 1,000,000"),
+])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_a_number_too_long_to_read_is_named_with_its_range(
+        tmp_path: Path, key: str, rule: str, sign: str) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(f'{{"{key}": {sign}{"9" * 5000}}}')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert message == f"{path}: key '{key}' {rule}"
+    assert "4300" not in message and "int_max_str_digits" not in message
