@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.plans import is_run_id
+
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
@@ -24,9 +26,12 @@ _UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Un
                         "Etc/Zulu", "Zulu", "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0",
                         "Etc/GMT-0", "GMT0", "GMT+0", "GMT-0", "Etc/Greenwich", "Greenwich"})
 _ZONEINFO = "/zoneinfo/"
-# Characters iCalendar text may not hold (RFC 5545 3.3.11 allows HTAB, and line breaks are
-# escaped by the library): every other C0 control and DEL, and the C1 controls.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+# Characters a calendar's text never holds raw (RFC 5545 3.3.11 allows HTAB; line breaks are
+# written by the library): every other C0 control and DEL, the C1 controls, and the invisible
+# format characters that reorder or hide text (bidi marks, embeddings, overrides and isolates,
+# zero-width space, line and paragraph separators, BOM); the joiners U+200C/D are kept.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e"
+                      "\u2060-\u2069\ufeff\ufff9-\ufffb]")
 
 
 class LocalZone(NamedTuple):
@@ -124,6 +129,10 @@ def export_ics(rows: Iterable[dict], review_time: str, now: _dt.datetime | None 
         title = _text(row["title"])
         event = Event()
         # The run ID is fixed when the plan is saved: importing again updates the same event.
+        # plans.read_plan checked it (letters, digits, '.', '_', '-'); checked again here
+        # because a UID is written unescaped.
+        if not is_run_id(row["run_id"]):
+            raise ValueError(f"{row['file']}: its run ID cannot become a calendar UID")
         event.add("uid", f"{row['run_id']}@planner")
         event.add("dtstamp", stamp)
         event.add("summary", title)
@@ -159,4 +168,9 @@ def _text(value: str) -> str:
     """Text for a calendar property: control characters shown escaped, never written raw."""
     if value.isprintable():
         return value
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", value)
+    return _CONTROL.sub(_escaped, value)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -44,6 +44,11 @@ _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 MAX_NOTE_TITLE = 1000
 
 
+def is_run_id(value: object) -> bool:
+    """Whether `value` has the form of a planner run ID, the only text a calendar UID holds."""
+    return type(value) is str and _RUN_ID.fullmatch(value) is not None
+
+
 class PlansError(Exception):
     """The plans folder exists but cannot be listed; one line for the person."""
 
@@ -278,11 +283,15 @@ def _row(file: str, name: str, data: object) -> dict:
     if version is None and "version" not in data:
         _exact_keys(data, _V1_KEYS, "a version-1 plan file")
         run_id = name[:-5]  # version 1 files are named after their run; ".json" removed
+        if not is_run_id(run_id):
+            # It would become a calendar UID and a run to look up: only planner's own form.
+            raise BadPlan("its name is not a run ID (letters, digits, '.', '_' or '-', "
+                          "at most 100, then .json)")
         notes = None
     elif version == PLAN_VERSION and type(version) is int:
         _exact_keys(data, _V2_KEYS, "a plan file")
         run_id = data["run_id"]
-        if type(run_id) is not str or not _RUN_ID.fullmatch(run_id):
+        if not is_run_id(run_id):
             raise BadPlan("run_id: must be letters, digits, '.', '_' or '-' (at most 100)")
         _check_created_at(data["created_at"])
         notes = data["notes"]

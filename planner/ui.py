@@ -962,7 +962,14 @@ def _plan_day(date: str):
 
 
 def write_bytes(data: bytes) -> None:
-    """Bytes on stdout exactly as given (a calendar file); OSError if they cannot be written."""
+    """A file's bytes on stdout (a calendar): exact into a pipe or file, made inert on a terminal.
+
+    OSError if they cannot be written.
+    """
+    if sys.stdout.isatty():
+        # Read on a screen, not saved: nothing in it may move the cursor or reorder text.
+        text = data.decode("utf-8", "replace")
+        data = (inert_block(text.removesuffix("\r\n")) + "\n").encode("utf-8", "replace")
     try:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

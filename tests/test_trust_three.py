@@ -7,9 +7,15 @@ calendar exports in test_export.py.
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
+import icalendar
+import pexpect
 import pytest
+from conftest import PLANNER
 from test_conversation import (
     EXPLAINED,
     NEVER,
@@ -20,6 +26,8 @@ from test_conversation import (
     say,
     with_peek,
 )
+from test_export import planner
+from test_plans import day, save, write
 
 from planner import protocol
 from planner.config import ConfigError, load_config
@@ -96,3 +104,69 @@ def test_a_number_too_long_to_read_is_named_with_its_range(
     message = str(caught.value)
     assert message == f"{path}: key '{key}' {rule}"
     assert "4300" not in message and "int_max_str_digits" not in message
+
+
+# --- calendar exports: run IDs checked, no control or bidi character written or shown --------
+
+ESCAPES = "\x1b[2J\x1b[H"
+GOOD_RUN = "20261130T100000000000Z-abc123"
+CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f"
+                      "\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def hostile_plans(home: Path) -> None:
+    """A good plan whose note title holds an RTL override, and a version-1 file named with
+    escape sequences (its name would be the run ID, and so the calendar UID)."""
+    save(home, GOOD_RUN, 2, note_ids=("N1",))
+    path = home / "plans" / f"{GOOD_RUN}.json"
+    data = json.loads(path.read_text())
+    data["notes"][0]["title"] = "abc\u202edcba"
+    path.write_text(json.dumps(data))
+    write(home, f"{ESCAPES}20261001T000000000000Z-0b0b0b.json", {
+        "simulated": False,
+        "plan": {"title": "Old format", "note_ids": ["N3"], "date": day(3), "minutes": 25}})
+
+
+def test_a_plan_file_named_with_escapes_is_left_out_of_exports(home: Path) -> None:
+    hostile_plans(home)
+    done = planner(home, "export", "--ics", "--output", "out.ics")
+    assert done.returncode == 0, done.stderr
+    data = (home / "out.ics").read_bytes()
+    assert b"\x1b" not in data and "\u202e".encode() not in data
+    assert not CONTROLS.search(data.decode().replace("\r\n", ""))
+    [event] = icalendar.Calendar.from_ical(data).events
+    assert event["UID"] == f"{GOOD_RUN}@planner"
+    assert "N1  abc\\u202edcba" in event["DESCRIPTION"]
+    stderr = done.stderr.decode()
+    assert "\x1b" not in stderr
+    assert ("Skipped plans/\\x1b[2J\\x1b[H20261001T000000000000Z-0b0b0b.json: its name is not "
+            "a run ID") in stderr
+    listing = planner(home, "plans", "--json")
+    rows = json.loads(listing.stdout)
+    assert [row["problem"] is None for row in rows] == [True, False]
+    assert b"\x1b" not in listing.stdout
+
+
+def test_an_export_printed_to_a_terminal_is_inert(home: Path) -> None:
+    hostile_plans(home)
+    child = pexpect.spawn(PLANNER, ["export", "--ics"], cwd=str(home), encoding="utf-8",
+                          timeout=60, dimensions=(50, 200))
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", child.read())  # the program's own dim notice
+    child.close()
+    assert child.exitstatus == 0, shown
+    assert "BEGIN:VCALENDAR" in shown and f"UID:{GOOD_RUN}@planner" in shown
+    assert "\x1b" not in shown and "\u202e" not in shown
+    assert "abc\\u202edcba" in shown.replace("\r\n ", "")  # long lines are folded
+
+
+def test_bytes_written_to_a_terminal_are_made_inert_and_to_a_pipe_exact() -> None:
+    script = ("import sys; from planner import ui; "
+              "ui.write_bytes(b'BEGIN:X\\x1b[2J\\r\\nT:\\xe2\\x80\\xae\\r\\n')")
+    child = pexpect.spawn(sys.executable, ["-c", script], encoding="utf-8", timeout=60)
+    shown = child.read()
+    child.close()
+    assert child.exitstatus == 0, shown
+    assert "\x1b" not in shown and "\u202e" not in shown
+    assert "BEGIN:X\\x1b[2J" in shown and "T:\\u202e" in shown
+    piped = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert piped.stdout == b"BEGIN:X\x1b[2J\r\nT:\xe2\x80\xae\r\n"
