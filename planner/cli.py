@@ -11,7 +11,7 @@ from planner import __version__, status, ui
 # Only what --help needs is imported here; each mode imports its own modules when it runs.
 if TYPE_CHECKING:
     from planner.config import Config
-    from planner.flow import Outcome
+    from planner.events import Outcome
 
 EXIT_USAGE = status.EXIT_USAGE
 EXIT_INTERRUPTED = status.EXIT_INTERRUPTED

@@ -12,17 +12,32 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from planner import plans, status, storage
 from planner.config import Config
+from planner.events import (
+    Called,
+    Calling,
+    ConfirmRequest,
+    Looked,
+    ModelText,
+    Notice,
+    Outcome,
+    Person,
+    Prompt,
+    Proposed,
+    RefusedCall,
+    Rejected,
+    Result,
+)
 from planner.model import ModelCallError, ModelClient
 from planner.notes import Catalog, Note
-from planner.plan import TOOL_NAME, InvalidArguments, ReviewPlan
+from planner.plan import InvalidArguments, ReviewPlan
 from planner.protocol import as_catalog, build_request, first_messages, registry_for
 from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
 from planner.tools import MAX_LOOKUPS_PER_REPLY, MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Registry
-from planner.wire import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
 PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
@@ -36,144 +51,33 @@ class Limits(NamedTuple):
     max_repairs: int = 1
 
 
-class ConfirmRequest(NamedTuple):
-    """What the person is shown before deciding: the checked plan, its notes, the target."""
-
-    plan: ReviewPlan
-    notes: tuple[Note, ...]
-    target: Path
-    today: _dt.date
-    warnings: tuple[str, ...] = ()
-
-    @property
-    def date_in_past(self) -> bool:
-        return self.plan.date < self.today.isoformat()
-
-
-# --- Events: what happened, for the edge to render --------------------------------------------
-
-
-class Proposed(NamedTuple):
-    """A checked proposal the person is about to confirm or cancel."""
-
-    call: int
-    view: ConfirmRequest
-    simulated: bool
-
-
-class Rejected(NamedTuple):
-    """A proposal or lookup broke a rule; `repair` is its number if sent back, else 0."""
-
-    call: int
-    tool: str
-    error: str
-    repair: int
-    max_repairs: int
-
-
-class Looked(NamedTuple):
-    """A read-only lookup the program ran for the model without asking."""
-
-    call: int
-    tool: str
-    arguments: object
-    summary: str
-
-
-class ModelText(NamedTuple):
-    """The model's words: a question or answer (`explanation` False) or an explanation."""
-
-    call: int
-    text: str
-    simulated: bool
-    explanation: bool
-
-
-class Result(NamedTuple):
-    """What the program really did with a proposal: saved (with its path) or cancelled."""
-
-    result: dict
-    path: str | None
-
-
-class RefusedCall(NamedTuple):
-    """A tool call the program did not run (a second save, a call instead of an explanation)."""
-
-    call: int
-    tool: str
-    error: str
-
-
-class Calling(NamedTuple):
-    """A request is about to be sent; the edge may show who is asked while it waits."""
-
-    call: int
-    model: str
-    base_url: str | None
-    simulated: bool
-
-
-class Called(NamedTuple):
-    """The call `call` ended (a reply or a failure): the waiting is over."""
-
-    call: int
-
-
-class Notice(NamedTuple):
-    """A line of the program's own about the run (no terminal, an over-long answer, ...)."""
-
-    text: str
-
-
-# --- Asking the person ------------------------------------------------------------------------
-
-
-class Prompt(NamedTuple):
-    """A question to the person: kind is save, answer or feedback; `typed` a near miss."""
-
-    kind: str
-    typed: str | None = None
-
-    @property
-    def confirming(self) -> bool:
-        """Whether the answer confirms an action: only a line typed after the prompt counts."""
-        return self.kind == "save"
-
-
-class Person(Protocol):
-    """The edge: renders events and reads the person's lines from the terminal."""
-
-    interactive: bool  # a terminal is there to ask on
-
-    def show(self, event: object) -> None:
-        """Render one event."""
-        ...
-
-    def ask(self, prompt: Prompt) -> str | None:
-        """One raw line ending in \\n; a line without it at end of input; None: no terminal."""
-        ...
-
-
-class Outcome(NamedTuple):
-    """How a run ended: for the edge to render and exit with."""
-
-    status: str
-    exit_code: int
-    run_id: str | None = None
-    folder: Path | None = None
-    simulated: bool = False
-    plan: ReviewPlan | None = None
-    approved: bool | None = None
-    tool_result: dict | None = None
-    error: str | None = None
-    question: str | None = None  # the model's last text without a tool call
-    explanation: str | None = None
-
-
 def is_near_miss(line: str) -> bool:
     """save, Save, ' SAVE', 'SAVE ' or full-width ＳＡＶＥ: close to SAVE, never accepted."""
     typed = line.removesuffix("\n")
     return typed != "SAVE" and unicodedata.normalize("NFKC", typed).strip().upper() == "SAVE"
+
+
+# --- The next step, as a value: what a turn decided should happen after it -----------------
+
+
+class Continue(NamedTuple):
+    """Send these messages next; the model may call tools again."""
+
+    messages: tuple[dict, ...]
+
+
+class ExplainOnly(NamedTuple):
+    """Send these messages next; the model may only explain (tool_choice none)."""
+
+    messages: tuple[dict, ...]
+
+
+class Finish(NamedTuple):
+    """The run is over: nothing more is sent."""
+
+
+FINISH = Finish()
+Step = Continue | ExplainOnly | Finish
 
 
 class _Stop(Exception):
@@ -252,21 +156,22 @@ class _Run:
 
     def loop(self, messages: list[dict]) -> Outcome:
         """Each turn sends one request; the reply decides what comes next, within the limits."""
-        tool_choice = "auto"
+        step: Step = Continue(())
         while True:
+            explain_only = isinstance(step, ExplainOnly)
             number = self._next_call()
-            body = build_request(self.config, messages, self.registry, tool_choice)
-            turn = self._read(self._call(number, body, tool_choice))
-            if tool_choice == "none":
-                follow_up = self._explanation_turn(number, turn)
+            body = build_request(self.config, messages, self.registry,
+                                 "none" if explain_only else "auto")
+            turn = self._read(self._call(number, body, explain_only))
+            if explain_only:
+                step = self._explanation_turn(number, turn)
             elif not turn.calls:
-                follow_up = self._text_turn(number, turn)
+                step = self._text_turn(number, turn)
             else:
-                follow_up = self._tool_turn(number, turn)
-            if follow_up is None:
+                step = self._tool_turn(number, turn)
+            if isinstance(step, Finish):
                 return self._finish()
-            added, tool_choice = follow_up
-            messages = messages + added
+            messages = messages + list(step.messages)
 
     def _next_call(self) -> int:
         # Each turn checks for a call left before it asks for one; this is the hard cap itself.
@@ -283,7 +188,7 @@ class _Run:
         return (f"the run reached its limit of {self.limits.max_calls} model calls (max_calls) "
                 "before the model finished; nothing more was sent; nothing was saved")
 
-    def _explanation_turn(self, number: int, turn: Turn):
+    def _explanation_turn(self, number: int, turn: Turn) -> Step:
         """After a save or a cancel the model may only explain; any call is refused."""
         if turn.calls:
             if not self._calls_left():
@@ -292,15 +197,15 @@ class _Run:
                     self._step("refused", number, call_id=call.id, tool=_name(call.name),
                                error=self._refusal(call))
                 raise _Stop(self._after_save(calls_instead_of_text(turn)))
-            return self._refuse_all(number, turn), "none"
+            return ExplainOnly(self._refuse_all(number, turn))
         if turn.text is None:
             raise _Stop(self._after_save("the model sent an empty explanation"))
         self._step("explanation", number, text=turn.text)
         self.record.summary["explanation"] = turn.text
         self.person.show(ModelText(number, turn.text, self.client.simulated, True))
-        return None
+        return FINISH
 
-    def _text_turn(self, number: int, turn: Turn):
+    def _text_turn(self, number: int, turn: Turn) -> Step:
         """Text without a tool call: show it after the truth; let the person answer."""
         if turn.text is None:
             raise _Stop("the model sent an empty reply; nothing was saved")
@@ -309,36 +214,42 @@ class _Run:
         self.person.show(ModelText(number, turn.text, self.client.simulated, False))
         if not self.person.interactive:
             self.ending = status.NO_TOOL
-            return None
+            return FINISH
         if not self._calls_left():
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         answer = self._ask_words(Prompt("answer"))
         if not answer:
             self.ending = status.NO_TOOL
-            return None
+            return FINISH
         self._step("answer", number, text=answer)
-        return [turn.message, {"role": "user", "content": answer}], "auto"
+        return Continue((turn.message, {"role": "user", "content": answer}))
 
-    def _tool_turn(self, number: int, turn: Turn):
+    def _tool_turn(self, number: int, turn: Turn) -> Step:
         """Tool calls: lookups run at once; one valid save goes to the person; else repair."""
-        names = [call.name for call in turn.calls]
-        saves = names.count(TOOL_NAME)
-        if saves and len(names) > 1:
-            problem = ("save_review_plan must be the only call in its reply" if saves == 1
-                       else "only one save_review_plan call is allowed")
+        # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
+        confirmed = [call for call in turn.calls if self._acts(call)]
+        if confirmed and len(turn.calls) > 1:
+            name = _name(confirmed[0].name)
+            problem = (f"{name} must be the only call in its reply" if len(confirmed) == 1
+                       else f"only one {name} call is allowed")
             return self._reject_all(number, turn, problem)
         unknown = next((call for call in turn.calls if self.registry.get(call.name) is None),
                        None)
         if unknown is not None:
             return self._reject_all(number, turn, f"{_name(unknown.name)} is not a tool "
                                     f"offered here (only {', '.join(self.registry.names)})")
-        if saves:
-            return self._proposal(number, turn, turn.calls[0])
+        if confirmed:
+            return self._proposal(number, turn, confirmed[0])
         return self._lookups(number, turn)
+
+    def _acts(self, call: ToolCall) -> bool:
+        """Whether the call is to a tool that acts, and so needs the person's confirmation."""
+        tool = self.registry.get(call.name)
+        return tool is not None and tool.needs_confirmation
 
     # --- proposals --------------------------------------------------------------------------
 
-    def _proposal(self, number: int, turn: Turn, call: ToolCall):
+    def _proposal(self, number: int, turn: Turn, call: ToolCall) -> Step:
         tool = self.registry.get(call.name)
         try:
             plan = tool.check(call.arguments)
@@ -363,13 +274,13 @@ class _Run:
         self.person.show(Result(result, relative))
         if not self._calls_left():
             return self._no_explanation()
-        return [turn.message, tool_message(call.id, result)], "none"
+        return ExplainOnly((turn.message, tool_message(call.id, result)))
 
-    def _no_explanation(self) -> None:
+    def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
         self.person.show(Notice(f"No model call is left for an explanation "
                                 f"(max_calls {self.limits.max_calls})."))
-        return None
+        return FINISH
 
     def _decide(self) -> tuple[bool, list[str]]:
         """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
@@ -390,7 +301,7 @@ class _Run:
                     continue
             return False, near_misses
 
-    def _cancelled(self, number: int, turn: Turn, call: ToolCall, near_misses: list[str]):
+    def _cancelled(self, number: int, turn: Turn, call: ToolCall, near_misses: list[str]) -> Step:
         result = {"status": "cancelled"}
         self._step("decision", number, approved=False, result=result, near_misses=near_misses)
         self._save_or_stop("nothing was saved", approved=False, tool_result=result)
@@ -405,10 +316,10 @@ class _Run:
         if feedback:
             self._step("feedback", number, text=feedback)
             sent = {"status": "cancelled", "feedback": feedback}
-            return [turn.message, tool_message(call.id, sent)], "auto"
+            return Continue((turn.message, tool_message(call.id, sent)))
         if not self._calls_left():
             return self._no_explanation()
-        return [turn.message, tool_message(call.id, result)], "none"
+        return ExplainOnly((turn.message, tool_message(call.id, result)))
 
     def _execute(self, plan: ReviewPlan, relative: str, target: Path) -> dict:
         """Record the intent, then write the plan exclusively and durably."""
@@ -444,7 +355,7 @@ class _Run:
 
     # --- repairs, lookups, refusals ---------------------------------------------------------
 
-    def _reject_all(self, number: int, turn: Turn, problem: str):
+    def _reject_all(self, number: int, turn: Turn, problem: str) -> Step:
         """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
         tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
         can_repair = self.repairs < self.limits.max_repairs
@@ -463,9 +374,9 @@ class _Run:
         self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs))
         answers = [tool_message(call.id, {"status": "rejected", "error": problem})
                    for call in turn.calls]
-        return [turn.message, *answers], "auto"
+        return Continue((turn.message, *answers))
 
-    def _lookups(self, number: int, turn: Turn):
+    def _lookups(self, number: int, turn: Turn) -> Step:
         """Read-only lookups run at once, answered in order, paired by call ID."""
         if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
             return self._reject_all(number, turn, f"at most {MAX_LOOKUPS_PER_REPLY} lookup "
@@ -490,7 +401,7 @@ class _Run:
             self.person.show(Looked(number, tool.name, arguments, summary))
             answers.append(tool_message(call.id, result))
         self._save_or_stop("nothing was saved")
-        return [turn.message, *answers], "auto"
+        return Continue((turn.message, *answers))
 
     def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
         """Calls where only an explanation may come: none is run; each is answered refused."""
@@ -503,7 +414,7 @@ class _Run:
         return [turn.message, *answers]
 
     def _refusal(self, call: ToolCall) -> str:
-        if call.name == TOOL_NAME and self.saved:
+        if self.saved and self._acts(call):
             return "a plan was already saved in this run"
         return "no more tool calls in this run; explain the result in words"
 
@@ -520,18 +431,18 @@ class _Run:
             self.person.show(Notice(f"That is {len(words):,} characters; at most "
                                     f"{MAX_ANSWER:,} can be sent. Shorten it, or press Enter "
                                     "to finish."))
-        return None
+        return FINISH
 
     # --- calls and records ------------------------------------------------------------------
 
-    def _call(self, number: int, body: dict, tool_choice: str) -> object:
+    def _call(self, number: int, body: dict, explain_only: bool) -> object:
         """Record the request, send it once, record the response or the error."""
         request_name, response_name = call_file_names(number)
         entry = {
             "request": request_name, "response": response_name, "started_at": now_iso(),
             "duration_ms": None, "usage": None, "error": None,
         }
-        stage = "explaining" if tool_choice == "none" else "requesting"
+        stage = "explaining" if explain_only else "requesting"
         try:
             # Saved before sending, so the records show what was asked even if the run dies.
             self.record.write_file(request_name, body)

@@ -10,7 +10,8 @@ from typing import Protocol
 
 from planner import providers
 from planner.config import Config
-from planner.wire import Turn, dialect_named, error_fields, parse_reply
+from planner.turns import Turn
+from planner.wire import dialect_named, error_fields, parse_reply
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
 _SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")

@@ -11,35 +11,16 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+
+__all__ = ["ReplyError", "ToolCall", "Turn", "calls_instead_of_text", "tool_message"]
+
 # Server messages are shown on one short line.
 _MESSAGE_LIMIT = 200
 # What the person can do when tool-call markup arrives as plain text, by server.
 _PARSER_HINT = ("enable its tool parser (vLLM: --enable-auto-tool-choice with the "
                 "--tool-call-parser for this model; llama.cpp: --jinja), or use a model with "
                 "tool support")
-
-
-class ReplyError(ValueError):
-    """The model's reply cannot be used at all; the message says why."""
-
-
-class ToolCall(NamedTuple):
-    """One tool call as the model sent it; its arguments are checked later by the tool."""
-
-    id: str
-    name: object
-    arguments: object
-
-
-class Turn(NamedTuple):
-    """One reply: its text (None when empty), its tool calls, and the message to send back."""
-
-    text: str | None
-    calls: tuple[ToolCall, ...]
-    finish: object
-    message: dict
-    # The model's reasoning (thinking) when the provider sent it apart; never shown as the answer.
-    reasoning: str | None = None
 
 
 class Dialect(NamedTuple):
@@ -253,19 +234,6 @@ def looks_like_tool_markup(text: str) -> bool:
     items = data if isinstance(data, list) else [data]
     return any(isinstance(item, dict) and "name" in item
                and ("arguments" in item or "parameters" in item) for item in items)
-
-
-def tool_message(call_id: str, result: dict) -> dict:
-    """The real result of one call, paired with it by the model's call ID."""
-    return {"role": "tool", "tool_call_id": call_id,
-            "content": json.dumps(result, ensure_ascii=False)}
-
-
-def calls_instead_of_text(turn: Turn) -> str:
-    """Why tool calls are not run when only an explanation was asked for (tool_choice none)."""
-    names = ", ".join(sorted({str(call.name)[:40] for call in turn.calls})) or "a tool"
-    return (f"the model asked for another tool call ({names}) instead of explaining, although "
-            "the request said tool_choice none; it was not run")
 
 
 def error_fields(data: object) -> tuple[str | None, object]:

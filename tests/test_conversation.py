@@ -19,7 +19,8 @@ from stub_server import completion, text_reply, tool_call, tool_call_reply
 
 from planner import protocol
 from planner.config import Config
-from planner.flow import MAX_ANSWER, Limits, Outcome, Prompt, is_near_miss, run_flow
+from planner.events import Outcome, Prompt
+from planner.flow import MAX_ANSWER, Limits, is_near_miss, run_flow
 from planner.model import ModelCallError, ScriptedClient
 from planner.notes import SAMPLE_NOTES
 from planner.plan import InvalidArguments

@@ -35,7 +35,8 @@ from stub_server import (
 )
 
 from planner.config import Config, load_config
-from planner.flow import ConfirmRequest, Outcome, run_flow
+from planner.events import ConfirmRequest, Outcome
+from planner.flow import run_flow
 from planner.model import LiveClient, ModelCallError
 from planner.notes import SAMPLE_NOTES
 

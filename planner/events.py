@@ -1,0 +1,149 @@
+"""What the flow tells the edge, and asks it: events, prompts, the person, the outcome.
+
+The flow's whole contract with the terminal (planner.ui) and with tests' scripted people. It
+imports nothing of planner's at run time, so either side can change without the other.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from planner.notes import Note
+    from planner.plan import ReviewPlan
+
+
+class ConfirmRequest(NamedTuple):
+    """What the person is shown before deciding: the checked plan, its notes, the target."""
+
+    plan: ReviewPlan
+    notes: tuple[Note, ...]
+    target: Path
+    today: _dt.date
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def date_in_past(self) -> bool:
+        return self.plan.date < self.today.isoformat()
+
+
+# --- Events: what happened, for the edge to render --------------------------------------------
+
+
+class Proposed(NamedTuple):
+    """A checked proposal the person is about to confirm or cancel."""
+
+    call: int
+    view: ConfirmRequest
+    simulated: bool
+
+
+class Rejected(NamedTuple):
+    """A proposal or lookup broke a rule; `repair` is its number if sent back, else 0."""
+
+    call: int
+    tool: str
+    error: str
+    repair: int
+    max_repairs: int
+
+
+class Looked(NamedTuple):
+    """A read-only lookup the program ran for the model without asking."""
+
+    call: int
+    tool: str
+    arguments: object
+    summary: str
+
+
+class ModelText(NamedTuple):
+    """The model's words: a question or answer (`explanation` False) or an explanation."""
+
+    call: int
+    text: str
+    simulated: bool
+    explanation: bool
+
+
+class Result(NamedTuple):
+    """What the program really did with a proposal: saved (with its path) or cancelled."""
+
+    result: dict
+    path: str | None
+
+
+class RefusedCall(NamedTuple):
+    """A tool call the program did not run (a second save, a call instead of an explanation)."""
+
+    call: int
+    tool: str
+    error: str
+
+
+class Calling(NamedTuple):
+    """A request is about to be sent; the edge may show who is asked while it waits."""
+
+    call: int
+    model: str
+    base_url: str | None
+    simulated: bool
+
+
+class Called(NamedTuple):
+    """The call `call` ended (a reply or a failure): the waiting is over."""
+
+    call: int
+
+
+class Notice(NamedTuple):
+    """A line of the program's own about the run (no terminal, an over-long answer, ...)."""
+
+    text: str
+
+
+# --- Asking the person ------------------------------------------------------------------------
+
+
+class Prompt(NamedTuple):
+    """A question to the person: kind is save, answer or feedback; `typed` a near miss."""
+
+    kind: str
+    typed: str | None = None
+
+    @property
+    def confirming(self) -> bool:
+        """Whether the answer confirms an action: only a line typed after the prompt counts."""
+        return self.kind == "save"
+
+
+class Person(Protocol):
+    """The edge: renders events and reads the person's lines from the terminal."""
+
+    interactive: bool  # a terminal is there to ask on
+
+    def show(self, event: object) -> None:
+        """Render one event."""
+        ...
+
+    def ask(self, prompt: Prompt) -> str | None:
+        """One raw line ending in \\n; a line without it at end of input; None: no terminal."""
+        ...
+
+
+class Outcome(NamedTuple):
+    """How a run ended: for the edge to render and exit with."""
+
+    status: str
+    exit_code: int
+    run_id: str | None = None
+    folder: Path | None = None
+    simulated: bool = False
+    plan: ReviewPlan | None = None
+    approved: bool | None = None
+    tool_result: dict | None = None
+    error: str | None = None
+    question: str | None = None  # the model's last text without a tool call
+    explanation: str | None = None
