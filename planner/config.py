@@ -88,7 +88,8 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: is not UTF-8 text ({error.reason} at byte {error.start})") \
             from None
     try:
-        data = strictjson.loads(text)
+        # Every config number has a range: one too large to read is named with its key.
+        data = strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
         raise ConfigError(f"{path}: {error}") from None
     return parse_config(data, str(path))

@@ -19,7 +19,7 @@ import re
 import stat
 from collections.abc import Sequence
 
-from planner import storage
+from planner import storage, strictjson
 from planner.plan import FIELDS, MAX_MINUTES, MAX_NOTES, MAX_TITLE
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
@@ -239,14 +239,9 @@ def _decode(data: bytes) -> object:
     if not text.strip():
         raise BadPlan("is empty")
     try:
-        return _DECODER.decode(text)
-    except BadPlan:
-        raise
-    except RecursionError:
-        # The parser gives up near 1,000 levels, at once and without reading further.
-        raise BadPlan(f"is JSON nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError:
-        raise BadPlan("is not valid JSON") from None
+        return strictjson.loads(text)
+    except strictjson.JSONRefused as error:
+        raise BadPlan(str(error)) from None
 
 
 def _deeper_than(value: object, limit: int) -> bool:
@@ -258,21 +253,6 @@ def _deeper_than(value: object, limit: int) -> bool:
         if not level:
             return False
     return True
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        raise BadPlan("repeats a key")
-    return data
-
-
-def _no_constant(name: str) -> None:
-    raise BadPlan(f"contains {name}, which is not a JSON number")
-
-
-# One decoder for every file: json.loads with hooks would build a new one per call.
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
 
 
 def _row(file: str, name: str, data: object) -> dict:

@@ -3,7 +3,8 @@
 Refused the same way everywhere: repeated keys, NaN and Infinity, floats that overflow, nesting
 deeper than MAX_DEPTH, text that is not JSON. An integer too long to convert (Python's
 4,300-digit limit) is read as an infinite float, so the caller's own range check names the key
-and its range instead of Python's limit.
+and its range instead of Python's limit; with `overflow_as_infinity`, so is a float that
+overflows (config, whose every number has a range).
 """
 
 from __future__ import annotations
@@ -46,15 +47,17 @@ def _integer(text: str) -> int | float:
     return float("-inf") if text.startswith("-") else float("inf")
 
 
-# One decoder for every call: json.loads with hooks would build a new one each time.
+# One decoder each, built once: json.loads with hooks would build a new one every call.
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant,
                             parse_float=_finite, parse_int=_integer)
+_RANGED_DECODER = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant,
+                                   parse_int=_integer)
 
 
-def loads(text: str, max_depth: int = MAX_DEPTH) -> object:
+def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = False) -> object:
     """The JSON value of `text`, or JSONRefused saying why in a few words."""
     try:
-        value = _DECODER.decode(text)
+        value = (_RANGED_DECODER if overflow_as_infinity else _DECODER).decode(text)
     except JSONRefused:
         raise
     except RecursionError:

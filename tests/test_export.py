@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from conftest import PLANNER
+from conftest import PLANNER, run_planner
 from test_plans import day, save, write
 
 from planner import ics, plans
@@ -26,8 +26,7 @@ BERLIN_POSIX = "CET-1CEST,M3.5.0,M10.5.0/3"
 def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL
             ) -> subprocess.CompletedProcess:
     env = {**os.environ, "TZ": tz}
-    return subprocess.run([PLANNER, *args], capture_output=True, timeout=60, env=env, cwd=home,
-                          stdin=stdin)
+    return run_planner(*args, cwd=home, env=env, stdin=stdin, text=False, new_session=False)
 
 
 class Khal:
@@ -337,7 +336,8 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
     done = planner(home, "export", "--ics")
     assert done.returncode == 0
     assert done.stderr.decode().splitlines() == [
-        "Skipped plans/broken.json: is not valid JSON",
+        "Skipped plans/broken.json: is not valid JSON (Expecting property name enclosed in "
+        "double quotes)",
         "Skipped plans/fifo.json: is not a regular file (a FIFO)",
     ]
     assert len(icalendar.Calendar.from_ical(done.stdout).events) == 1
@@ -381,8 +381,8 @@ def test_plans_command_never_imports_icalendar(home: Path) -> None:
     probe = ("import sys; from planner.cli import main; sys.argv = ['planner', 'plans', "
              "'--json']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
              "print('icalendar' in sys.modules, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          cwd=home, timeout=60)
+    done = run_planner(command=[sys.executable, "-c", probe], cwd=home, stdin=None,
+                       new_session=False)
     assert done.stderr.strip() == "False"
 
 

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER
+from conftest import run_planner, snapshot
 from run_records import call, deepseek_usage, summary, write_run
 
 SECONDS = 30  # far above a normal run (under a second); reached only by a hang
@@ -25,22 +25,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
 def planner(home: Path, *args: str) -> subprocess.CompletedProcess:
     """The installed command in `home`, no terminal, bounded in time."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
-    return subprocess.run([PLANNER, *args], cwd=home, capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL, start_new_session=True, timeout=SECONDS)
-
-
-def snapshot(*roots: Path) -> list[tuple]:
-    """Every entry under the roots, without following links: path, kind, size, link target."""
-    seen = []
-    for root in roots:
-        for folder, dirs, files in os.walk(root):  # os.walk does not follow links to folders
-            for name in sorted(dirs + files):
-                path = os.path.join(folder, name)
-                info = os.lstat(path)
-                target = os.readlink(path) if os.path.islink(path) else None
-                size = info.st_size if os.path.isfile(path) and target is None else None
-                seen.append((path, info.st_mode, size, target))
-    return sorted(seen)
+    return run_planner(*args, cwd=home, env=env, timeout=SECONDS)
 
 
 def assert_one_error_line(result: subprocess.CompletedProcess, code: int, words: str) -> None:
@@ -78,9 +63,9 @@ CONFIGS = {
     "link to /dev/zero": (_dev_zero, "config.json is not a regular file (a device)"),
     "folder": (_folder, "config.json is not a regular file (a folder)"),
     "2 MiB": (_two_mib, "config.json is larger than 1 MiB"),
-    "100,000 deep": (_text(DEEP), "config.json: JSON nested deeper than 64 levels"),
+    "100,000 deep": (_text(DEEP), "config.json: is JSON nested deeper than 64 levels"),
     "65 deep": (_text('{"extra_body": ' + '{"a": ' * 64 + "1" + "}" * 65),
-                "config.json: JSON nested deeper than 64 levels"),
+                "config.json: is JSON nested deeper than 64 levels"),
     "timeout 1e10": (_text('{"timeout_seconds": 1e10}'),
                      "key 'timeout_seconds' must be a number greater than 0 and at most 600"),
     "timeout 1e400": (_text('{"timeout_seconds": 1e400}'), "key 'timeout_seconds'"),

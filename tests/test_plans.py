@@ -200,13 +200,14 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
 
 @pytest.mark.parametrize(("content", "problem"), [
     (b"", "is empty"),
-    (b"{\"simulated\": false", "is not valid JSON"),
+    (b"{\"simulated\": false", "is not valid JSON (Expecting ',' delimiter)"),
     (b"\xff\xfe{}", "is not UTF-8 text"),
     (b"[" * 65 + b"]" * 65, "is JSON nested deeper than 64 levels"),
     (b"[" * 100_000, "is JSON nested deeper than 64 levels"),
     (b"[]", "is not a JSON object"),
     (b"{\"simulated\": NaN, \"plan\": {}}", "contains NaN, which is not a JSON number"),
-    (b"{\"simulated\": false, \"simulated\": true, \"plan\": {}}", "repeats a key"),
+    (b"{\"simulated\": false, \"simulated\": true, \"plan\": {}}",
+     'repeats the key "simulated"'),
     (json.dumps(v2(version=3)).encode(),
      "is a version-3 plan file; this planner reads versions 1 and 2"),
     (json.dumps(v2(version=True)).encode(), "version: must be 2 (or absent, for version 1)"),
@@ -247,7 +248,8 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
      "plan.minutes: must be an integer from 1 to 120"),
     (b'{"version": 2, "simulated": false, "run_id": "r", "created_at": "2026-11-30", '
      b'"plan": {"title": "T", "note_ids": ["N1"], "date": "2026-12-01", "minutes": 1'
-     + b"0" * 5000 + b'}, "notes": []}', "is not valid JSON"),
+     # Past Python's 4,300-digit limit: named like any other out-of-range number (SPEC 22).
+     + b"0" * 5000 + b'}, "notes": []}', "plan.minutes: must be an integer from 1 to 120"),
     (json.dumps(v2(notes=[{"id": "N2", "title": "x"}])).encode(),
      "notes: must be the plan's notes, in the order of plan.note_ids"),
     (json.dumps(v2(notes=[{"id": "N1"}])).encode(), "notes item: has no 'title'"),
@@ -396,7 +398,8 @@ def test_plans_json_lists_upcoming_and_problems_exit_0(home: Path) -> None:
     assert result.exit_code == 0
     rows = json.loads(result.stdout)
     assert [(row["run_id"], row["problem"]) for row in rows] == [
-        ("r-next", None), (None, "is not valid JSON")]
+        ("r-next", None),
+        (None, "is not valid JSON (Expecting property name enclosed in double quotes)")]
     rows = json.loads(cli("plans", "--json", "--all").stdout)
     assert [row["run_id"] for row in rows] == ["r-next", "r-past", None]
 
