@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from planner import storage
-from planner.jsonlimits import MAX_DEPTH, too_deep
+from planner import storage, strictjson
 
 if TYPE_CHECKING:
     from planner.notes_index import FileStat, IndexRow, NoteIndex, Parsed
@@ -498,19 +497,10 @@ def _json_notes(path: Path) -> tuple[Note, ...] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotesError(f"{path}: is not UTF-8 text") from None
-    deep = f"{path}: JSON nested deeper than {MAX_DEPTH} levels"
     try:
-        items = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
-                           parse_float=_finite)
-    except _Refused as error:
+        items = strictjson.loads(text)
+    except strictjson.JSONRefused as error:
         raise NotesError(f"{path}: {error}") from None
-    except RecursionError:
-        raise NotesError(deep) from None
-    except ValueError as error:
-        reason = getattr(error, "msg", None) or "cannot be read"
-        raise NotesError(f"{path}: is not valid JSON ({reason})") from None
-    if too_deep(text, items):
-        raise NotesError(deep)
     if not isinstance(items, list) or not items:
         raise NotesError(f'{path}: must be a non-empty list of {{"id", "title", "text"}} objects')
     notes = tuple(_json_note(path, number, item) for number, item in enumerate(items, 1))
@@ -541,24 +531,3 @@ def _json_note(path: Path, number: int, item: object) -> Note:
     return Note(item["id"].strip(), title, item["text"], tags or ())
 
 
-class _Refused(ValueError):
-    """JSON that parses but is refused: a repeated key, NaN, a number that overflows."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    if len(set(keys)) != len(keys):
-        repeated = next(key for key in keys if keys.count(key) > 1)
-        raise _Refused(f"an object repeats the key {json.dumps(repeated, ensure_ascii=False)}")
-    return dict(pairs)
-
-
-def _no_constant(name: str) -> None:
-    raise _Refused(f"contains {name}, which is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _Refused(f"contains a number that overflows: {text[:40]}")
-    return value

@@ -9,6 +9,8 @@ import unicodedata
 from collections.abc import Collection
 from typing import NamedTuple
 
+from planner import strictjson
+
 TOOL_NAME = "save_review_plan"
 FIELDS = ("title", "note_ids", "date", "minutes")
 MAX_ARGUMENTS_BYTES = 4096
@@ -134,41 +136,17 @@ def _load_object(arguments: object) -> dict:
     ):
         raise InvalidArguments("arguments", f"are longer than {MAX_ARGUMENTS_BYTES} bytes")
     try:
-        data = json.loads(
-            arguments,
-            object_pairs_hook=_no_duplicate_keys,
-            parse_constant=_no_constant,
-            parse_float=_finite_float,
-        )
-    except InvalidArguments:
-        raise
-    except RecursionError:
-        raise InvalidArguments("arguments", "are nested too deeply") from None
-    except ValueError as error:  # json.JSONDecodeError, int digit limits
-        reason = getattr(error, "msg", None) or "cannot be read"
-        raise InvalidArguments("arguments", f"are not valid JSON ({reason})") from None
+        data = strictjson.loads(arguments)
+    except strictjson.JSONRefused as error:
+        # The reader says "repeats the key ..."; here "arguments" is the subject.
+        verb, _, rest = str(error).partition(" ")
+        raise InvalidArguments("arguments", f"{_PLURAL.get(verb, verb)} {rest}") from None
     if not isinstance(data, dict):
         raise InvalidArguments("arguments", f"must be a JSON object, got {_kind(data)}")
     return data
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    if len(set(keys)) != len(keys):
-        dup = next(key for key in keys if keys.count(key) > 1)
-        raise InvalidArguments("arguments", f"repeat the key {_show(dup)}")
-    return dict(pairs)
-
-
-def _no_constant(name: str) -> None:
-    raise InvalidArguments("arguments", f"contain {name}, which is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise InvalidArguments("arguments", f"contain a number that overflows: {text[:40]}")
-    return value
+_PLURAL = {"repeats": "repeat", "contains": "contain", "is": "are"}
 
 
 def _check_title(value: object) -> str:
