@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import copy
-import json
-import math
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from planner import providers
+from planner import providers, strictjson
 from planner.config import Config
 from planner.turns import Turn
 from planner.wire import dialect_named, error_fields, parse_reply
@@ -138,7 +136,7 @@ class LiveClient:
             ) from None
         try:
             # Scrubbed after decoding: a key the server wrote as "sk-a\/b" is found as "sk-a/b".
-            data = self._scrub_data(_strict_json(text))
+            data = self._scrub_data(strictjson.loads(text))
         except (ValueError, RecursionError):
             message = (
                 "the server's reply was not JSON; check that base_url points to an "
@@ -156,7 +154,7 @@ class LiveClient:
         """One clear line per HTTP status and provider error code, in the server's own words."""
         status = error.status_code
         try:
-            body = self._scrub_data(_strict_json(error.response.text))
+            body = self._scrub_data(strictjson.loads(error.response.text))
         except (ValueError, RecursionError):
             body = self._scrub(error.response.text)[:4096]
         said_text, _ = error_fields(body)
@@ -187,22 +185,6 @@ class LiveClient:
                 for name, value in data.items()
             }
         return data
-
-
-def _strict_json(text: str) -> object:
-    """Decode JSON, refusing NaN, Infinity and overflowing numbers: records must stay JSON."""
-    return json.loads(text, parse_constant=_not_a_number, parse_float=_finite_float)
-
-
-def _not_a_number(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} overflows")
-    return value
 
 
 # Provider error codes that change the advice, whatever the HTTP status (sources in

@@ -32,7 +32,6 @@ MAX_DEPTH = 64  # SPEC 14: nested JSON deeper than this is refused
 MAX_WARNING_FILES = 20_000
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
             "problem")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 _V1_KEYS = frozenset({"simulated", "plan"})
 _V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
@@ -203,27 +202,6 @@ def confirmation_warnings(home: object, mode: str, plan, today: _dt.date) -> lis
     return warnings
 
 
-def describe_date(date: str, today: _dt.date) -> str:
-    """A date as a person reads it: `2026-12-08 (Tuesday, in 8 days)`."""
-    try:
-        day = _dt.date.fromisoformat(date)
-    except (TypeError, ValueError):
-        return str(date)
-    return f"{date} ({WEEKDAYS[day.weekday()]}, {distance(day, today)})"
-
-
-def distance(day: _dt.date, today: _dt.date) -> str:
-    """`today`, `tomorrow`, `yesterday`, `in N days` or `N days ago`."""
-    days = (day - today).days
-    if days == 0:
-        return "today"
-    if days == 1:
-        return "tomorrow"
-    if days == -1:
-        return "yesterday"
-    return f"in {days:,} days" if days > 0 else f"{-days:,} days ago"
-
-
 def _date_key(row: dict) -> str:
     return row["date"]
 
@@ -239,7 +217,8 @@ def _decode(data: bytes) -> object:
     if not text.strip():
         raise BadPlan("is empty")
     try:
-        return strictjson.loads(text)
+        # Every number in a plan file has a range: one too large is named with its key.
+        return strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
         raise BadPlan(str(error)) from None
 

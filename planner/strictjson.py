@@ -1,10 +1,10 @@
 """The one strict JSON reader for every file and reply planner parses; standard library only.
 
 Refused the same way everywhere: repeated keys, NaN and Infinity, floats that overflow, nesting
-deeper than MAX_DEPTH, text that is not JSON. An integer too long to convert (Python's
-4,300-digit limit) is read as an infinite float, so the caller's own range check names the key
-and its range instead of Python's limit; with `overflow_as_infinity`, so is a float that
-overflows (config, whose every number has a range).
+deeper than MAX_DEPTH, text that is not JSON, and numbers too large to read: a float that
+overflows or an integer past Python's 4,300-digit limit. For files whose every number has a
+range (config, plan files), `overflow_as_infinity` reads those as infinite instead, so the
+caller's own range check names the key and its range rather than Python's limit.
 """
 
 from __future__ import annotations
@@ -41,7 +41,13 @@ def _finite(text: str) -> float:
     return value
 
 
-def _integer(text: str) -> int | float:
+def _readable_integer(text: str) -> int:
+    if len(text) - text.startswith("-") <= _MAX_DIGITS:
+        return int(text)
+    raise JSONRefused(f"contains a number too long to read ({len(text):,} digits)")
+
+
+def _integer_or_infinity(text: str) -> int | float:
     if len(text) - text.startswith("-") <= _MAX_DIGITS:
         return int(text)
     return float("-inf") if text.startswith("-") else float("inf")
@@ -49,9 +55,9 @@ def _integer(text: str) -> int | float:
 
 # One decoder each, built once: json.loads with hooks would build a new one every call.
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant,
-                            parse_float=_finite, parse_int=_integer)
+                            parse_float=_finite, parse_int=_readable_integer)
 _RANGED_DECODER = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant,
-                                   parse_int=_integer)
+                                   parse_int=_integer_or_infinity)
 
 
 def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = False) -> object:
