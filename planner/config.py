@@ -89,10 +89,10 @@ def load_config(path: Path | None) -> Config:
             from None
     try:
         # Every config number has a range: one too large to read is named with its key.
-        data = strictjson.loads(text, overflow_as_infinity=True)
+        value = strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
         raise ConfigError(f"{path}: {error}") from None
-    return parse_config(data, str(path))
+    return parse_config(value, str(path))
 
 
 def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
@@ -178,7 +178,9 @@ def _notes_dir(value: object, source: str) -> str | None:
 
 
 def _review_time(value: object, source: str) -> str:
-    match = _CLOCK.fullmatch(value) if isinstance(value, str) else None
+    if not isinstance(value, str):
+        value = ""  # refused below, like any other text that is not a time
+    match = _CLOCK.fullmatch(value)
     if match is None or int(match[1]) > 23 or int(match[2]) > 59:
         raise ConfigError(
             f"{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. \"19:00\""
@@ -234,12 +236,11 @@ def _text(value: object, source: str, key: str) -> str:
 def _number(value: object, source: str, key: str, most: int, allow_zero: bool = False) -> float:
     # Plain comparisons, no float(): they are False for NaN and inf (JSON 1e400 decodes to inf)
     # and never overflow on a 400-digit integer.
-    ok = type(value) in (int, float) and (0 <= value if allow_zero else 0 < value) \
-        and value <= most
-    if not ok:
-        rule = "from 0 to" if allow_zero else "greater than 0 and at most"
-        raise ConfigError(f"{source}: key '{key}' must be a number {rule} {most:,}")
-    return value
+    if isinstance(value, (int, float)) and type(value) is not bool \
+            and (0 <= value if allow_zero else 0 < value) and value <= most:
+        return value
+    rule = "from 0 to" if allow_zero else "greater than 0 and at most"
+    raise ConfigError(f"{source}: key '{key}' must be a number {rule} {most:,}")
 
 
 def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> int:

@@ -24,8 +24,8 @@ class JSONRefused(ValueError):
 def _unique(pairs: list[tuple[str, object]]) -> dict:
     data = dict(pairs)
     if len(data) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+        keys = [key for key, _ in pairs]
+        repeated = next(key for number, key in enumerate(keys) if key in keys[:number])
         raise JSONRefused(f"repeats the key {json.dumps(repeated, ensure_ascii=True)[:60]}")
     return data
 
