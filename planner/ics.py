@@ -145,7 +145,7 @@ def export_ics(rows: Iterable[dict], review_time: str, now: _dt.datetime | None 
         alarm.add("trigger", -ALARM_BEFORE)
         event.add_component(alarm)
         calendar.add_component(event)
-    if first is not None and zone.name not in (None, "UTC"):
+    if first is not None and last is not None and zone.name not in (None, "UTC"):
         # Only the years the plans span: a VTIMEZONE from 1970 to 2038 costs ~10 ms to build.
         calendar.add_missing_timezones(
             first_date=_dt.date(first.year - 1, 1, 1), last_date=_dt.date(last.year + 2, 1, 1)

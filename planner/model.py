@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from planner import providers, strictjson
 from planner.config import Config
 from planner.turns import Turn
 from planner.wire import dialect_named, error_fields, parse_reply
+
+if TYPE_CHECKING:
+    import openai
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
 _SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
@@ -150,7 +153,7 @@ class LiveClient:
     def read_turn(self, body: object) -> Turn:
         return parse_reply(body, self._dialect)
 
-    def _status_error(self, error: object) -> ModelCallError:
+    def _status_error(self, error: openai.APIStatusError) -> ModelCallError:
         """One clear line per HTTP status and provider error code, in the server's own words."""
         status = error.status_code
         try:

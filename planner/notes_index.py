@@ -137,7 +137,7 @@ class NoteIndex:
         db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root)])
         db.execute("COMMIT")
 
-    def sync(self, files: Iterable[FileStat], read: Reader) -> int:
+    def sync(self, files: list[FileStat], read: Reader) -> int:
         """Bring the index up to date with a folder scan; returns how many files were read."""
         try:
             return self._sync(files, read)
@@ -196,7 +196,7 @@ class NoteIndex:
         ).lastrowid
         self._insert_text(rowid, parsed)
 
-    def _insert_text(self, rowid: int, note: Parsed) -> None:
+    def _insert_text(self, rowid: int | None, note: Parsed) -> None:
         self._db.execute(
             "INSERT INTO notes_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)",
             (rowid, spaced(note.id), spaced(note.title), spaced(" ".join(note.tags)),

@@ -17,7 +17,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from planner import storage, strictjson
 from planner.plan import FIELDS, MAX_MINUTES, MAX_NOTES, MAX_TITLE
@@ -41,6 +41,9 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # What a run ID may hold: it becomes part of a calendar UID and of a file name.
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 MAX_NOTE_TITLE = 1000
+
+
+Home = str | os.PathLike[str]  # the home folder, as a path or its text
 
 
 def is_run_id(value: object) -> bool:
@@ -73,7 +76,7 @@ def plan_file_content(
     return storage.to_json(data, indent=2)
 
 
-def plans_dir(home: object, demo: bool) -> str:
+def plans_dir(home: Home, demo: bool) -> str:
     """The path of home/plans (or home/demo-plans) as a plain string."""
     return os.path.join(os.fspath(home), PLANS_DIR["demo" if demo else "live"])
 
@@ -131,7 +134,7 @@ def read_plan(folder: str, name: str, label: str) -> dict:
         return _problem_row(label, shown, problem)
 
 
-def list_plans(home: object, demo: bool, include_past: bool, today: _dt.date) -> list[dict]:
+def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date) -> list[dict]:
     """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
     then every file that has a problem; raises PlansError when the folder cannot be listed."""
     label = PLANS_DIR["demo" if demo else "live"]
@@ -158,7 +161,7 @@ def list_plans(home: object, demo: bool, include_past: bool, today: _dt.date) ->
     return upcoming + past + problems
 
 
-def confirmation_warnings(home: object, mode: str, plan, today: _dt.date) -> list[str]:
+def confirmation_warnings(home: Home, mode: str, plan, today: _dt.date) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.
 
     A saved plan of the same mode with the same date and the same set of note IDs is named as
@@ -227,11 +230,15 @@ def _deeper_than(value: object, limit: int) -> bool:
     """Whether a decoded JSON value nests lists and objects more than `limit` levels deep."""
     level = [value] if type(value) in (dict, list) else []
     for _depth in range(limit):
-        level = [child for node in level for child in (
-            node.values() if type(node) is dict else node) if type(child) in (dict, list)]
+        level = [child for node in level for child in _children(node)
+                 if type(child) in (dict, list)]
         if not level:
             return False
     return True
+
+
+def _children(node: object) -> Iterable[object]:
+    return node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
 
 
 def _row(file: str, name: str, data: object) -> dict:

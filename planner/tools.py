@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # Every result sent back to the model for a lookup is at most this long (SPEC 11).
 MAX_RESULT_BYTES = 4096
@@ -24,9 +24,9 @@ class Tool(NamedTuple):
 
     name: str
     schema: dict
-    check: Callable[[object], object]
+    check: Callable[[object], Any]  # the tool's own checked-arguments type
     needs_confirmation: bool = False
-    run: Callable[[object], dict] | None = None
+    run: Callable[[Any], dict] | None = None
 
 
 class Registry:

@@ -212,7 +212,7 @@ def reasoning_text(message: dict) -> str | None:
     content = message.get("content")
     if isinstance(content, list):
         # Mistral: {"type": "thinking", "thinking": [{"type": "text", "text": "..."}]}.
-        thoughts = [_joined_text(part.get("thinking")) for part in content
+        thoughts = [_joined_text(part["thinking"]) for part in content
                     if isinstance(part, dict) and part.get("type") == "thinking"
                     and isinstance(part.get("thinking"), list)]
         return "".join(thoughts).strip() or None
@@ -289,7 +289,7 @@ def _tool_call(raw: object, rules: Dialect) -> ToolCall:
     kind = raw.get("type") if isinstance(raw, dict) else None
     if kind is None and isinstance(raw, dict):
         kind = rules.default_call_type
-    if kind != "function":
+    if kind != "function" or not isinstance(raw, dict):
         raise ReplyError(f"a tool call has type {json.dumps(kind)[:40]}; only 'function' is "
                          "allowed")
     call_id = raw.get("id")
