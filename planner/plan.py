@@ -1,4 +1,4 @@
-"""The review plan, its tool schema, and strict checking of the model's arguments."""
+"""The review plan and series, their tool schemas, and strict checking of the model's arguments."""
 
 from __future__ import annotations
 
@@ -13,6 +13,11 @@ from planner import strictjson
 
 TOOL_NAME = "save_review_plan"
 FIELDS = ("title", "note_ids", "date", "minutes")
+SERIES_TOOL_NAME = "save_review_series"
+SERIES_FIELDS = ("title", "note_ids", "dates", "minutes")
+MIN_SESSIONS = 2
+MAX_SESSIONS = 8
+MAX_DAYS_AHEAD = 366  # the last session of a series is at most this far after today
 MAX_ARGUMENTS_BYTES = 4096
 MAX_TITLE = 80
 MAX_NOTES = 3
@@ -55,53 +60,107 @@ class ReviewPlan(NamedTuple):
         }
 
 
+class ReviewSeries(NamedTuple):
+    """A checked series: the same notes reviewed on 2 to 8 strictly increasing dates."""
+
+    title: str
+    note_ids: tuple[str, ...]
+    dates: tuple[str, ...]
+    minutes: int
+
+    def as_dict(self) -> dict:
+        """The series as the JSON object that is saved and recorded."""
+        return {
+            "title": self.title,
+            "note_ids": list(self.note_ids),
+            "dates": list(self.dates),
+            "minutes": self.minutes,
+        }
+
+
 def tool_definition(note_ids: Collection[str] | None) -> dict:
     """save_review_plan as a Chat Completions `tools` entry; None: IDs not listed (no enum)."""
+    properties = _properties(note_ids)
+    properties["date"] = {
+        "type": "string",
+        "pattern": _DATE_PATTERN,
+        "description": "Review day as YYYY-MM-DD (an absolute date).",
+    }
+    return _function(TOOL_NAME, (
+        "Propose a review plan for existing notes. Use it only when the request gives "
+        "a title, the notes, the date and the minutes. If any of these is missing or "
+        "unclear, do not call the tool: ask the person instead. The program checks the "
+        "proposal, the person confirms or cancels it, and the tool returns the real "
+        'result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
+        '{"status": "failed", "error": ...}.'
+    ), properties, FIELDS)
+
+
+def series_tool_definition(note_ids: Collection[str] | None) -> dict:
+    """save_review_series as a `tools` entry: one title, notes and minutes on several dates."""
+    properties = _properties(note_ids)
+    properties["dates"] = {
+        "type": "array",
+        "items": {"type": "string", "pattern": _DATE_PATTERN},
+        "minItems": MIN_SESSIONS,
+        "maxItems": MAX_SESSIONS,
+        "description": (f"{MIN_SESSIONS} to {MAX_SESSIONS} review days as YYYY-MM-DD, "
+                        f"strictly increasing, the last at most {MAX_DAYS_AHEAD} days after "
+                        "today."),
+    }
+    return _function(SERIES_TOOL_NAME, (
+        "Propose a series of review sessions of the same notes at growing intervals (for "
+        "spaced repetition), saved together with one confirmation. Use it only when the "
+        "person asks for several sessions; for one session use save_review_plan. The program "
+        "checks the proposal, the person confirms or cancels the whole series, and the tool "
+        'returns the real result: {"status": "saved", "path": ...}, {"status": "cancelled"} '
+        'or {"status": "failed", "error": ...}.'
+    ), properties, SERIES_FIELDS)
+
+
+_DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+
+def _properties(note_ids: Collection[str] | None) -> dict:
+    """The fields a plan and a series share: title, note_ids and minutes."""
     items: dict = {"type": "string"}
     if note_ids is not None:
         items["enum"] = sorted(note_ids)
     return {
+        "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_TITLE,
+            "description": "Short title of the review session, one line.",
+        },
+        "note_ids": {
+            "type": "array",
+            "items": items,
+            "minItems": 1,
+            "maxItems": MAX_NOTES,
+            "uniqueItems": True,
+            "description": "IDs of existing notes to review.",
+        },
+        "minutes": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_MINUTES,
+            "description": "Length of the review in minutes.",
+        },
+    }
+
+
+def _function(name: str, description: str, properties: dict, fields: tuple[str, ...]) -> dict:
+    # Properties in the order of `fields`, as the model reads them.
+    return {
         "type": "function",
         "function": {
-            "name": TOOL_NAME,
-            "description": (
-                "Propose a review plan for existing notes. Use it only when the request gives "
-                "a title, the notes, the date and the minutes. If any of these is missing or "
-                "unclear, do not call the tool: ask the person instead. The program checks the "
-                "proposal, the person confirms or cancels it, and the tool returns the real "
-                'result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
-                '{"status": "failed", "error": ...}.'
-            ),
+            "name": name,
+            "description": description,
             "parameters": {
                 "type": "object",
-                "properties": {
-                    "title": {
-                        "type": "string",
-                        "minLength": 1,
-                        "maxLength": MAX_TITLE,
-                        "description": "Short title of the review session, one line.",
-                    },
-                    "note_ids": {
-                        "type": "array",
-                        "items": items,
-                        "minItems": 1,
-                        "maxItems": MAX_NOTES,
-                        "uniqueItems": True,
-                        "description": "IDs of existing notes to review.",
-                    },
-                    "date": {
-                        "type": "string",
-                        "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-                        "description": "Review day as YYYY-MM-DD (an absolute date).",
-                    },
-                    "minutes": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": MAX_MINUTES,
-                        "description": "Length of the review in minutes.",
-                    },
-                },
-                "required": list(FIELDS),
+                "properties": {field: properties[field] for field in fields},
+                "required": list(fields),
                 "additionalProperties": False,
             },
         },
@@ -110,20 +169,37 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
 
 def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
     """Turn the model's `arguments` text into a ReviewPlan, or raise InvalidArguments."""
-    data = _load_object(arguments)
-    missing = [name for name in FIELDS if name not in data]
-    if missing:
-        raise InvalidArguments(missing[0], "is required but missing")
-    extra = sorted(name for name in data if name not in FIELDS)
-    if extra:
-        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
-        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(FIELDS)})")
+    data = _exact_fields(_load_object(arguments), FIELDS)
     return ReviewPlan(
         title=_check_title(data["title"]),
         note_ids=_check_note_ids(data["note_ids"], note_ids),
         date=_check_date(data["date"]),
         minutes=_check_minutes(data["minutes"]),
     )
+
+
+def parse_series_arguments(arguments: object, note_ids: Collection[str],
+                           today: _dt.date) -> ReviewSeries:
+    """Turn the model's `arguments` text into a ReviewSeries, or raise InvalidArguments."""
+    data = _exact_fields(_load_object(arguments), SERIES_FIELDS)
+    return ReviewSeries(
+        title=_check_title(data["title"]),
+        note_ids=_check_note_ids(data["note_ids"], note_ids),
+        dates=_check_dates(data["dates"], today),
+        minutes=_check_minutes(data["minutes"]),
+    )
+
+
+def _exact_fields(data: dict, fields: tuple[str, ...]) -> dict:
+    """Every field present and no other: the first missing, else the first unknown, is named."""
+    missing = [name for name in fields if name not in data]
+    if missing:
+        raise InvalidArguments(missing[0], "is required but missing")
+    extra = sorted(name for name in data if name not in fields)
+    if extra:
+        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(fields)})")
+    return data
 
 
 def _load_object(arguments: object) -> dict:
@@ -185,16 +261,35 @@ def _check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _check_date(value: object) -> str:
+def _check_date(value: object, field: str = "date") -> str:
     if not isinstance(value, str):
-        raise InvalidArguments("date", f"must be a string YYYY-MM-DD, got {_kind(value)}")
+        raise InvalidArguments(field, f"must be a string YYYY-MM-DD, got {_kind(value)}")
     if not _DATE.fullmatch(value):
-        raise InvalidArguments("date", f"must be written YYYY-MM-DD, got {_show(value)}")
+        raise InvalidArguments(field, f"must be written YYYY-MM-DD, got {_show(value)}")
     try:
         _dt.date.fromisoformat(value)
     except ValueError:
-        raise InvalidArguments("date", f"{value} is not a real calendar date") from None
+        raise InvalidArguments(field, f"{value} is not a real calendar date") from None
     return value
+
+
+def _check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InvalidArguments("dates", f"must be a list of dates YYYY-MM-DD, got {_kind(value)}")
+    if not MIN_SESSIONS <= len(value) <= MAX_SESSIONS:
+        raise InvalidArguments(
+            "dates", f"must hold {MIN_SESSIONS} to {MAX_SESSIONS} dates, got {len(value)}")
+    dates = tuple(_check_date(item, "dates") for item in value)
+    for earlier, later in zip(dates, dates[1:], strict=False):
+        if later <= earlier:
+            raise InvalidArguments(
+                "dates", f"must be strictly increasing, but {later} comes after {earlier}")
+    last = today + _dt.timedelta(days=MAX_DAYS_AHEAD)
+    if dates[-1] > last.isoformat():
+        raise InvalidArguments(
+            "dates", f"{dates[-1]} is more than {MAX_DAYS_AHEAD} days after today "
+            f"({today.isoformat()}); the last may be {last.isoformat()}")
+    return dates
 
 
 def _check_minutes(value: object) -> int:
