@@ -11,6 +11,7 @@ from planner import __version__, status, ui
 # Only what --help needs is imported here; each mode imports its own modules when it runs.
 if TYPE_CHECKING:
     from planner.config import Config
+    from planner.costs import Tally
     from planner.events import Outcome
 
 EXIT_USAGE = status.EXIT_USAGE
@@ -206,30 +207,23 @@ def _run(request: str, client, config: "Config", notes, home: Path, mode: str) -
 def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
     """Render how the run ended (the events were shown as they came) and exit with its code.
 
-    `config` is given for a live run: its prices turn the recorded usage into the cost line.
+    `config` is given for a live run: its prices turn the run's own tally into the cost line.
     """
     if outcome.error:
         ui.error(outcome.error)
     if outcome.folder is not None:
-        if config is not None and not outcome.simulated:
-            _run_cost(outcome.folder, config)
+        if config is not None and not outcome.simulated and outcome.tally is not None:
+            _run_cost(outcome.tally, config)
         # The folder's name is the run ID: said once, the line fits 80 columns.
         ui.notice(f"Records: {outcome.folder}")
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 
 
-def _run_cost(folder: Path, config: "Config") -> None:
-    """One line: the run's calls, tokens and cost, from its summary.json, as `costs` counts."""
-    from planner import costs, history
-
-    summary, _problem = history.read_summary(str(folder))
-    if summary is None:
-        return  # the stop line already said what went wrong with the records
-    tally = costs.tally_calls(summary["calls"])
+def _run_cost(tally: "Tally", config: "Config") -> None:
+    """One line: the run's calls, tokens and cost, from its own tally, as `costs` counts."""
     if tally.calls:
-        tokens = tally.input_cache_hit_tokens + tally.input_cache_miss_tokens + tally.output_tokens
-        ui.run_cost(tally.calls, tally.unknown_calls, tokens, tally.cost(config.prices),
+        ui.run_cost(tally.calls, tally.unknown_calls, tally.tokens, tally.cost(config.prices),
                     config.prices.currency)
 
 
@@ -429,13 +423,14 @@ def runs_command(
     folder = _records_home(ctx, home)
     prices = _records_config(ctx, config_path, folder).prices
     try:
-        rows, total = history.list_runs(folder, prices, _limit(limit, as_json))
+        rows, total = history.list_runs(folder, _limit(limit, as_json))
     except history.HistoryError as error:
         _history_failed(error)
     if as_json:
-        ui.print_json_lines(rows)
+        ui.print_json_lines([row.to_json(prices) for row in rows])
     else:
-        ui.runs_table(rows, prices.currency, total, _records_label(folder))
+        ui.runs_table([row.to_json(prices) for row in rows], prices.currency, total,
+                      _records_label(folder))
 
 
 @app.command("show", short_help="One run step by step (default: the newest).",
@@ -464,9 +459,9 @@ def show_command(
     found = _pick_run(folder, run_id)
     detail = history.run_detail(folder, found, prices)
     if as_json:
-        ui.print_json(detail)
+        ui.print_json(detail.to_json())
     else:
-        ui.run_detail(detail)
+        ui.run_detail(detail.to_json())
 
 
 def _pick_run(folder: Path, wanted: str) -> str:
@@ -513,14 +508,14 @@ def costs_command(
     folder = _records_home(ctx, home)
     prices = _records_config(ctx, config_path, folder).prices
     try:
-        report, damaged = history.cost_report(folder, prices)
+        report = history.cost_report(folder)
     except history.HistoryError as error:
         _history_failed(error)
     shown = _limit(limit, as_json)
+    damaged = report.damaged
     if as_json:
         # --limit shortens the `runs` list only; `total` always covers every priced run.
-        report["runs"] = report["runs"][:shown]
-        ui.print_json_lines(report)
+        ui.print_json_lines(report.to_json(prices, shown))
         if damaged:
             # The JSON object's shape is fixed, so the damaged count goes to stderr.
             ui.notice(f"{damaged} damaged run(s) left out (see planner runs)")
@@ -532,7 +527,8 @@ def costs_command(
             order = history.run_ids(folder)
         except history.HistoryError:
             order = []
-        ui.costs_table(report, table_prices, damaged, shown, _records_label(folder), order)
+        ui.costs_table(report.to_json(prices), table_prices, damaged, shown,
+                       _records_label(folder), order)
 
 
 # --- Saved plans: planner plans / export ---------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
+    from planner.costs import Tally
     from planner.notes import Note
     from planner.plan import ReviewPlan
 
@@ -147,3 +148,4 @@ class Outcome(NamedTuple):
     error: str | None = None
     question: str | None = None  # the model's last text without a tool call
     explanation: str | None = None
+    tally: Tally | None = None  # the run's calls and their usage, counted as `planner costs` does

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from planner import plans, status, storage
+from planner import costs, plans, status, storage
 from planner.config import Config
 from planner.events import (
     Called,
@@ -35,7 +35,16 @@ from planner.model import ModelCallError, ModelClient
 from planner.notes import Catalog, Note
 from planner.plan import InvalidArguments, ReviewPlan
 from planner.protocol import as_catalog, build_request, first_messages, registry_for
-from planner.records import RECORDS_DIR, RunRecord, call_file_names, now_iso
+from planner.records import (
+    RECORDS_DIR,
+    CallEntry,
+    PlanRecord,
+    RunRecord,
+    ToolResult,
+    call_file_names,
+    now_iso,
+)
+from planner.records import Step as RecordedStep
 from planner.tools import MAX_LOOKUPS_PER_REPLY, MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Registry
 from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
@@ -77,7 +86,7 @@ class Finish(NamedTuple):
 
 
 FINISH = Finish()
-Step = Continue | ExplainOnly | Finish
+NextStep = Continue | ExplainOnly | Finish
 
 
 class _Stop(Exception):
@@ -151,12 +160,13 @@ class _Run:
         self.saved: str | None = None  # the plan's relative path once it is on disk
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
         self.writing: Path | None = None  # the plan's path from just before its write
+        self.proposed: ReviewPlan | None = None  # the last proposal that reached the person
 
     # --- the loop ---------------------------------------------------------------------------
 
     def loop(self, messages: list[dict]) -> Outcome:
         """Each turn sends one request; the reply decides what comes next, within the limits."""
-        step: Step = Continue(())
+        step: NextStep = Continue(())
         while True:
             explain_only = isinstance(step, ExplainOnly)
             number = self._next_call()
@@ -188,7 +198,7 @@ class _Run:
         return (f"the run reached its limit of {self.limits.max_calls} model calls (max_calls) "
                 "before the model finished; nothing more was sent; nothing was saved")
 
-    def _explanation_turn(self, number: int, turn: Turn) -> Step:
+    def _explanation_turn(self, number: int, turn: Turn) -> NextStep:
         """After a save or a cancel the model may only explain; any call is refused."""
         if turn.calls:
             if not self._calls_left():
@@ -201,15 +211,15 @@ class _Run:
         if turn.text is None:
             raise _Stop(self._after_save("the model sent an empty explanation"))
         self._step("explanation", number, text=turn.text)
-        self.record.summary["explanation"] = turn.text
+        self.record.change(explanation=turn.text)
         self.person.show(ModelText(number, turn.text, self.client.simulated, True))
         return FINISH
 
-    def _text_turn(self, number: int, turn: Turn) -> Step:
+    def _text_turn(self, number: int, turn: Turn) -> NextStep:
         """Text without a tool call: show it after the truth; let the person answer."""
         if turn.text is None:
             raise _Stop("the model sent an empty reply; nothing was saved")
-        self.record.summary["question"] = turn.text
+        self.record.change(question=turn.text)
         self._step("question", number, text=turn.text)
         self.person.show(ModelText(number, turn.text, self.client.simulated, False))
         if not self.person.interactive:
@@ -224,7 +234,7 @@ class _Run:
         self._step("answer", number, text=answer)
         return Continue((turn.message, {"role": "user", "content": answer}))
 
-    def _tool_turn(self, number: int, turn: Turn) -> Step:
+    def _tool_turn(self, number: int, turn: Turn) -> NextStep:
         """Tool calls: lookups run at once; one valid save goes to the person; else repair."""
         # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
         confirmed = [call for call in turn.calls if self._acts(call)]
@@ -249,7 +259,7 @@ class _Run:
 
     # --- proposals --------------------------------------------------------------------------
 
-    def _proposal(self, number: int, turn: Turn, call: ToolCall) -> Step:
+    def _proposal(self, number: int, turn: Turn, call: ToolCall) -> NextStep:
         tool = self.registry.get(call.name)
         try:
             plan = tool.check(call.arguments)
@@ -258,8 +268,10 @@ class _Run:
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
-        self._step("proposal", number, call_id=call.id, plan=plan.as_dict())
-        self._save_or_stop("nothing was saved", stage="confirming", plan=plan.as_dict(),
+        recorded = PlanRecord(plan.title, plan.note_ids, plan.date, plan.minutes)
+        self.proposed = plan
+        self._step("proposal", number, call_id=call.id, plan=recorded)
+        self._save_or_stop("nothing was saved", stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
@@ -269,12 +281,13 @@ class _Run:
         if not approved:
             return self._cancelled(number, turn, call, near_misses)
         result = self._execute(plan, relative, target)
-        self._step("decision", number, approved=True, result=result, near_misses=near_misses)
+        self._step("decision", number, approved=True, result=result,
+                   near_misses=tuple(near_misses))
         self._save_or_stop_after_write(relative)
-        self.person.show(Result(result, relative))
+        self.person.show(Result(result.to_json(), relative))
         if not self._calls_left():
             return self._no_explanation()
-        return ExplainOnly((turn.message, tool_message(call.id, result)))
+        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
@@ -301,11 +314,13 @@ class _Run:
                     continue
             return False, near_misses
 
-    def _cancelled(self, number: int, turn: Turn, call: ToolCall, near_misses: list[str]) -> Step:
-        result = {"status": "cancelled"}
-        self._step("decision", number, approved=False, result=result, near_misses=near_misses)
+    def _cancelled(self, number: int, turn: Turn, call: ToolCall,
+                   near_misses: list[str]) -> NextStep:
+        result = ToolResult("cancelled")
+        self._step("decision", number, approved=False, result=result,
+                   near_misses=tuple(near_misses))
         self._save_or_stop("nothing was saved", approved=False, tool_result=result)
-        self.person.show(Result(result, None))
+        self.person.show(Result(result.to_json(), None))
         feedback = None
         if self.person.interactive and self._calls_left():
             if self.client.revisable:
@@ -319,9 +334,9 @@ class _Run:
             return Continue((turn.message, tool_message(call.id, sent)))
         if not self._calls_left():
             return self._no_explanation()
-        return ExplainOnly((turn.message, tool_message(call.id, result)))
+        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
 
-    def _execute(self, plan: ReviewPlan, relative: str, target: Path) -> dict:
+    def _execute(self, plan: ReviewPlan, relative: str, target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop("nothing was saved", stage="executing", approved=True,
@@ -336,13 +351,13 @@ class _Run:
             storage.ensure_dir(target.parent)
             storage.create_exclusive(target, content)
         except OSError as error:
-            result = {"status": "failed", "error": f"{relative}: {_reason(error)}"}
-            self.record.summary["tool_result"] = result
+            self.record.change(tool_result=ToolResult("failed",
+                                                      error=f"{relative}: {_reason(error)}"))
             raise _Stop(f"could not save the plan to {relative} ({_reason(error)}); "
                         "nothing was saved; check free space and permissions") from None
         self.saved = relative
-        result = {"status": "saved", "path": relative}
-        self.record.summary["tool_result"] = result
+        result = ToolResult("saved", relative)
+        self.record.change(tool_result=result)
         return result
 
     def _save_or_stop_after_write(self, relative: str) -> None:
@@ -355,7 +370,7 @@ class _Run:
 
     # --- repairs, lookups, refusals ---------------------------------------------------------
 
-    def _reject_all(self, number: int, turn: Turn, problem: str) -> Step:
+    def _reject_all(self, number: int, turn: Turn, problem: str) -> NextStep:
         """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
         tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
         can_repair = self.repairs < self.limits.max_repairs
@@ -376,7 +391,7 @@ class _Run:
                    for call in turn.calls]
         return Continue((turn.message, *answers))
 
-    def _lookups(self, number: int, turn: Turn) -> Step:
+    def _lookups(self, number: int, turn: Turn) -> NextStep:
         """Read-only lookups run at once, answered in order, paired by call ID."""
         if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
             return self._reject_all(number, turn, f"at most {MAX_LOOKUPS_PER_REPLY} lookup "
@@ -397,7 +412,7 @@ class _Run:
             room -= len(storage.to_json(result))
             summary = _short(result)
             self._step("lookup", number, call_id=call.id, tool=tool.name,
-                       arguments=_jsonable(arguments), result=summary)
+                       arguments=_jsonable(arguments), found=summary)
             self.person.show(Looked(number, tool.name, arguments, summary))
             answers.append(tool_message(call.id, result))
         self._save_or_stop("nothing was saved")
@@ -431,26 +446,25 @@ class _Run:
             self.person.show(Notice(f"That is {len(words):,} characters; at most "
                                     f"{MAX_ANSWER:,} can be sent. Shorten it, or press Enter "
                                     "to finish."))
-        return FINISH
+        return None
 
     # --- calls and records ------------------------------------------------------------------
 
     def _call(self, number: int, body: dict, explain_only: bool) -> object:
         """Record the request, send it once, record the response or the error."""
         request_name, response_name = call_file_names(number)
-        entry = {
-            "request": request_name, "response": response_name, "started_at": now_iso(),
-            "duration_ms": None, "usage": None, "error": None,
-        }
+        entry = CallEntry(request_name, response_name, now_iso())
         stage = "explaining" if explain_only else "requesting"
         try:
             # Saved before sending, so the records show what was asked even if the run dies.
             self.record.write_file(request_name, body)
-            self.record.summary["calls"].append(entry)
+            self.record.add_call(entry)
             self.record.save(stage=stage)
         except OSError as error:
             raise _Stop(self._record_failure(error, "nothing more was sent")) from None
-        entry["started_at"] = now_iso()
+        # Written with the next save: the call starts now, after its request is on disk.
+        entry = entry._replace(started_at=now_iso())
+        self.record.update_call(entry)
         self.person.show(Calling(number, self.config.model, self.config.base_url,
                                  self.client.simulated))
         started = time.perf_counter()
@@ -458,20 +472,22 @@ class _Run:
             reply = self.client.complete(body)
         except KeyboardInterrupt:
             # The call's own entry says why it has no response, beside the run's error.
-            entry["duration_ms"] = self._duration(started)
-            entry["error"] = "interrupted (Ctrl+C) while waiting for the reply"
+            self.record.update_call(entry._replace(
+                duration_ms=self._duration(started),
+                error="interrupted (Ctrl+C) while waiting for the reply"))
             raise
         except ModelCallError as error:
-            entry["duration_ms"] = self._duration(started)
-            entry["error"] = str(error)
+            self.record.update_call(entry._replace(duration_ms=self._duration(started),
+                                                   error=str(error)))
             self._write_quietly(response_name, error.record)
             raise _Stop(self._after_save(str(error))) from None
         finally:
             # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
             self.person.show(Called(number))
-        entry["duration_ms"] = self._duration(started)
         usage = reply.get("usage") if isinstance(reply, dict) else None
-        entry["usage"] = None if self.client.simulated or not isinstance(usage, dict) else usage
+        self.record.update_call(entry._replace(
+            duration_ms=self._duration(started),
+            usage=None if self.client.simulated or not isinstance(usage, dict) else usage))
         try:
             self.record.write_file(response_name, reply)
             self.record.save()
@@ -502,7 +518,7 @@ class _Run:
 
     def _step(self, kind: str, number: int, **fields: object) -> None:
         """Add a step to the summary; it is written with the next save."""
-        self.record.summary["steps"].append({"call": number, "kind": kind, **fields})
+        self.record.add_step(RecordedStep(number, kind, **fields))  # type: ignore[arg-type]
 
     def _notes_of(self, plan: ReviewPlan) -> tuple[Note, ...]:
         found = (self.notes.get(note_id) for note_id in plan.note_ids)
@@ -535,14 +551,15 @@ class _Run:
 
     def _outcome(self, run_status: str, exit_code: int, error: str | None = None) -> Outcome:
         summary = self.record.summary
-        plan = summary.get("plan")
+        result = summary.tool_result
         return Outcome(
             status=run_status, exit_code=exit_code, run_id=self.record.run_id,
             folder=self.record.folder, simulated=self.client.simulated,
-            plan=ReviewPlan(plan["title"], tuple(plan["note_ids"]), plan["date"],
-                            plan["minutes"]) if plan else None,
-            approved=summary["approved"], tool_result=summary["tool_result"], error=error,
-            question=summary.get("question"), explanation=summary.get("explanation"),
+            plan=self.proposed if summary.plan is not None else None,
+            approved=summary.approved, tool_result=None if result is None else result.to_json(),
+            error=error, question=summary.question, explanation=summary.explanation,
+            # The run's own count of its calls: the cost line needs no re-read of summary.json.
+            tally=costs.tally_calls(summary.calls),
         )
 
     def _record_failure(self, error: OSError, consequence: str) -> str:

@@ -4,9 +4,10 @@
 # read of its summary.json; /proc is read only for a summary still marked running. Nothing
 # here imports pydantic or Rich.
 #
-# A folder whose summary.json is missing, unreadable, not a regular file of at most 1 MiB, not
-# UTF-8/JSON, nested deeper than 64 levels, not an object, or lacks a status string or a calls
-# list is "damaged": listed with the reason, never raised, never waited on.
+# A folder whose summary.json is missing, unreadable or not a regular file of at most 1 MiB is
+# "damaged", as is one that records.from_json cannot use (not JSON, too deep, not an object, no
+# status or no calls list): listed with the reason, never raised, never waited on. Everything
+# else reads the typed summary (records.RunSummary), never its keys.
 #
 # Links are not followed (SPEC 14): a run folder that is a symbolic link to a folder is listed
 # as damaged ("run folder is a symbolic link (not followed)") and nothing behind it is read
@@ -16,16 +17,26 @@
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
+from typing import NamedTuple
 
-from planner import costs, storage
-from planner.jsonlimits import MAX_DEPTH, too_deep
-from planner.records import RECORDS_DIR, SUMMARY, process_start_ticks
+from planner import costs, records, storage
+from planner.costs import Tally
+from planner.records import (
+    RECORDS_DIR,
+    SUMMARY,
+    CallEntry,
+    DamagedRun,
+    RunSummary,
+    process_start_ticks,
+)
 
 # The status names live in planner.status; imported here so history.RUNNING etc. still work.
-from planner.status import DAMAGED, INTERRUPTED, RUNNING
+from planner.status import DAMAGED, INTERRUPTED, RUNNING, WORDS, run_word
+
+Run = RunSummary | DamagedRun
+Home = str | os.PathLike[str]
 
 SUMMARY_LIMIT = storage.MIB
 LINKED_FOLDER = "run folder is a symbolic link (not followed)"
@@ -39,17 +50,17 @@ class RunNotFound(LookupError):
     """No run, or more than one, matches the ID or prefix the person gave."""
 
 
-def records_dir(home: object) -> str:
+def records_dir(home: Home) -> str:
     """The path of home/tool-records as a plain string (cheaper than Path per run)."""
     return os.path.join(os.fspath(home), RECORDS_DIR)
 
 
-def run_ids(home: object) -> list[str]:
+def run_ids(home: Home) -> list[str]:
     """Run folder names, newest first (run IDs sort by time); [] when there are none."""
     return _scan(home)[0]
 
 
-def _scan(home: object) -> tuple[list[str], frozenset[str]]:
+def _scan(home: Home) -> tuple[list[str], frozenset[str]]:
     """Run folder names newest first, and those of them that are symbolic links."""
     folder = records_dir(home)
     links = []
@@ -134,165 +145,174 @@ def _check_regular(fd: int) -> None:
         raise _Refused(_TOO_BIG)
 
 
-class _TooDeep(ValueError):
-    """JSON nested deeper than MAX_DEPTH levels."""
+def read_run(folder: str, run_id: str, linked: bool = False) -> tuple[Run, object]:
+    """(the run's typed summary or why it is damaged, the JSON value read); never raises.
 
-
-def _decode(data: bytes) -> object:
-    """JSON from bytes: the UTF-8 planner writes first (the cheap path), then any JSON encoding.
-
-    ValueError when it is not JSON, _TooDeep when it nests deeper than MAX_DEPTH levels.
-    """
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is None or text[:1] == "\ufeff":
-        # A BOM or UTF-16/32 file, decoded as json.loads(bytes) would; ValueError if it cannot be.
-        text = data.decode(json.detect_encoding(data), "surrogatepass").removeprefix("\ufeff")
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        raise _TooDeep from None  # thousands of levels: the parser gave up
-    # The bracket count first, inline: it settles every usual summary without a call.
-    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text, value):
-        raise _TooDeep
-    return value
-
-
-def read_summary(folder: str, linked: bool = False) -> tuple[dict | None, str | None]:
-    """(summary, None), or (None, why the run is damaged); never raises, never waits.
-
-    `linked`: the run folder is a symbolic link, so nothing in it is read.
+    The JSON value is what summary.json holds, for `planner show --json` (None when it could
+    not be read). `linked`: the run folder is a symbolic link, so nothing in it is read.
     """
     if linked:
-        return None, LINKED_FOLDER
+        return DamagedRun(run_id, LINKED_FOLDER), None
     # Plain concatenation: os.path.join twice per run shows up on 10,000 runs.
     try:
         data = _read_bytes(f"{folder}/{SUMMARY}")
     except FileNotFoundError:
-        return None, "no summary.json"
+        return DamagedRun(run_id, "no summary.json"), None
     except _Refused as refused:
-        return None, str(refused)
+        return DamagedRun(run_id, str(refused)), None
     except OSError as error:
-        return None, f"summary.json cannot be read ({error.strerror or error})"
+        return DamagedRun(run_id, f"summary.json cannot be read ({error.strerror or error})"), None
     try:
-        summary = _decode(data)
-    except _TooDeep:
-        return None, f"summary.json is nested deeper than {MAX_DEPTH} levels"
-    except ValueError:
-        # UnicodeDecodeError is a ValueError too.
-        return None, "summary.json is empty" if not data.strip() else "summary.json is not JSON"
-    if not isinstance(summary, dict):
-        return None, "summary.json is not a JSON object"
-    if not isinstance(summary.get("status"), str) or not isinstance(summary.get("calls"), list):
-        return None, "summary.json has no status or no calls list"
-    return summary, None
+        value = records.decode(data)
+    except records.Unusable as unusable:
+        return DamagedRun(run_id, str(unusable)), None
+    return records.from_json(value, run_id), value
 
 
-def derived_status(summary: dict) -> str:
+def derived_status(summary: RunSummary) -> str:
     """The status to show: `running` only while the run's own process is still alive."""
-    status = summary["status"]
+    status = summary.status
     if status != RUNNING:
         return status
-    pid = summary.get("pid")
-    if type(pid) is not int or pid <= 0:
+    pid = summary.pid
+    if pid is None or pid <= 0:
         return INTERRUPTED
     started = process_start_ticks(pid)
     if started is None:
         return INTERRUPTED  # the process is gone
-    recorded = summary.get("process_start")
-    if type(recorded) is int and recorded != started:
+    recorded = summary.process_start
+    if recorded is not None and recorded != started:
         return INTERRUPTED  # the pid now belongs to another process
     return RUNNING
 
 
-def is_simulated(summary: dict) -> bool:
-    """Demo runs: their usage is simulated, so they are never priced."""
-    return summary.get("simulated") is True or summary.get("mode") == "demo"
+def _word(state: str, summary: Run) -> str:
+    if isinstance(summary, DamagedRun):
+        return WORDS[DAMAGED]
+    result = summary.tool_result
+    return run_word(state, None if result is None else result.status, summary.approved)
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+class RunRow(NamedTuple):
+    """One run as `planner runs` and `planner costs` list it: a few facts of its summary.
 
+    Only these are kept, never the summary itself: on 10,000 runs each summary is read,
+    summed up here and let go, so memory stays flat and reading stays fast.
+    """
 
-def _bool(value: object) -> bool | None:
-    return value if isinstance(value, bool) else None
+    run_id: str  # the folder's name
+    status: str  # derived: a running run whose process is gone is interrupted; or damaged
+    word: str  # the one word a person reads for this run, in every command (status.run_word)
+    problem: str | None  # why the run is damaged, else None
+    tally: Tally | None  # its calls counted; None when damaged
+    simulated: bool | None = None  # a demo run, never priced; None when damaged
+    created_at: str | None = None
+    mode: str | None = None
+    approved: bool | None = None
+    tool_result: str | None = None  # the status of its tool_result: saved, cancelled, ...
+    title: str | None = None  # the title of its last proposal
 
+    def cost(self, prices) -> float | None:
+        """The known part of its cost; None when simulated (never priced) or damaged."""
+        if self.tally is None or self.simulated:
+            return None
+        return self.tally.cost(prices)
 
-def _sub_text(value: object, key: str) -> str | None:
-    return _text(value.get(key)) if isinstance(value, dict) else None
-
-
-def run_row(run_id: str, summary: dict | None, problem: str | None, prices) -> dict:
-    """One `planner runs --json` entry (see the README section on `planner runs`)."""
-    if summary is None:
+    def to_json(self, prices) -> dict:
+        """One `planner runs --json` entry (see the README section on `planner runs`)."""
+        tally = self.tally
         return {
-            "run_id": run_id, "created_at": None, "mode": None, "simulated": None,
-            "status": DAMAGED, "approved": None, "tool_result": None, "calls": None,
-            "title": None, "cost": None, "unknown_calls": None,
-            "currency": prices.currency, "problem": problem,
+            "run_id": self.run_id,
+            "created_at": self.created_at,
+            "mode": self.mode,
+            "simulated": self.simulated,
+            "status": self.status,
+            "approved": self.approved,
+            "tool_result": self.tool_result,
+            "calls": None if tally is None else tally.calls,
+            "title": self.title,
+            "cost": self.cost(prices),
+            "unknown_calls": None if tally is None else tally.unknown_calls,
+            "currency": prices.currency,
+            "problem": self.problem,
         }
-    tally = costs.tally_calls(summary["calls"])
-    simulated = is_simulated(summary)
-    return {
-        "run_id": run_id,
-        "created_at": _text(summary.get("created_at")),
-        "mode": _text(summary.get("mode")),
-        "simulated": simulated,
-        "status": derived_status(summary),
-        "approved": _bool(summary.get("approved")),
-        "tool_result": _sub_text(summary.get("tool_result"), "status"),
-        "calls": tally.calls,
-        "title": _sub_text(summary.get("plan"), "title"),
-        "cost": None if simulated else tally.cost(prices),
-        "unknown_calls": tally.unknown_calls,
-        "currency": prices.currency,
-        "problem": None,
-    }
+
+    def cost_json(self, prices) -> dict:
+        """One entry of `planner costs --json`: the run's counts and known cost."""
+        assert self.tally is not None  # only priced runs are in the report
+        return {"run_id": self.run_id, "status": self.status, **self.tally.as_dict(prices)}
 
 
-def list_runs(home: object, prices, limit: int | None = None) -> tuple[list[dict], int]:
-    """The newest `limit` runs (None: all) as rows, damaged ones included; and how many exist."""
+_new = tuple.__new__
+
+
+def _row(run_id: str, summary: Run) -> RunRow:
+    if isinstance(summary, DamagedRun):
+        return _new(RunRow, (run_id, DAMAGED, WORDS[DAMAGED], summary.why, None, None, None,
+                             None, None, None, None))
+    state = derived_status(summary)
+    result, plan = summary.tool_result, summary.plan
+    result_status = None if result is None else result.status
+    return _new(RunRow, (
+        run_id, state, run_word(state, result_status, summary.approved), None,
+        costs.tally_calls(summary.calls), summary.is_simulated, summary.created_at,
+        summary.mode, summary.approved, result_status, None if plan is None else plan.title,
+    ))
+
+
+def list_runs(home: Home, limit: int | None = None) -> tuple[list[RunRow], int]:
+    """The newest `limit` runs (None: all), damaged ones included; and how many exist."""
     folder = records_dir(home)
     names, links = _scan(home)
     rows = []
     # Only the runs shown are read: `planner runs` in a terminal stays instant on 10,000 runs.
     for run_id in names if limit is None else names[:limit]:
-        summary, problem = read_summary(f"{folder}/{run_id}", run_id in links)
-        rows.append(run_row(run_id, summary, problem, prices))
+        summary, _value = read_run(f"{folder}/{run_id}", run_id, run_id in links)
+        rows.append(_row(run_id, summary))
     return rows, len(names)
 
 
-def cost_report(home: object, prices) -> tuple[dict, int]:
-    """The `planner costs --json` object, and how many damaged runs were left out of it."""
+class CostReport(NamedTuple):
+    """`planner costs`: the priced runs newest first, their total, and what was left out."""
+
+    runs: list[RunRow]
+    total: Tally
+    simulated: int  # demo runs: never priced
+    damaged: int  # runs whose summary.json cannot be used
+
+    def to_json(self, prices, limit: int | None = None) -> dict:
+        """The `planner costs --json` object; `limit` shortens the list, never the total."""
+        runs = self.runs if limit is None else self.runs[:limit]
+        return {
+            "currency": prices.currency,
+            "runs": [run.cost_json(prices) for run in runs],
+            "total": {"runs": len(self.runs), **self.total.as_dict(prices)},
+            "simulated_runs_skipped": self.simulated,
+        }
+
+
+def cost_report(home: Home) -> CostReport:
+    """Every run's counts (demo and damaged runs counted apart), newest first, and the total."""
     folder = records_dir(home)
     runs = []
-    total = costs.Tally()
+    total = Tally()
     simulated = damaged = 0
     names, links = _scan(home)
     for run_id in names:
-        summary, _problem = read_summary(f"{folder}/{run_id}", run_id in links)
-        if summary is None:
+        summary, _value = read_run(f"{folder}/{run_id}", run_id, run_id in links)
+        if isinstance(summary, DamagedRun):
             damaged += 1
             continue
-        if is_simulated(summary):
+        if summary.is_simulated:
             simulated += 1
             continue
-        tally = costs.tally_calls(summary["calls"])
-        total.add(tally)
-        runs.append({"run_id": run_id, "status": derived_status(summary),
-                     **tally.as_dict(prices)})
-    report = {
-        "currency": prices.currency,
-        "runs": runs,
-        "total": {"runs": len(runs), **total.as_dict(prices)},
-        "simulated_runs_skipped": simulated,
-    }
-    return report, damaged
+        row = _row(run_id, summary)
+        total.add(row.tally)  # type: ignore[arg-type]
+        runs.append(row)
+    return CostReport(runs, total, simulated, damaged)
 
 
-def find_run(home: object, wanted: str) -> str:
+def find_run(home: Home, wanted: str) -> str:
     """The run ID that equals `wanted`, or the only one starting with it; else RunNotFound."""
     names = run_ids(home)
     if wanted in names:
@@ -306,78 +326,94 @@ def find_run(home: object, wanted: str) -> str:
     raise RunNotFound(f"no run '{wanted}' in {records_dir(home)} (see planner runs)")
 
 
-def run_detail(home: object, run_id: str, prices) -> dict:
-    """The `planner show --json` object: derived facts, each call, the files, the summary."""
-    folder = records_dir(home)
-    path = os.path.join(folder, run_id)
-    linked = os.path.islink(path)
-    summary, problem = read_summary(path, linked)
-    try:
-        # A linked folder is not listed either: what is behind the link is not ours to show.
-        files = [] if linked else sorted(name for name in os.listdir(path) if name[0] != ".")
-    except OSError:
-        files = []
-    detail = {
-        "run_id": run_id,
-        "folder": path,
-        "status": DAMAGED if summary is None else derived_status(summary),
-        "problem": problem,
-        "simulated": None if summary is None else is_simulated(summary),
-        "currency": prices.currency,
-        "cost": None,
-        "unknown_calls": None,
-        "calls": [],
-        "steps": [],
-        "files": files,
-        "summary": summary,
-    }
-    if summary is None:
-        return detail
-    simulated = detail["simulated"]
-    tally = costs.Tally()
-    for number, call in enumerate(summary["calls"], 1):
-        call = call if isinstance(call, dict) else {}
-        split = tally.add_call(call.get("usage"))
-        detail["calls"].append({
-            "number": number,
-            "request": _text(call.get("request")),
-            "response": _text(call.get("response")),
-            "started_at": _text(call.get("started_at")),
-            "duration_ms": call.get("duration_ms") if type(call.get("duration_ms")) is int
-            else None,
-            "usage": call.get("usage"),
+class PricedCall(NamedTuple):
+    """One model call of a run, its tokens split and priced (None: usage unknown)."""
+
+    number: int
+    entry: CallEntry
+    split: tuple[int, int, int] | None  # cache-hit input, cache-miss input, output tokens
+    cost: float | None  # None when unknown or simulated
+
+    def to_json(self) -> dict:
+        entry, split = self.entry, self.split
+        return {
+            "number": self.number,
+            "request": entry.request,
+            "response": entry.response,
+            "started_at": entry.started_at,
+            "duration_ms": entry.duration_ms,
+            "usage": entry.usage,
             "input_cache_hit_tokens": None if split is None else split[0],
             "input_cache_miss_tokens": None if split is None else split[1],
             "output_tokens": None if split is None else split[2],
-            "cost": None if split is None or simulated else costs.price_tokens(split, prices),
-            "error": call.get("error"),
-        })
-    detail["cost"] = None if simulated else tally.cost(prices)
-    detail["unknown_calls"] = tally.unknown_calls
-    detail["steps"] = run_steps(summary)
-    return detail
+            "cost": self.cost,
+            "error": entry.error,
+        }
 
 
-def run_steps(summary: dict) -> list[dict]:
-    """The run as the conversation it was: version 2's recorded steps, or version 1's rebuilt."""
-    if summary.get("version") == 2:
-        steps = summary.get("steps")
-        return [step for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
-    # Version 1 had one proposal at most (call 1) and the explanation as call 2.
-    steps: list[dict] = []
-    plan = summary.get("plan")
-    if isinstance(plan, dict):
-        steps.append({"call": 1, "kind": "proposal", "call_id": None, "plan": plan})
-        approved = _bool(summary.get("approved"))
-        result = summary.get("tool_result")
-        if approved is not None or isinstance(result, dict):
-            steps.append({"call": 1, "kind": "decision", "approved": approved,
-                          "result": result if isinstance(result, dict) else None,
-                          "near_misses": []})
-    question = _text(summary.get("question"))
-    if question is not None:
-        steps.append({"call": 1, "kind": "question", "text": question})
-    explanation = _text(summary.get("explanation"))
-    if explanation is not None:
-        steps.append({"call": 2, "kind": "explanation", "text": explanation})
-    return steps
+class RunDetail(NamedTuple):
+    """`planner show`: one run, its derived facts, each call priced, its files."""
+
+    run_id: str
+    folder: str
+    summary: Run
+    status: str  # derived, as `planner runs` shows it
+    word: str  # the one word for this run, as `runs` and `costs` say it
+    currency: str
+    cost: float | None  # the known part; None when simulated or damaged
+    tally: Tally | None
+    calls: tuple[PricedCall, ...]
+    files: tuple[str, ...]
+    recorded: object  # summary.json's JSON value as read (for --json), None if unreadable
+
+    @property
+    def problem(self) -> str | None:
+        return self.summary.why if isinstance(self.summary, DamagedRun) else None
+
+    def to_json(self) -> dict:
+        """The `planner show --json` object: derived facts, each call, the files, the summary."""
+        summary = self.summary
+        damaged = isinstance(summary, DamagedRun)
+        return {
+            "run_id": self.run_id,
+            "folder": self.folder,
+            "status": self.status,
+            "problem": self.problem,
+            "simulated": None if isinstance(summary, DamagedRun) else summary.is_simulated,
+            "currency": self.currency,
+            "cost": self.cost,
+            "unknown_calls": None if self.tally is None else self.tally.unknown_calls,
+            "calls": [call.to_json() for call in self.calls],
+            "steps": [] if isinstance(summary, DamagedRun) else [step.to_json()
+                                                                for step in summary.steps],
+            "files": list(self.files),
+            "summary": None if damaged else self.recorded,
+        }
+
+
+def run_detail(home: Home, run_id: str, prices) -> RunDetail:
+    """One run in full, for `planner show`; a damaged one says why."""
+    folder = records_dir(home)
+    path = os.path.join(folder, run_id)
+    linked = os.path.islink(path)
+    summary, value = read_run(path, run_id, linked)
+    try:
+        # A linked folder is not listed either: what is behind the link is not ours to show.
+        files = () if linked else tuple(sorted(name for name in os.listdir(path)
+                                               if name[0] != "."))
+    except OSError:
+        files = ()
+    if isinstance(summary, DamagedRun):
+        return RunDetail(run_id, path, summary, DAMAGED, WORDS[DAMAGED], prices.currency, None,
+                         None, (), files, None)
+    simulated = summary.is_simulated
+    tally = Tally()
+    calls = []
+    for number, entry in enumerate(summary.calls, 1):
+        split = tally.add_call(entry.usage)
+        cost = None if split is None or simulated else costs.price_tokens(split, prices)
+        calls.append(PricedCall(number, entry, split, cost))
+    state = derived_status(summary)
+    return RunDetail(run_id, path, summary, state, _word(state, summary), prices.currency,
+                     None if simulated else tally.cost(prices), tally, tuple(calls), files,
+                     value)

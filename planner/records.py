@@ -1,12 +1,33 @@
-"""A run's records: its folder, request and response files, and summary.json."""
+"""A run's records: its folder, request and response files, and summary.json as typed values.
+
+summary.json is the contract between the flow (which writes it), `planner runs`, `show` and
+`costs` and the screens (which read it back). It is read and written here only: `from_json`
+turns its bytes (or its decoded JSON value) into a `RunSummary`, or a `DamagedRun` saying why it
+cannot be used; `to_json` is the one writer. Version 1 summaries are converted on read (their
+steps rebuilt), so every reader sees version 2. Everyone else uses attributes, never keys.
+
+A summary is damaged when it is not UTF-8/JSON, holds NaN or Infinity or a number that
+overflows, nests deeper than 64 levels, is not an object, or lacks a status string or a calls
+list. Any other field of the wrong type reads as None (or empty); a step that is not an object is
+left out; a call entry that is not an object is a call with nothing known about it.
+
+NamedTuples, not dataclasses: start-up stays fast, and `_replace` makes each change explicit.
+Reading 10,000 summaries for `planner costs` is one C-speed decode each plus plain attribute
+copies: repeated keys are not refused here (checking them costs a Python call per object, about
+half the decoding time again), and the last one wins, as with every JSON reader.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from planner import storage
+from planner.jsonlimits import MAX_DEPTH, too_deep
 
 RECORDS_DIR = "tool-records"
 SUMMARY = "summary.json"
@@ -34,15 +55,424 @@ def process_start_ticks(pid: int) -> int | None:
         return None
 
 
-class RunRecord:
-    """The records of one run; every change rewrites summary.json atomically."""
+# --- The typed values -------------------------------------------------------------------------
 
-    def __init__(self, folder: Path, summary: dict) -> None:
+
+class PlanRecord(NamedTuple):
+    """A proposal as recorded: `plan` of the summary and of a proposal step."""
+
+    title: str | None
+    note_ids: tuple[str, ...] | None
+    date: str | None
+    minutes: int | None
+
+    def to_json(self) -> dict:
+        return {"title": self.title,
+                "note_ids": None if self.note_ids is None else list(self.note_ids),
+                "date": self.date, "minutes": self.minutes}
+
+
+class ToolResult(NamedTuple):
+    """What the program really did with a proposal: saved (path), cancelled, failed (error)."""
+
+    status: str | None
+    path: str | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict:
+        data: dict = {"status": self.status}
+        if self.path is not None:
+            data["path"] = self.path
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+class CallEntry(NamedTuple):
+    """One model call: its record files, when it started, how long it took, usage, error.
+
+    `usage` is the usage object as the API returned it (costs.split_usage reads it), or None.
+    """
+
+    request: str | None = None
+    response: str | None = None
+    started_at: str | None = None
+    duration_ms: int | None = None
+    usage: dict | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict:
+        return {"request": self.request, "response": self.response,
+                "started_at": self.started_at, "duration_ms": self.duration_ms,
+                "usage": self.usage, "error": self.error}
+
+
+class Step(NamedTuple):
+    """One step of the conversation (SPEC 10): `kind` says which fields it has (STEP_FIELDS).
+
+    proposal: call_id, plan. rejected: call_id, tool, error, repair (0: not sent back).
+    lookup: call_id, tool, arguments, found (the short result). question, answer, feedback,
+    explanation: text. decision: approved, result, near_misses. refused: call_id, tool, error.
+    """
+
+    call: int | None
+    kind: str | None
+    call_id: str | None = None
+    plan: PlanRecord | None = None
+    tool: str | None = None
+    error: str | None = None
+    repair: int | None = None
+    arguments: object = None
+    found: str | None = None
+    text: str | None = None
+    approved: bool | None = None
+    result: ToolResult | None = None
+    near_misses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        data: dict = {"call": self.call, "kind": self.kind}
+        for name in STEP_FIELDS.get(self.kind, ()):  # type: ignore[arg-type]
+            if name == "plan":
+                data[name] = None if self.plan is None else self.plan.to_json()
+            elif name == "result":
+                if self.kind == "lookup":
+                    data[name] = self.found
+                else:
+                    data[name] = None if self.result is None else self.result.to_json()
+            elif name == "near_misses":
+                data[name] = list(self.near_misses)
+            else:
+                data[name] = getattr(self, name)
+        return data
+
+
+# The fields each kind of step records, in the order they are written.
+STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    "proposal": ("call_id", "plan"),
+    "rejected": ("call_id", "tool", "error", "repair"),
+    "lookup": ("call_id", "tool", "arguments", "result"),
+    "question": ("text",),
+    "answer": ("text",),
+    "feedback": ("text",),
+    "explanation": ("text",),
+    "decision": ("approved", "result", "near_misses"),
+    "refused": ("call_id", "tool", "error"),
+}
+
+
+class RunSummary(NamedTuple):
+    """summary.json of one run (version 2), as the flow writes it and every reader sees it."""
+
+    run_id: str
+    status: str
+    version: int = RECORD_VERSION
+    mode: str | None = None
+    simulated: bool | None = None
+    stage: str | None = None
+    request: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    approved: bool | None = None
+    plan: PlanRecord | None = None
+    target: str | None = None
+    tool_result: ToolResult | None = None
+    calls: tuple[CallEntry, ...] = ()
+    steps: Sequence[Step] = ()  # a tuple, or the recorded steps converted when first read
+    error: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+    pid: int | None = None  # lets `planner runs` tell a live run from one whose process died
+    process_start: int | None = None
+    question: str | None = None  # the model's last text without a tool call
+    explanation: str | None = None
+
+    @property
+    def is_simulated(self) -> bool:
+        """Demo runs: their usage is simulated, so they are never priced."""
+        return self.simulated is True or self.mode == "demo"
+
+
+class DamagedRun(NamedTuple):
+    """A run whose summary.json cannot be used, and why, in a few words."""
+
+    run_id: str
+    why: str
+
+
+# --- The one writer ---------------------------------------------------------------------------
+
+
+def to_json(summary: RunSummary) -> dict:
+    """summary.json's JSON object (version 2), keys in the order planner has always written."""
+    plan, result = summary.plan, summary.tool_result
+    return {
+        "version": RECORD_VERSION,
+        "run_id": summary.run_id,
+        "mode": summary.mode,
+        "simulated": summary.simulated,
+        "status": summary.status,
+        "stage": summary.stage,
+        "request": summary.request,
+        "model": summary.model,
+        "base_url": summary.base_url,
+        "approved": summary.approved,
+        "plan": None if plan is None else plan.to_json(),
+        "target": summary.target,
+        "tool_result": None if result is None else result.to_json(),
+        "calls": [call.to_json() for call in summary.calls],
+        "steps": [step.to_json() for step in summary.steps],
+        "error": summary.error,
+        "created_at": summary.created_at,
+        "updated_at": summary.updated_at,
+        "pid": summary.pid,
+        "process_start": summary.process_start,
+        "question": summary.question,
+        "explanation": summary.explanation,
+    }
+
+
+# --- The one reader ---------------------------------------------------------------------------
+
+
+class Unusable(ValueError):
+    """summary.json's bytes are not a JSON value planner reads; str() says why."""
+
+
+def _no_constant(name: str) -> None:
+    raise Unusable(f"summary.json contains {name}, which is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise Unusable(f"summary.json contains a number that overflows: {text[:40]}")
+    return value
+
+
+# The hooks run only on a float or a constant: the usual summary decodes at full C speed.
+# An integer past Python's 4,300-digit limit is not JSON here (ValueError), as it always was.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def decode(data: bytes) -> object:
+    """summary.json's JSON value: UTF-8 as planner writes it, else any JSON encoding.
+
+    Unusable, with the reason a person reads, when it is not JSON, holds NaN or Infinity or a
+    float that overflows, or nests deeper than MAX_DEPTH levels.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    try:
+        if text is None or text[:1] == "\ufeff":
+            # A BOM or UTF-16/32 file, decoded as json.loads(bytes) would.
+            text = data.decode(json.detect_encoding(data), "surrogatepass").removeprefix("\ufeff")
+        value = _DECODER.decode(text)
+    except RecursionError:
+        raise Unusable(f"summary.json is nested deeper than {MAX_DEPTH} levels") from None
+    except Unusable:
+        raise
+    except ValueError:
+        # UnicodeDecodeError is a ValueError too.
+        raise Unusable("summary.json is empty" if not data.strip()
+                       else "summary.json is not JSON") from None
+    # The bracket count first, inline: it settles every usual summary without a call.
+    if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text, value):
+        raise Unusable(f"summary.json is nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def from_json(data: object, run_id: str = "") -> RunSummary | DamagedRun:
+    """The typed summary of summary.json's bytes, or of its decoded JSON value; never raises.
+
+    `run_id` (the run folder's name) names a damaged run, and a summary without its own ID.
+    Version 1 summaries come back as version 2, their steps rebuilt.
+    """
+    if isinstance(data, bytes):
+        try:
+            data = decode(data)
+        except Unusable as unusable:
+            return DamagedRun(run_id, str(unusable))
+    if type(data) is not dict:
+        return DamagedRun(run_id, "summary.json is not a JSON object")
+    get = data.get
+    status, calls = get("status"), get("calls")
+    if type(status) is not str or type(calls) is not list:
+        return DamagedRun(run_id, "summary.json has no status or no calls list")
+    recorded_id = get("run_id")
+    # One pass over the text fields (a comprehension, not a call each): this runs per run.
+    (mode, stage, request, model, base_url, target, error, created_at, updated_at, question,
+     explanation) = [value if type(value) is str else None for value in map(get, _TEXTS)]
+    simulated, approved = get("simulated"), get("approved")
+    pid, process_start = get("pid"), get("process_start")
+    plan = _plan(get("plan"))
+    tool_result = _result(get("tool_result"))
+    approved = approved if type(approved) is bool else None
+    steps: Sequence[Step]
+    if get("version") == RECORD_VERSION:
+        recorded = get("steps")
+        steps = _RecordedSteps(recorded) if type(recorded) is list else ()
+    else:
+        steps = _v1_steps(plan, approved, tool_result, question, explanation)
+    # tuple.__new__ with the fields in order: half the cost of calling the class, which counts
+    # on 10,000 runs.
+    return _new(RunSummary, (
+        recorded_id if type(recorded_id) is str else run_id, status, RECORD_VERSION, mode,
+        simulated if type(simulated) is bool else None, stage, request, model, base_url,
+        approved, plan, target, tool_result, tuple([_call(call) for call in calls]), steps,
+        error, created_at, updated_at, pid if type(pid) is int else None,
+        process_start if type(process_start) is int else None, question, explanation,
+    ))
+
+
+_TEXTS = ("mode", "stage", "request", "model", "base_url", "target", "error", "created_at",
+          "updated_at", "question", "explanation")
+_new = tuple.__new__
+
+
+def _str(value: object) -> str | None:
+    return value if type(value) is str else None
+
+
+def _bool(value: object) -> bool | None:
+    return value if type(value) is bool else None
+
+
+def _int(value: object) -> int | None:
+    # bool is not a count: type(), not isinstance().
+    return value if type(value) is int else None
+
+
+def _plan(value: object) -> PlanRecord | None:
+    if type(value) is not dict:
+        return None
+    title, notes, date, minutes = map(value.get, PlanRecord._fields)
+    return _new(PlanRecord, (
+        title if type(title) is str else None,
+        tuple([note if type(note) is str else str(note) for note in notes])
+        if type(notes) is list else None,
+        date if type(date) is str else None, minutes if type(minutes) is int else None,
+    ))
+
+
+def _result(value: object) -> ToolResult | None:
+    if type(value) is not dict:
+        return None
+    status, path, error = map(value.get, ToolResult._fields)
+    return _new(ToolResult, (status if type(status) is str else None,
+                             path if type(path) is str else None,
+                             error if type(error) is str else None))
+
+
+_NO_CALL = CallEntry()
+
+
+def _call(value: object) -> CallEntry:
+    # Not an object: still a call, with nothing known about it (its usage unknown).
+    if type(value) is not dict:
+        return _NO_CALL
+    request, response, started_at, duration, usage, error = map(value.get, CallEntry._fields)
+    return _new(CallEntry, (
+        request if type(request) is str else None, response if type(response) is str else None,
+        started_at if type(started_at) is str else None,
+        duration if type(duration) is int else None, usage if type(usage) is dict else None,
+        error if type(error) is str else None,
+    ))
+
+
+class _RecordedSteps(Sequence[Step]):
+    """Version 2's recorded steps, converted to Step values when first read.
+
+    Only `planner show` and the flow read steps: `runs` and `costs` on 10,000 runs never pay
+    for them. Compares equal to the tuple of its steps.
+    """
+
+    __slots__ = ("_recorded", "_steps")
+
+    def __init__(self, recorded: list) -> None:
+        self._recorded: list | None = recorded
+        self._steps: tuple[Step, ...] | None = None
+
+    def _converted(self) -> tuple[Step, ...]:
+        if self._steps is None:
+            recorded, self._recorded = self._recorded or [], None
+            self._steps = tuple([_step(step) for step in recorded if type(step) is dict])
+        return self._steps
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._converted()[index]
+
+    def __len__(self) -> int:
+        return len(self._converted())
+
+    def __iter__(self):
+        return iter(self._converted())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return self._converted() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._converted())
+
+
+def _step(value: dict) -> Step:
+    get = value.get
+    kind = get("kind")
+    call = _int(get("call"))
+    if kind in _TEXT_KINDS:
+        return Step(call, kind, text=_str(get("text")))
+    if kind == "proposal":
+        return Step(call, kind, _str(get("call_id")), _plan(get("plan")))
+    if kind == "decision":
+        misses = get("near_misses")
+        return Step(call, kind, approved=_bool(get("approved")), result=_result(get("result")),
+                    near_misses=tuple([miss if type(miss) is str else str(miss)
+                                       for miss in misses]) if type(misses) is list else ())
+    if kind == "lookup":
+        return Step(call, kind, _str(get("call_id")), tool=_str(get("tool")),
+                    arguments=get("arguments"), found=_str(get("result")))
+    if kind in ("rejected", "refused"):
+        return Step(call, kind, _str(get("call_id")), tool=_str(get("tool")),
+                    error=_str(get("error")),
+                    repair=_int(get("repair")) if kind == "rejected" else None)
+    return Step(call, _str(kind))
+
+
+_TEXT_KINDS = frozenset({"question", "answer", "feedback", "explanation"})
+
+
+def _v1_steps(plan: PlanRecord | None, approved: bool | None, result: ToolResult | None,
+              question: str | None, explanation: str | None) -> tuple[Step, ...]:
+    """Version 1's steps, rebuilt: one proposal at most (call 1), the explanation as call 2."""
+    steps = []
+    if plan is not None:
+        steps.append(Step(1, "proposal", None, plan))
+        if approved is not None or result is not None:
+            steps.append(Step(1, "decision", approved=approved, result=result))
+    if question is not None:
+        steps.append(Step(1, "question", text=question))
+    if explanation is not None:
+        steps.append(Step(2, "explanation", text=explanation))
+    return tuple(steps)
+
+
+# --- The records of one run, as the flow writes them --------------------------------------------
+
+
+class RunRecord:
+    """The records of one run; every save rewrites summary.json atomically."""
+
+    def __init__(self, folder: Path, summary: RunSummary) -> None:
         self.folder = folder
         self.summary = summary
 
     @classmethod
-    def start(cls, home: Path, **fields: object) -> RunRecord:
+    def start(cls, home: Path, **fields: Any) -> RunRecord:
         """Create the run's private folder and its first summary (status running)."""
         records = home / RECORDS_DIR
         storage.ensure_dir(records)
@@ -54,30 +484,10 @@ class RunRecord:
             except FileExistsError:  # same microsecond and same random tail: draw again
                 continue
         created = now_iso()
-        summary = {
-            "version": RECORD_VERSION,
-            "run_id": run_id,
-            "mode": None,
-            "simulated": None,
-            "status": "running",
-            "stage": "requesting",
-            "request": None,
-            "model": None,
-            "base_url": None,
-            "approved": None,
-            "plan": None,
-            "target": None,
-            "tool_result": None,
-            "calls": [],
-            "steps": [],
-            "error": None,
-            "created_at": created,
-            "updated_at": created,
-            # Lets `planner runs` tell a live run from one whose process was killed.
-            "pid": os.getpid(),
-            "process_start": process_start_ticks(os.getpid()),
-        }
-        summary.update(fields)
+        summary = RunSummary(
+            run_id, "running", stage="requesting", created_at=created, updated_at=created,
+            pid=os.getpid(), process_start=process_start_ticks(os.getpid()),
+        )._replace(**fields)
         record = cls(records / run_id, summary)
         try:
             record.save()
@@ -89,13 +499,29 @@ class RunRecord:
 
     @property
     def run_id(self) -> str:
-        return self.summary["run_id"]
+        return self.summary.run_id
 
-    def save(self, **changes: object) -> None:
+    def change(self, **changes: Any) -> None:
+        """Change the summary in memory; the next save writes it."""
+        self.summary = self.summary._replace(**changes)
+
+    def add_step(self, step: Step) -> None:
+        """Add a step to the summary; it is written with the next save."""
+        self.summary = self.summary._replace(steps=(*self.summary.steps, step))
+
+    def add_call(self, entry: CallEntry) -> None:
+        """Add a call's entry to the summary; it is written with the next save."""
+        self.summary = self.summary._replace(calls=(*self.summary.calls, entry))
+
+    def update_call(self, entry: CallEntry) -> None:
+        """Replace the last call's entry (its duration, usage or error came in)."""
+        calls: Sequence[CallEntry] = self.summary.calls
+        self.summary = self.summary._replace(calls=(*calls[:-1], entry))
+
+    def save(self, **changes: Any) -> None:
         """Apply changes to the summary and rewrite it atomically."""
-        self.summary.update(changes)
-        self.summary["updated_at"] = now_iso()
-        storage.write_atomic(self.folder / SUMMARY, storage.to_json(self.summary))
+        self.summary = self.summary._replace(**changes, updated_at=now_iso())
+        storage.write_atomic(self.folder / SUMMARY, storage.to_json(to_json(self.summary)))
 
     def write_file(self, name: str, data: object) -> None:
         """Write one request or response record atomically."""

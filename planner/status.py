@@ -22,6 +22,28 @@ WORDS = {
     DAMAGED: "damaged",
 }
 
+# What became of a run's plan (tool_result.status), when that is the news.
+SAVED = "saved"
+CANCELLED = "cancelled"
+
+
+def run_word(state: str, result: str | None, approved: bool | None) -> str:
+    """One run in one word (or a few), the same in `planner runs`, `show` and `costs`.
+
+    `state` is the status to show (derived: a dead `running` run is `interrupted`), `result`
+    the status of its tool_result, `approved` the person's decision. A finished run says what
+    became of its plan, `saved` or `cancelled`, rather than `complete`; a run that stopped
+    after saving says `saved, then stopped`.
+    """
+    if state == COMPLETE:
+        if result == SAVED or result == CANCELLED:
+            return result
+        return CANCELLED if approved is False else WORDS[COMPLETE]
+    word = WORDS.get(state, state)
+    # Stopped after the write (the explanation failed, or Ctrl+C): the plan is on disk.
+    return f"{SAVED}, then {word}" if result == SAVED and state != RUNNING else word
+
+
 # What an unfinished run was doing, by the `stage` recorded in summary.json (flow.py and
 # records.py write the names): `planner show` says "stopped while asking the model".
 STAGE_WORDS = {

@@ -52,8 +52,8 @@ def plant(spec: dict) -> None:
 
     def save_then_maybe_die(self, **changes):
         save(self, **changes)
-        if kill == "after-intent" and self.summary["stage"] == "executing" and \
-                self.summary["tool_result"] is None:
+        if kill == "after-intent" and self.summary.stage == "executing" and \
+                self.summary.tool_result is None:
             die()
 
     records.RunRecord.save = save_then_maybe_die

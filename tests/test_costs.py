@@ -18,6 +18,7 @@ from run_records import (
 from typer.testing import CliRunner
 
 from planner import costs
+from planner.records import CallEntry, from_json
 from planner.cli import app
 
 RUN_KEYS = ["run_id", "status", "calls", "unknown_calls", "input_cache_hit_tokens",
@@ -72,7 +73,7 @@ def test_fallback_to_cached_tokens_then_to_all_misses() -> None:
 ])
 def test_malformed_usage_is_unknown_never_zero(usage: object) -> None:
     assert costs.split_usage(usage) is None
-    tally = costs.tally_calls([{"usage": usage}])
+    tally = costs.tally_calls([CallEntry(usage=usage)])
     assert (tally.calls, tally.unknown_calls, tally.cost(PRICES)) == (1, 1, 0.0)
 
 
@@ -95,20 +96,22 @@ def test_the_largest_accepted_count_prices_without_overflow() -> None:
     usage = {"prompt_tokens": 10**15, "completion_tokens": 10**15}
     assert costs.split_usage(usage) == (0, 10**15, 10**15)
     huge = type("P", (), {"input_cache_hit": 1e6, "input_cache_miss": 1e6, "output": 1e6})
-    tally = costs.tally_calls([{"usage": usage}] * 20_000)
+    tally = costs.tally_calls([CallEntry(usage=usage)] * 20_000)
     # 2e19 miss and 2e19 output tokens at the highest price config accepts: finite
     assert tally.cost(huge) == 4e19
 
 
 def test_tally_counts_every_call_and_keeps_the_unknown_apart() -> None:
-    tally = costs.tally_calls([
+    # Read as a summary's calls: an entry that is not an object is a call whose usage is unknown.
+    calls = from_json(summary("x", calls=[
         {"usage": deepseek_usage(1000, 200, 50)}, {"usage": None}, "not a call", {},
-    ])
+    ])).calls
+    tally = costs.tally_calls(calls)
     assert tally.as_dict(PRICES) == {
         "calls": 4, "unknown_calls": 3, "input_cache_hit_tokens": 1000,
         "input_cache_miss_tokens": 200, "output_tokens": 50, "cost": 0.0013,
     }
-    assert costs.tally_calls("not a list").calls == 0
+    assert costs.tally_calls(()).calls == 0
 
 
 # --- planner costs ------------------------------------------------------------------------------

@@ -215,8 +215,8 @@ def test_record_failure_after_the_write_points_at_the_saved_plan(
     save = records.RunRecord.save
 
     def fail_once_saved(self, **changes):
-        result = self.summary["tool_result"]
-        if result and result["status"] == "saved":
+        result = self.summary.tool_result
+        if result and result.status == "saved":
             raise OSError(28, "No space left on device")
         save(self, **changes)
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import PLANNER, run_dirs
 from rich.cells import cell_len
-from run_records import PRICES, call, deepseek_usage, demo_runs, summary, write_run
+from run_records import call, deepseek_usage, demo_runs, summary, write_run
 from typer.testing import CliRunner
 
 from planner import history
 from planner.cli import app
-from planner.records import process_start_ticks
+from planner.records import from_json, process_start_ticks
 
 ROW_KEYS = ["run_id", "created_at", "mode", "simulated", "status", "approved", "tool_result",
             "calls", "title", "cost", "unknown_calls", "currency", "problem"]
@@ -148,8 +148,8 @@ def test_running_with_a_reused_pid_is_interrupted() -> None:
     started = process_start_ticks(pid)
     assert started is not None
     data = summary("x", status="running", pid=pid, process_start=started + 1)
-    assert history.derived_status(data) == "interrupted"
-    assert history.derived_status({**data, "pid": None}) == "interrupted"
+    assert history.derived_status(from_json(data)) == "interrupted"
+    assert history.derived_status(from_json({**data, "pid": None})) == "interrupted"
 
 
 def test_a_truly_running_run_stays_running(home: Path) -> None:
@@ -164,8 +164,8 @@ def test_a_truly_running_run_stays_running(home: Path) -> None:
 def test_a_live_child_process_recorded_as_running() -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        data = summary("x", status="running", pid=child.pid,
-                       process_start=process_start_ticks(child.pid))
+        data = from_json(summary("x", status="running", pid=child.pid,
+                                 process_start=process_start_ticks(child.pid)))
         assert history.derived_status(data) == "running"
     finally:
         child.kill()
@@ -247,12 +247,12 @@ def test_limit_reads_only_the_runs_shown(home: Path, monkeypatch: pytest.MonkeyP
     reads: list[str] = []
     original = history._read_bytes
     monkeypatch.setattr(history, "_read_bytes", lambda path: reads.append(path) or original(path))
-    rows, total = history.list_runs(home, PRICES, limit=2)
-    assert ([row["run_id"][:9] for row in rows], total) == (["20261104T", "20261103T"], 5)
+    rows, total = history.list_runs(home, limit=2)
+    assert ([row.run_id[:9] for row in rows], total) == (["20261104T", "20261103T"], 5)
     assert len(reads) == 2
     reads.clear()
-    history.list_runs(home, PRICES)
-    history.cost_report(home, PRICES)
+    history.list_runs(home)
+    history.cost_report(home)
     assert len(reads) == 10  # each summary exactly once per command, and nothing else
     assert all(path.endswith("/summary.json") for path in reads)
 
@@ -386,7 +386,7 @@ def test_show_json_steps_of_a_version_2_summary_keep_only_objects(home: Path) ->
     assert detail["status"] == "budget_exhausted"
     assert detail["summary"]["steps"] == V2_STEPS  # the record itself, untouched
     broken = summary("x", version=2, steps={"call": 1})
-    assert history.run_steps(broken) == []
+    assert from_json(broken).steps == ()
 
 
 def test_show_json_steps_rebuilt_from_a_version_1_summary(home: Path) -> None:
@@ -402,10 +402,10 @@ def test_show_json_steps_rebuilt_from_a_version_1_summary(home: Path) -> None:
     ]
     question = summary("q", status="no_tool", plan=None, approved=None, target=None,
                        tool_result=None, question="Which notes?", explanation=None)
-    assert history.run_steps(question) == [{"call": 1, "kind": "question",
-                                             "text": "Which notes?"}]
+    assert [step.to_json() for step in from_json(question).steps] == [
+        {"call": 1, "kind": "question", "text": "Which notes?"}]
     waiting = summary("w", status="running", approved=None, tool_result=None, explanation=None)
-    assert [step["kind"] for step in history.run_steps(waiting)] == ["proposal"]
+    assert [step.kind for step in from_json(waiting).steps] == ["proposal"]
 
 
 def test_budget_exhausted_is_listed_and_priced_like_any_recorded_status(home: Path) -> None:
