@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -20,8 +19,16 @@ MAX_MAX_TOKENS = 1_000_000
 MAX_PRICE = 1_000_000
 CALLS_RANGE = (2, 20)
 REPAIRS_RANGE = (0, 5)
-# Body fields planner sets itself; extra_body may add fields, never replace these.
-RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n")
+# Body fields planner sets itself (Chat Completions and Responses); extra_body may add fields,
+# never replace these.
+RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n",
+                      "max_completion_tokens", "input", "store", "include", "max_output_tokens")
+# The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
+APIS = ("chat", "responses")
+MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
+# api_key_cmd: a short argument list, never a shell string.
+MAX_KEY_CMD_ARGS = 64
+MAX_KEY_CMD_ARG = 4096
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 
@@ -36,12 +43,18 @@ class MissingKey(ConfigError):
 
 # A NamedTuple, not a dataclass: building dataclasses costs ~1 ms each at every start-up.
 class Prices(NamedTuple):
-    """Price per million tokens, by kind of token."""
+    """Price per million tokens, by kind of token, for one model (SPEC 21)."""
 
     currency: str = "USD"
     input_cache_hit: float = 0.0028
     input_cache_miss: float = 0.14
     output: float = 0.28
+    # The model these prices are for: a run with another model has no known cost.
+    model: str = "deepseek-v4-flash"
+
+    def applies_to(self, model: object) -> bool:
+        """Whether a call to `model` is priced at these prices (the model name decides)."""
+        return isinstance(model, str) and model == self.model
 
 
 class Config(NamedTuple):
@@ -64,6 +77,12 @@ class Config(NamedTuple):
     review_time: str = "19:00"
     # A preset name (providers.PRESETS) that fills the keys config.json leaves out.
     provider: str | None = None
+    # The body field that carries max_tokens over Chat Completions (SPEC 18).
+    max_tokens_field: str = "max_tokens"
+    # "chat": POST /chat/completions; "responses": POST /responses (the Responses API).
+    api: str = "chat"
+    # A command that prints the key (an argument list, run without a shell); None: not used.
+    api_key_cmd: tuple[str, ...] | None = None
 
 
 def load_config(path: Path | None) -> Config:
@@ -129,9 +148,18 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
                                          REPAIRS_RANGE)
     if "extra_body" in data:
         values["extra_body"] = _extra_body(data["extra_body"], source)
+    if "max_tokens_field" in data:
+        values["max_tokens_field"] = _choice(data["max_tokens_field"], source,
+                                             "max_tokens_field", MAX_TOKENS_FIELDS)
+    if "api" in data:
+        values["api"] = _choice(data["api"], source, "api", APIS)
+    if "api_key_cmd" in data:
+        values["api_key_cmd"] = _key_command(data["api_key_cmd"], source)
     if "prices" in data:
+        # Prices given without a model are for the model this config uses.
+        model = values.get("model", defaults.model)
         values["prices"] = _prices(data["prices"], source,
-                                   values.get("prices", defaults.prices))
+                                   values.get("prices", defaults.prices), model)
     if "notes_dir" in data:
         values["notes_dir"] = _notes_dir(data["notes_dir"], source)
     if "review_time" in data:
@@ -153,7 +181,10 @@ def _preset(name: object, source: str) -> dict:
         "api_key_env": preset.api_key_env,
         "model": preset.model,
         "extra_body": preset.extra_body,
-        "prices": Prices(currency, hit, miss, output),
+        # The preset's prices are for the preset's model only.
+        "prices": Prices(currency, hit, miss, output, preset.model),
+        "api": preset.api,
+        "max_tokens_field": preset.max_tokens_field,
     }
 
 
@@ -166,6 +197,29 @@ def _extra_body(value: object, source: str) -> dict:
                 f"{source}: key 'extra_body.{key}' is set by planner and cannot be replaced"
             )
     return value
+
+
+def _choice(value: object, source: str, key: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        names = " or ".join(f'"{name}"' for name in allowed)
+        raise ConfigError(f"{source}: key '{key}' must be {names}")
+    return value
+
+
+def _key_command(value: object, source: str) -> tuple[str, ...] | None:
+    """api_key_cmd: a list of arguments (never one shell string), or null for none."""
+    if value is None:
+        return None
+    rule = (f"{source}: key 'api_key_cmd' must be a list of arguments, e.g. "
+            '["pass", "show", "openai"] (never one shell string), or null')
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_KEY_CMD_ARGS:
+        raise ConfigError(rule)
+    for item in value:
+        if not isinstance(item, str) or "\0" in item or len(item) > MAX_KEY_CMD_ARG:
+            raise ConfigError(rule)
+    if not value[0].strip():
+        raise ConfigError(rule)
+    return tuple(value)
 
 
 def _notes_dir(value: object, source: str) -> str | None:
@@ -188,11 +242,12 @@ def _review_time(value: object, source: str) -> str:
     return value
 
 
-def _prices(data: object, source: str, defaults: Prices) -> Prices:
+def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: key 'prices' must be an object")
-    _no_unknown(data, {"currency", "per_million_tokens"}, source, "prices.")
-    values: dict = {}
+    _no_unknown(data, {"currency", "per_million_tokens", "model"}, source, "prices.")
+    values: dict = {"model": _text(data["model"], source, "prices.model") if "model" in data
+                    else model}
     if "currency" in data:
         values["currency"] = _text(data["currency"], source, "prices.currency")
     per_million = data.get("per_million_tokens", {})
@@ -253,18 +308,11 @@ def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> i
 
 
 def find_api_key(config: Config, ask: Callable[[str], str] | None) -> str:
-    """The key from the environment, else from `ask` (a hidden prompt), else MissingKey."""
-    if config.api_key_env is None:
-        # A local server takes any key; asking the person for one would only confuse them.
-        return providers.PLACEHOLDER_KEY
-    key = os.environ.get(config.api_key_env, "").strip()
-    if key:
-        return key
-    if ask is not None:
-        key = (ask(f"{config.api_key_env} (input hidden): ") or "").strip()
-        if key:
-            return key
-    raise MissingKey(
-        f"no API key: set {config.api_key_env} in the environment"
-        " (or run in a terminal to type it at a hidden prompt)"
-    )
+    """The key from the environment, api_key_cmd, the OS keyring or `ask` (a hidden prompt).
+
+    The order and every source's failures are in planner.keys (imported here, so the keyring
+    code loads only for a run that needs a key); raises MissingKey or its KeyProblem.
+    """
+    from planner.keys import find_key
+
+    return find_key(config, ask)

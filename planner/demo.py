@@ -48,7 +48,10 @@ def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
 
 def explanation_reply(body: dict) -> dict:
     """The scripted second reply: explains (in Chinese, the request's language) the real result."""
-    result = json.loads(body["messages"][-1]["content"])
+    # The last message is the tool result: a Chat Completions tool message, or a Responses
+    # function_call_output item when config's api is "responses".
+    last = (body.get("messages") or body.get("input"))[-1]
+    result = json.loads(last["content"] if "content" in last else last["output"])
     status = result.get("status")
     if status == "saved":
         text = f"计划已由程序保存到 {result.get('path')}。到时按计划复习 N1 和 N2 即可。"

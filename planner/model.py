@@ -15,7 +15,11 @@ if TYPE_CHECKING:
     import openai
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
-_SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens")
+_SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens",
+               "max_completion_tokens")
+# The same for responses.create(); `input` goes through extra_body, so the output items sent
+# back reach the server exactly as they were received.
+_RESPONSES_PARAMS = ("model", "tools", "tool_choice", "store", "max_output_tokens", "include")
 _MESSAGE_LIMIT = 200
 # Shorter keys are placeholders (local servers take "x" or "EMPTY"), not secrets: cutting them
 # out of replies would change ordinary words in what the model proposed.
@@ -33,7 +37,7 @@ class ModelCallError(Exception):
 
 
 class ModelClient(Protocol):
-    """Anything that answers a Chat Completions body with a decoded response body."""
+    """Anything that answers a request body (protocol.build_request) with a decoded reply."""
 
     simulated: bool
     # False for a scripted model that cannot read the person's feedback (the demo).
@@ -56,12 +60,19 @@ class ScriptedClient:
 
     simulated = True
 
-    def __init__(self, replies: Iterable[Reply], revisable: bool = True) -> None:
+    def __init__(self, replies: Iterable[Reply], revisable: bool = True,
+                 api: str = "chat") -> None:
         self.replies = list(replies)
         self.requests: list[dict] = []
         self.revisable = revisable
+        # The wire format of the scripted replies: "chat" or "responses".
+        self.api = api
 
     def read_turn(self, body: object) -> Turn:
+        if self.api == "responses":
+            from planner.responses_wire import parse_response
+
+            return parse_response(body)
         return parse_reply(body)
 
     def assert_all_used(self) -> None:
@@ -113,12 +124,19 @@ class LiveClient:
                 f"characters); check {self._config.api_key_env} or the key you typed"
             )
             raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
-        params = {name: body[name] for name in _SDK_PARAMS if name in body}
-        extra = {name: value for name, value in body.items() if name not in _SDK_PARAMS}
+        responses = self._config.api == "responses"
+        names = _RESPONSES_PARAMS if responses else _SDK_PARAMS
+        params = {name: body[name] for name in names if name in body}
+        extra = {name: value for name, value in body.items() if name not in names}
         try:
-            raw = self._client.chat.completions.with_raw_response.create(
-                **params, extra_body=extra or None
-            )
+            if responses:
+                raw = self._client.responses.with_raw_response.create(
+                    **params, extra_body=extra or None
+                )
+            else:
+                raw = self._client.chat.completions.with_raw_response.create(
+                    **params, extra_body=extra or None
+                )
             text = raw.http_response.text
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
@@ -151,6 +169,10 @@ class LiveClient:
         return data
 
     def read_turn(self, body: object) -> Turn:
+        if self._config.api == "responses":
+            from planner.responses_wire import parse_response
+
+            return parse_response(body, self._dialect)
         return parse_reply(body, self._dialect)
 
     def _status_error(self, error: openai.APIStatusError) -> ModelCallError:
@@ -165,7 +187,8 @@ class LiveClient:
         env = self._config.api_key_env
         key_hint = f"check {env}" if env else \
             "check the server's API key setting and api_key_env in config.json"
-        advice = error_advice(status, error_codes(body), server, key_hint)
+        advice = error_advice(status, error_codes(body), server, key_hint,
+                              api=self._config.api)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
         return ModelCallError(f"{status}: {advice}", record)
@@ -211,6 +234,22 @@ _OVERLOADED = {
 }
 
 
+def reply_usage(reply: object) -> dict | None:
+    """A decoded reply's usage in the Chat Completions shape costs reads; None: none given.
+
+    Chat Completions usage is returned as received; Responses usage (input_tokens,
+    output_tokens and their details) is converted, so costs price both the same way.
+    """
+    usage = reply.get("usage") if isinstance(reply, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    if "input_tokens" in usage and "prompt_tokens" not in usage:
+        from planner.responses_wire import chat_usage
+
+        return chat_usage(usage)
+    return usage
+
+
 def error_codes(body: object) -> set[str]:
     """Every code-like string of an error body: code, type, status and detail reasons."""
     if isinstance(body, list) and body:
@@ -229,9 +268,13 @@ def error_codes(body: object) -> set[str]:
     return codes
 
 
-def error_advice(status: int, codes: set[str], server: str, key_hint: str) -> str:
+def error_advice(status: int, codes: set[str], server: str, key_hint: str,
+                 api: str = "chat") -> str:
     """What happened and what to do, by the provider's error code first, then by status."""
     said = f" ({server})" if server else ""
+    fix = config_fix(server)
+    if fix is not None and status in (400, 422):
+        return f"{fix[0]}{said}; {fix[1]}"
     if codes & _BAD_KEY or status == 401:
         return f"the API key was refused{said}; {key_hint}"
     if codes & _NO_QUOTA or status == 402:
@@ -254,6 +297,9 @@ def error_advice(status: int, codes: set[str], server: str, key_hint: str) -> st
                 "choose another model")
     if status == 403:
         return f"access was denied{said}; check the key's permissions for this model"
+    if status == 404 and api == "responses":
+        return (f"not found{said}; check base_url and model in config.json, or, if this server "
+                'has no Responses API, set "api": "chat"')
     if status == 404:
         return f"not found{said}; check base_url and model in config.json"
     if status in (400, 422):
@@ -263,3 +309,27 @@ def error_advice(status: int, codes: set[str], server: str, key_hint: str) -> st
     if status >= 500:
         return f"the server failed or is overloaded{said}; try again later"
     return f"the server refused the request{said}"
+
+
+def config_fix(server: str) -> tuple[str, str] | None:
+    """(what the server said it needs, the config.json change that gives it), or None.
+
+    OpenAI's current models refuse max_tokens ("Unsupported parameter: 'max_tokens' is not
+    supported with this model. Use 'max_completion_tokens' instead.", code
+    unsupported_parameter), and over Chat Completions refuse tools with reasoning ("Function
+    tools with reasoning_effort are not supported for MODEL in /v1/chat/completions. To use
+    function tools, use /v1/responses or set reasoning_effort to 'none'."); servers that
+    predate max_completion_tokens refuse that field. Sources in tests/provider_replies.py.
+    """
+    if "'max_tokens'" in server and "max_completion_tokens" in server:
+        return ("this model takes max_completion_tokens, not max_tokens",
+                'set "max_tokens_field": "max_completion_tokens" in config.json')
+    if "max_completion_tokens" in server and ("nrecognized" in server or "nsupported" in server
+                                              or "not supported" in server):
+        return ("this server does not take max_completion_tokens",
+                'set "max_tokens_field": "max_tokens" in config.json')
+    if "reasoning_effort" in server and "/v1/responses" in server:
+        return ("tools with reasoning need the Responses API for this model",
+                'set "api": "responses" in config.json (or keep Chat Completions with '
+                '"extra_body": {"reasoning_effort": "none"})')
+    return None

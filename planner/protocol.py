@@ -10,6 +10,9 @@ from planner.notes import Catalog, ListCatalog, Note, listing
 from planner.plan import TOOL_NAME, parse_arguments, tool_definition
 from planner.tools import Registry, Tool
 
+# responses_wire.OUTPUT_ITEMS, named here so a Chat request never imports the Responses code.
+_OUTPUT_ITEMS = "output_items"
+
 DEFAULT_REQUEST = "请把N1和N2安排在2026-10-05复习20分钟，标题为RAG基础复习。只保存本地计划。"
 
 
@@ -81,16 +84,38 @@ def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.dat
 def build_request(
     config: Config, messages: list[dict], registry: Registry, tool_choice: str
 ) -> dict:
-    """The exact JSON body sent to /chat/completions (dry-run prints this same body)."""
+    """The exact JSON body sent for config's `api` (dry-run prints this same body).
+
+    Chat Completions: POST /chat/completions, config's max_tokens in `max_tokens_field`.
+    Responses: POST /responses, the same request converted by planner.responses_wire (imported
+    only then), with the output items of earlier replies sent back unchanged.
+    """
+    if config.api != "responses" and any(_OUTPUT_ITEMS in message for message in messages):
+        # Continued from a Responses run: the kept output items are not a Chat field.
+        messages = [{name: value for name, value in message.items() if name != _OUTPUT_ITEMS}
+                    for message in messages]
     body = {
         "model": config.model,
         "messages": messages,
         "tools": registry.definitions(),
         "tool_choice": tool_choice,
         "stream": False,
-        "max_tokens": config.max_tokens,
+        config.max_tokens_field: config.max_tokens,
     }
     # Provider-specific fields go at the top level of the body, as the SDK's extra_body sends
     # them; config refuses an extra_body that would replace one of the fields above.
     body.update(config.extra_body)
+    if config.api == "responses":
+        from planner.responses_wire import request_body as responses_body
+
+        return responses_body(body)
     return body
+
+
+# The same function under the name the edge uses for "the body of the configured api".
+request_body = build_request
+
+
+def endpoint(config: Config) -> str:
+    """The path the request is sent to, after base_url (dry-run names it)."""
+    return "/responses" if config.api == "responses" else "/chat/completions"

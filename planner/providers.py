@@ -4,7 +4,9 @@ Pure data, no imports beyond the standard library: config.py fills the keys a co
 not give from the preset named by its `provider` key. Prices are per million tokens as each
 provider published them for the preset's model (pages cited beside each row, read 2026); they
 change, so `planner costs` is only as right as these numbers: set `prices` in config.json to
-override. Local servers charge nothing per token.
+override. Prices belong to the model they name (config's `prices.model`): a preset's prices
+are for its own model only, so a run with another model is never priced at them. Local servers
+charge nothing per token for the model the preset names.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ class Preset(NamedTuple):
     prices: tuple[str, float, float, float]
     # What the server or account needs for tool calls to work.
     setup: str = ""
+    # The wire format: "chat" (Chat Completions) or "responses" (the Responses API).
+    api: str = "chat"
+    # The body field that carries config's max_tokens over Chat Completions.
+    max_tokens_field: str = "max_tokens"
 
 
 _FREE = ("USD", 0.0, 0.0, 0.0)
@@ -44,10 +50,26 @@ PRESETS: dict[str, Preset] = {
         Preset("deepseek", "DeepSeek", "https://api.deepseek.com", "DEEPSEEK_API_KEY",
                "deepseek-v4-flash", {"thinking": {"type": "disabled"}},
                ("USD", 0.0028, 0.14, 0.28)),
-        # https://platform.openai.com/docs/pricing (gpt-4.1-mini: cached input 0.10). A model
-        # that takes max_tokens: the gpt-5 and o-series refuse it (max_completion_tokens only).
+        # https://developers.openai.com/api/docs/models/gpt-6-luna (checked 2026-12-01): OpenAI's
+        # current low-cost model (released 2026-09-22); input 0.10, cached input 0.01, output
+        # 0.50 per million tokens; reasoning.effort none/low/medium (default)/high/xhigh/max;
+        # "Chat Completions supports function calling only with reasoning_effort none". Over
+        # the Responses API (this preset) reasoning_effort goes as reasoning.effort, and the
+        # reasoning items come back in the next request. The gpt-5 and later models refuse
+        # max_tokens over Chat Completions ("Use 'max_completion_tokens' instead").
         Preset("openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY",
-               "gpt-4.1-mini", {}, ("USD", 0.10, 0.40, 1.60)),
+               "gpt-6-luna", {"reasoning_effort": "none"}, ("USD", 0.01, 0.10, 0.50),
+               api="responses", max_tokens_field="max_completion_tokens"),
+        # https://platform.claude.com/docs/en/cli-sdks-libraries/libraries/openai-sdk (checked
+        # 2026-12-01): Anthropic's OpenAI SDK compatibility layer, "primarily intended to test
+        # and compare model capabilities, and ... not considered a long-term or
+        # production-ready solution"; `strict` is ignored (planner checks every call itself);
+        # max_tokens fully supported. https://platform.claude.com/docs/en/models/haiku-5-5/
+        # overview: claude-haiku-5-5 (released 2026-10-07), input 0.10, output 0.50, cache
+        # reads 0.01 per million tokens for prompts up to 100K tokens (planner's are far less).
+        Preset("anthropic", "Anthropic (OpenAI SDK compatibility)", "https://api.anthropic.com/v1/",
+               "ANTHROPIC_API_KEY", "claude-haiku-5-5", {}, ("USD", 0.01, 0.10, 0.50),
+               "Anthropic's compatibility layer is for testing, not production (its own words)"),
         # https://help.aliyun.com/zh/model-studio/models (qwen-plus, mainland China, CNY;
         # implicit cache hits bill 20% of input). International accounts use
         # https://dashscope-intl.aliyuncs.com/compatible-mode/v1 with their own key.
@@ -102,6 +124,7 @@ PRESETS: dict[str, Preset] = {
 _HOSTS = {
     "api.deepseek.com": "deepseek",
     "api.openai.com": "openai",
+    "api.anthropic.com": "anthropic",
     "dashscope.aliyuncs.com": "qwen",
     "dashscope-intl.aliyuncs.com": "qwen",
     "generativelanguage.googleapis.com": "gemini",

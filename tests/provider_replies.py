@@ -158,7 +158,8 @@ def _openai() -> Provider:
                            "model. Use 'max_completion_tokens' instead.",
                 "type": "invalid_request_error", "param": "max_tokens",
                 "code": "unsupported_parameter"}},
-                ("rejected the request", "max_completion_tokens"),
+                # The fix is said: the config change that sends max_completion_tokens.
+                ('"max_tokens_field": "max_completion_tokens"', "config.json"),
                 "https://platform.openai.com/docs/api-reference/chat/create (max_tokens: "
                 "deprecated, not compatible with o-series models)"),
         },

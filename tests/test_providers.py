@@ -27,8 +27,11 @@ SAVED = {"status": "saved", "path": "plans/20261005-000000-abcd.json"}
 # Which preset serves each reply case, and the config it needs beyond the preset.
 PRESET = {name: name for name in PROVIDERS}
 PRESET["deepseek-thinking"] = "deepseek"
+# Config beside each case's preset. OpenAI's cases are its Chat Completions shapes: the preset
+# over api "chat" (its default is the Responses API, tested in test_responses.py).
 THINKING = {"deepseek-thinking": {"extra_body": {"thinking": {"type": "enabled"}}},
-            "moonshot": {"extra_body": {}}, "zhipu": {"extra_body": {}}}
+            "moonshot": {"extra_body": {}}, "zhipu": {"extra_body": {}},
+            "openai": {"api": "chat"}}
 # Fields each provider's API takes in an assistant message, where it validates them strictly:
 # OpenAI https://platform.openai.com/docs/api-reference/chat/create (assistant message),
 # Groq https://console.groq.com/docs/api-reference#chat-create (unknown properties are a 400),
@@ -356,7 +359,8 @@ def test_every_preset_loads_and_fills_the_keys(name: str) -> None:
                                                                 preset.model)
     assert config.api_key_env == preset.api_key_env
     assert config.extra_body == preset.extra_body
-    assert config.prices == Prices(*preset.prices)
+    assert config.prices == Prices(*preset.prices, model=preset.model)
+    assert (config.api, config.max_tokens_field) == (preset.api, preset.max_tokens_field)
 
 
 def test_keys_given_explicitly_win_over_the_preset() -> None:
@@ -367,7 +371,8 @@ def test_keys_given_explicitly_win_over_the_preset() -> None:
     assert config.base_url == "https://api.moonshot.cn/v1" and config.model == "kimi-k2.6"
     assert config.extra_body == {} and config.api_key_env == "MOONSHOT_API_KEY"
     # A partial price table starts from the preset's, not from DeepSeek's defaults.
-    assert config.prices == Prices("USD", 0.10, 0.60, 2.5)
+    # Prices given without a model are for the model this config names.
+    assert config.prices == Prices("USD", 0.10, 0.60, 2.5, "kimi-k2.6")
 
 
 def test_unknown_provider_names_the_key_and_the_known_ones() -> None:

@@ -1,0 +1,311 @@
+"""Where the API key comes from (SPEC 18), in this order, and storing one in the OS keyring.
+
+1. the environment variable config names (`api_key_env`);
+2. `api_key_cmd` in config: an argument list run without a shell, 10-second timeout, the first
+   line of what it prints (a failure is one line naming the command, never its output);
+3. the OS keyring through the `keyring` library (an optional extra): service "planner", user
+   the provider name or the base_url host;
+4. the hidden prompt, when a terminal is present.
+
+`key_source` says which source would be used without reading a secret (for --dry-run and
+`planner key status`). This is the only module that imports `keyring`, and only when the
+keyring is really consulted. No key is ever written to a file, a record or the screen: every
+message here names a source, never a key or a command's output.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from planner import providers
+from planner.config import Config, MissingKey
+
+SERVICE = "planner"
+COMMAND_TIMEOUT = 10.0
+# A key is one short line; a command printing more than this is not printing a key.
+COMMAND_OUTPUT_LIMIT = 64 * 1024
+# Longer than any real API key; a longer "key" is refused before it is stored.
+MAX_KEY_LENGTH = 4096
+_SHOWN = 120
+
+
+class KeyProblem(MissingKey):
+    """A key source failed; the message names the source, never the key or any output."""
+
+
+class KeySource(NamedTuple):
+    """Which source a run would take its key from, as one line for the person."""
+
+    # "none" (a local server: a placeholder is sent), "env", "command", "keyring", "prompt",
+    # "missing" (no source: the run would stop), or "error" (the keyring cannot be read).
+    kind: str
+    detail: str
+
+
+def key_user(config: Config) -> str:
+    """The keyring user name for this config: the provider, else the base_url host."""
+    if config.provider:
+        return config.provider
+    try:
+        host = urlsplit(config.base_url).hostname
+    except ValueError:
+        host = None
+    return (host or config.base_url).lower()
+
+
+def key_source(config: Config, terminal: bool, probe_keyring: bool = False) -> KeySource:
+    """The source find_key would use, found without reading any secret.
+
+    The environment is checked for the variable; api_key_cmd is not run. The keyring is only
+    asked whether it holds an entry when `probe_keyring` is true (`planner key status`); else
+    it is named as "if it holds a key" (--dry-run reads no key at all).
+    """
+    env = config.api_key_env
+    if env is None and config.api_key_cmd is None:
+        return KeySource("none", "no key needed (a local server; a placeholder is sent)")
+    if env is not None and os.environ.get(env, "").strip():
+        return KeySource("env", f"the environment variable {env}")
+    if config.api_key_cmd is not None:
+        command = shown_command(config.api_key_cmd)
+        return KeySource("command", f"the output of api_key_cmd {command}")
+    user = key_user(config)
+    entry = f"the OS keyring (service {SERVICE}, user {user})"
+    fallback = _fallback(config, terminal)
+    if env is not None and _keyring_installed():
+        if not probe_keyring:
+            return KeySource("keyring", f"{entry} if it holds a key; else {fallback.detail}")
+        try:
+            stored = _stored(user)
+        except KeyProblem as problem:
+            return KeySource("error", str(problem))
+        if stored:
+            return KeySource("keyring", entry)
+    return fallback
+
+
+def find_key(config: Config, ask: Callable[[str], str] | None) -> str:
+    """The key from the first source that has one; raises MissingKey (or KeyProblem)."""
+    env = config.api_key_env
+    if env is None and config.api_key_cmd is None:
+        # A local server takes any key; asking the person for one would only confuse them.
+        return providers.PLACEHOLDER_KEY
+    if env is not None:
+        key = os.environ.get(env, "").strip()
+        if key:
+            return key
+    if config.api_key_cmd is not None:
+        key = run_key_command(config.api_key_cmd)
+        _check_header_safe(key, f"the key printed by api_key_cmd "
+                                f"{shown_command(config.api_key_cmd)}")
+        return key
+    if env is not None:
+        stored = keyring_key(key_user(config))
+        if stored:
+            _check_header_safe(stored, f"the key in the OS keyring (user {key_user(config)})")
+            return stored
+    name = env or "API key"
+    if ask is not None:
+        key = (ask(f"{name} (input hidden): ") or "").strip()
+        if key:
+            return key
+        raise MissingKey(f"no key was typed at the prompt; set {name} in the environment, "
+                         "api_key_cmd in config.json, or store one with `planner key set`")
+    raise MissingKey(
+        f"no API key: set {name} in the environment"
+        " (or api_key_cmd in config.json, or store one with `planner key set`, or run in a "
+        "terminal to type it at a hidden prompt)"
+    )
+
+
+def shown_command(argv: Sequence[str]) -> str:
+    """The command as one short line (its arguments, never anything it printed)."""
+    text = shlex.join(argv)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def run_key_command(argv: Sequence[str], timeout: float = COMMAND_TIMEOUT) -> str:
+    """The first line of what `argv` prints: no shell, stdin closed, stderr dropped.
+
+    A failure (cannot start, non-zero exit, a timeout, nothing printed, more than 64 KiB, not
+    UTF-8) raises KeyProblem naming the command; what it printed is never shown.
+    """
+    shown = shown_command(argv)
+    try:
+        process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise KeyProblem(f"api_key_cmd {shown} could not be started: no such program") \
+            from None
+    except OSError as error:
+        raise KeyProblem(f"api_key_cmd {shown} could not be started "
+                         f"({error.strerror or type(error).__name__})") from None
+    chunks: list[bytes] = []
+    reader = threading.Thread(target=_read_bounded, args=(process, chunks), daemon=True)
+    deadline = time.monotonic() + timeout
+    reader.start()
+    reader.join(timeout)
+    try:
+        if reader.is_alive():
+            raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s")
+        if sum(map(len, chunks)) > COMMAND_OUTPUT_LIMIT:
+            raise KeyProblem(f"api_key_cmd {shown} printed more than "
+                             f"{COMMAND_OUTPUT_LIMIT // 1024} KiB; a key is one short line")
+        try:
+            code = process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s") \
+                from None
+    except KeyProblem:
+        _end(process)
+        if not reader.is_alive() and process.stdout is not None:
+            process.stdout.close()
+        raise
+    if process.stdout is not None:
+        process.stdout.close()  # the reader is done: it saw the end of the output
+    if code != 0:
+        how = f"was ended by signal {-code}" if code < 0 else f"failed (exit status {code})"
+        raise KeyProblem(f"api_key_cmd {shown} {how}; run it yourself to see why")
+    try:
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        raise KeyProblem(f"api_key_cmd {shown} printed something that is not UTF-8 text") \
+            from None
+    lines = text.splitlines()
+    key = lines[0].strip() if lines else ""
+    if not key:
+        raise KeyProblem(f"api_key_cmd {shown} printed no key (its first line is empty)")
+    return key
+
+
+def keyring_key(user: str) -> str | None:
+    """The key stored for `user`, or None (no keyring library, no backend, or no entry)."""
+    return _stored(user)
+
+
+def set_key(user: str, secret: str) -> None:
+    """Store `secret` in the OS keyring (service "planner", user `user`)."""
+    secret = secret.strip()
+    if not secret:
+        raise KeyProblem("no key was typed; nothing was stored")
+    _check_header_safe(secret, "the key typed")
+    if len(secret) > MAX_KEY_LENGTH:
+        raise KeyProblem(f"the key typed is longer than {MAX_KEY_LENGTH:,} characters; "
+                         "nothing was stored")
+    keyring = _keyring_or_explain()
+    try:
+        keyring.set_password(SERVICE, user, secret)
+    except Exception as error:  # noqa: BLE001 - any backend failure is one line
+        raise KeyProblem(_backend_line("could not store the key", error, secret)) from None
+
+
+def forget_key(user: str) -> bool:
+    """Remove the key stored for `user`; False when there was none."""
+    keyring = _keyring_or_explain()
+    from keyring.errors import PasswordDeleteError
+
+    try:
+        keyring.delete_password(SERVICE, user)
+    except PasswordDeleteError:
+        return False
+    except Exception as error:  # noqa: BLE001 - any backend failure is one line
+        raise KeyProblem(_backend_line("could not remove the key", error)) from None
+    return True
+
+
+def _fallback(config: Config, terminal: bool) -> KeySource:
+    name = config.api_key_env or "API key"
+    if terminal:
+        return KeySource("prompt", f"the hidden prompt ({name} (input hidden): )")
+    return KeySource("missing", f"no key: {name} is not set and there is no terminal to ask on")
+
+
+def _stored(user: str) -> str | None:
+    try:
+        import keyring
+        from keyring.errors import NoKeyringError
+    except ImportError:
+        return None
+    try:
+        value = keyring.get_password(SERVICE, user)
+    except NoKeyringError:
+        # No OS keyring on this machine (e.g. a server without a desktop session).
+        return None
+    except Exception as error:  # noqa: BLE001 - any backend failure is one line
+        raise KeyProblem(_backend_line("could not be read", error)) from None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _keyring_installed() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("keyring") is not None
+
+
+def _keyring_or_explain():  # noqa: ANN202 - the keyring module, imported here only
+    try:
+        import keyring
+    except ImportError:
+        raise KeyProblem("keeping keys in the OS keyring needs the keyring library: "
+                         "pip install 'planner[keyring]'") from None
+    try:
+        backend = keyring.get_keyring()
+    except Exception as error:  # noqa: BLE001 - a broken keyring configuration
+        raise KeyProblem(_backend_line("could not be opened", error)) from None
+    if type(backend).__module__ == "keyring.backends.fail":
+        raise KeyProblem("no OS keyring is available here (no backend found); keep the key in "
+                         "the environment or use api_key_cmd instead")
+    return keyring
+
+
+def _backend_line(what: str, error: BaseException, secret: str | None = None) -> str:
+    said = " ".join(str(error).split())
+    if secret:
+        said = said.replace(secret, "***")
+    said = said if len(said) <= 160 else said[:157] + "..."
+    name = type(error).__name__
+    if name == "NoKeyringError":
+        return ("no OS keyring is available here (no backend found); keep the key in the "
+                "environment or use api_key_cmd instead")
+    return f"the OS keyring {what} ({name}{': ' + said if said else ''})"
+
+
+def _check_header_safe(key: str, where: str) -> None:
+    # An HTTP header carries printable ASCII only; the SDK would otherwise fail with a raw
+    # error, or echo the key in its message.
+    if not (key.isascii() and key.isprintable()):
+        raise KeyProblem(f"{where} has characters an HTTP header cannot carry (non-ASCII or "
+                         "control characters)")
+
+
+def _read_bounded(process: subprocess.Popen, chunks: list[bytes]) -> None:
+    """Read the command's output until it ends or passes the limit (then stop reading)."""
+    stream = process.stdout
+    if stream is None:
+        return
+    total = 0
+    while total <= COMMAND_OUTPUT_LIMIT:
+        chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+        if not chunk:
+            return
+        chunks.append(chunk)
+        total += len(chunk)
+
+
+def _end(process: subprocess.Popen) -> None:
+    """Stop a command that failed or hung, and reap it.
+
+    Its output pipe is left to the reader thread: closing it while that thread reads would
+    wait for the read, which a hung command never ends.
+    """
+    try:
+        process.kill()
+        process.wait(2)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
