@@ -16,6 +16,7 @@ from planner import plans
 from planner.cli import app
 from planner.notes import Note
 from planner.plan import ReviewPlan
+from planner.ui.dates import WEEKDAYS, describe_date
 
 TODAY = _dt.date.today()
 NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),
@@ -312,7 +313,7 @@ def test_a_file_that_cannot_be_opened_is_listed(home: Path) -> None:
     ("not a date", "not a date"),
 ])
 def test_describe_date(date: str, expected: str) -> None:
-    assert plans.describe_date(date, _dt.date(2026, 11, 30)) == expected
+    assert describe_date(date, _dt.date(2026, 11, 30)) == expected
 
 
 # --- warnings before SAVE -------------------------------------------------------------------
@@ -411,7 +412,7 @@ def test_plans_table_shows_weekday_and_distance(home: Path) -> None:
     write(home, "broken.json", b"{")
     result = cli("plans")
     assert result.exit_code == 0
-    weekday = plans.WEEKDAYS[(TODAY + _dt.timedelta(days=8)).weekday()][:3]
+    weekday = WEEKDAYS[(TODAY + _dt.timedelta(days=8)).weekday()][:3]
     assert f"{day(8)} {weekday}  in 8 days" in result.stdout
     assert "today" in result.stdout and "Old review" not in result.stdout
     assert "1 past plan(s) not shown: planner plans --all lists them." in result.stdout

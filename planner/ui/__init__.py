@@ -1,0 +1,62 @@
+"""The terminal edge: output primitives, the live conversation, the report tables.
+
+Callers use `planner.ui.NAME`. The output primitives come with the package, as they always
+did (their consoles read COLUMNS when built); the live screen and the report tables are
+imported on first use, so a command loads only what it shows. Tests stand in for the
+terminal by replacing `read_tty_line` and `has_terminal` here.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from planner.ui.console import (  # noqa: F401 - re-exported
+    ask_hidden,
+    cut_by_terminal,
+    err,
+    error,
+    has_terminal,
+    info,
+    notice,
+    out,
+    print_json,
+    print_json_lines,
+    read_tty_line,
+    write_bytes,
+)
+
+_LAZY = {
+    "SAVE_PROMPT": "conversation", "ANSWER_PROMPT": "conversation",
+    "FEEDBACK_PROMPT": "conversation", "NO_PLAN_LINE": "conversation",
+    "TerminalPerson": "conversation", "run_cost": "conversation",
+    "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
+    "plans_table": "reports", "notes_table": "reports",
+}
+
+if TYPE_CHECKING:  # the same names, for the type checker
+    from planner.ui.conversation import (  # noqa: F401
+        ANSWER_PROMPT,
+        FEEDBACK_PROMPT,
+        NO_PLAN_LINE,
+        SAVE_PROMPT,
+        TerminalPerson,
+        run_cost,
+    )
+    from planner.ui.reports import (  # noqa: F401
+        costs_table,
+        notes_table,
+        plans_table,
+        run_detail,
+        runs_table,
+    )
+
+
+def __getattr__(name: str) -> object:
+    """A name from the live screen or the reports, imported now and kept for the next use."""
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,202 @@
+"""Output primitives: the two consoles, one-line messages, exact JSON and bytes, the terminal."""
+
+from __future__ import annotations
+
+import getpass
+import io
+import json
+import sys
+
+from rich.console import Console
+from rich.text import Text
+
+from planner.inert import inert_block, inert_line
+
+TTY = "/dev/tty"
+TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
+
+# Rich turns colour off by itself when NO_COLOR is set or the stream is not a terminal.
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
+
+
+def error(message: str) -> None:
+    """The one line a failure prints."""
+    # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
+    err.print(Text.assemble(("Error:", "bold red"), " ", inert_line(message)), soft_wrap=True)
+
+
+def info(message: str) -> None:
+    """A plain line on stdout."""
+    out.print(Text(inert_line(message)), soft_wrap=True)
+
+
+def notice(message: str) -> None:
+    """A line about the run itself (not its result), on stderr so stdout stays clean."""
+    # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
+    # the terminal itself would cut a word at the edge.
+    err.print(Text(inert_line(message), style="dim"), soft_wrap=not err.is_terminal)
+
+
+# --- Exact output: JSON and bytes -------------------------------------------------------------
+
+
+def print_json(data: object) -> None:
+    """Machine-readable JSON on stdout, exactly, with no markup or wrapping."""
+    readable = _stdout_reads_cjk()
+    text = json.dumps(data, ensure_ascii=not readable, indent=2)
+    sys.stdout.write(_inert_json(text) + "\n")
+    sys.stdout.flush()
+
+
+def print_json_lines(data: object) -> None:
+    """JSON on stdout: the top level and its lists opened, one compact item per line."""
+    # Not indent=: that uses json's pure-Python encoder, which on 10,000 runs costs more than
+    # reading the records; compact items go through the C encoder and stay greppable.
+    encode = json.JSONEncoder(ensure_ascii=not _stdout_reads_cjk()).encode
+
+    def dumps(value: object) -> str:
+        return _inert_json(encode(value))
+
+    write = sys.stdout.write
+
+    def block(value: object, indent: str) -> str:
+        if isinstance(value, list) and value:
+            inner = indent + "  "
+            return "[\n" + ",\n".join(inner + dumps(item) for item in value) + f"\n{indent}]"
+        return dumps(value)
+
+    if isinstance(data, dict) and data:
+        lines = (f"  {dumps(key)}: {block(value, '  ')}" for key, value in data.items())
+        write("{\n" + ",\n".join(lines) + "\n}\n")
+    else:
+        write(block(data, "") + "\n")
+    sys.stdout.flush()
+
+
+def _stdout_reads_cjk() -> bool:
+    """Whether stdout can encode CJK; if not (PYTHONIOENCODING=ascii), JSON uses \\u escapes."""
+    try:
+        "\u4e00\U0001f600".encode(sys.stdout.encoding or "ascii")
+        return True
+    except (LookupError, UnicodeError):
+        return False
+
+
+def _inert_json(text: str) -> str:
+    """JSON text with hidden characters as \\u escapes: the same JSON value, inert on a tty."""
+    # json escapes C0 itself; CJK and other printable text stay as they are.
+    if text.isascii() and "\x7f" not in text:
+        return text
+    import re
+
+    def escape(match: re.Match[str]) -> str:
+        run = match.group()
+        if run.isprintable():
+            return run  # CJK and other ordinary text, in one C-speed check
+        # DEL, C1, bidi and other hidden characters (inert_line's choice) and lone
+        # surrogates become \uXXXX escapes.
+        shown = []
+        for char in run:
+            code = ord(char)
+            if inert_line(char) == char:
+                shown.append(char)
+            elif code < 0x10000:
+                shown.append(f"\\u{code:04x}")
+            else:  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
+                code -= 0x10000
+                shown.append(f"\\u{0xd800 + (code >> 10):04x}"
+                             f"\\u{0xdc00 + (code & 0x3ff):04x}")
+        return "".join(shown)
+
+    return re.sub(r"[^\x00-\x7e]+", escape, text)
+
+
+def write_bytes(data: bytes) -> None:
+    """A file's bytes on stdout (a calendar): exact into a pipe or file, made inert on a terminal.
+
+    OSError if they cannot be written.
+    """
+    if sys.stdout.isatty():
+        # Read on a screen, not saved: nothing in it may move the cursor or reorder text.
+        text = data.decode("utf-8", "replace")
+        data = (inert_block(text.removesuffix("\r\n")) + "\n").encode("utf-8", "replace")
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError:
+        # Nothing more can reach a closed pipe: point stdout at /dev/null so the interpreter's
+        # own flush at exit adds no second message, then let the caller say the one line.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise
+
+
+# --- Reading from the terminal ----------------------------------------------------------------
+
+
+def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
+    """One raw line from the controlling terminal ('' at end of input); None: no terminal.
+
+    With `discard_typed_ahead`, whatever was typed or pasted before the prompt is dropped
+    unread, so only a line typed after seeing what is asked can answer it (SPEC 22).
+    """
+    try:
+        # Like getpass and sudo: the answer comes from the person at the terminal, never a pipe.
+        raw = open(TTY, "r+b", buffering=0)  # noqa: SIM115 - closed below
+    except OSError:
+        return None
+    try:
+        with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace",
+                                   newline="\n") as tty:
+            out.file.flush()
+            if discard_typed_ahead:
+                _discard_pending_input(raw.fileno())
+            tty.write(prompt)
+            tty.flush()
+            try:
+                return tty.readline()
+            except KeyboardInterrupt:
+                # End the prompt's line, so the line about the interruption starts on its own.
+                tty.write("\n")
+                tty.flush()
+                raise
+    except OSError:
+        # The terminal went away (hung up) mid-prompt: nobody can answer, as with none at all.
+        return None
+
+
+def _discard_pending_input(fd: int) -> None:
+    """Drop the terminal's unread input (as sudo and getpass do before asking)."""
+    import termios
+
+    try:
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except termios.error:
+        pass  # not a terminal after all: there is no typed-ahead queue to drop
+
+
+def cut_by_terminal(line: str) -> bool:
+    """Whether the terminal dropped the end of this line (its line buffer was full)."""
+    # Linux keeps at most 4,095 bytes of a line in canonical mode; a character cut in two
+    # there is read back as U+FFFD (3 bytes). Lines this long are never sent: part of them
+    # is gone, and the person would not know which words the model got.
+    return len(line.removesuffix("\n").encode("utf-8", "replace")) >= TTY_LINE_BYTES - 2
+
+
+def has_terminal() -> bool:
+    """Whether a controlling terminal can be opened for prompts."""
+    try:
+        with open(TTY, "rb"):
+            return True
+    except OSError:
+        return False
+
+
+def ask_hidden(prompt: str) -> str:
+    """A hidden prompt on the terminal (the API key)."""
+    return getpass.getpass(prompt)

@@ -1,0 +1,321 @@
+"""The live run on the terminal: the plan panel, the prompts, the model's words, the results."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len, chop_cells
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from planner import ui
+from planner.events import (
+    Called,
+    Calling,
+    ConfirmRequest,
+    Looked,
+    ModelText,
+    Notice,
+    Prompt,
+    Proposed,
+    RefusedCall,
+    Rejected,
+    Result,
+)
+from planner.inert import inert_block, inert_line
+from planner.ui.console import TTY, cut_by_terminal, err, notice, out
+from planner.ui.dates import describe_date
+
+if TYPE_CHECKING:
+    from rich.status import Status
+
+SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
+ANSWER_PROMPT = "Your answer (Enter to finish): "
+FEEDBACK_PROMPT = "What should change? (Enter to finish): "
+NO_PLAN_LINE = "No plan was proposed; nothing was saved."
+CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
+            "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
+            "finish.")
+LABEL = 9  # width of the plan panel's labels: "Minutes  "
+
+
+def prompt_text(kind: str, typed: str | None = None) -> str:
+    """The words of a prompt: SAVE (again after a near miss), an answer, or feedback."""
+    if kind == "answer":
+        return ANSWER_PROMPT
+    if kind == "feedback":
+        return FEEDBACK_PROMPT
+    if typed is not None:
+        return f'You typed "{inert_line(typed)}"; only SAVE in capitals saves. {SAVE_PROMPT}'
+    return SAVE_PROMPT
+
+
+class TerminalPerson:
+    """The person at the terminal: renders the flow's events, reads answers from /dev/tty."""
+
+    def __init__(self, home_display: str) -> None:
+        self.home_display = home_display
+        # The terminal is looked up on planner.ui at each use: tests stand in for it there.
+        self.interactive = ui.has_terminal()
+        self.waiting: Status | None = None  # the line shown while the model is asked
+
+    def show(self, event: object) -> None:
+        """Render one event of the flow (planner.events); TypeError for one it does not know."""
+        if self.waiting is not None:
+            # Called ends the wait; any other event would too, before it is drawn.
+            self.waiting.stop()
+            self.waiting = None
+        match event:
+            case Calling():
+                self.waiting = start_waiting(event)
+            case Called():
+                pass  # the wait is over, and stopped above
+            case Proposed():
+                show_plan(event.view, event.simulated)
+            case Rejected():
+                out.print(Text(f"The model's proposal was rejected ({inert_line(event.error)}); "
+                               f"asking it to correct it ({event.repair} of "
+                               f"{event.max_repairs}).", style="yellow"))
+            case Looked():
+                argument = json.dumps(_plain(event.arguments), ensure_ascii=False)
+                out.print(Text(f"Looked up for the model: {event.tool} {inert_line(argument)} "
+                               f"→ {inert_line(event.summary)}", style="dim"))
+            case ModelText():
+                show_model_text(event)
+            case Result():
+                show_result(event.result, self.home_display)
+            case RefusedCall():
+                out.print(Text(f"The model called {inert_line(event.tool)}; not run "
+                               f"({inert_line(event.error)}).", style="yellow"))
+            case Notice():
+                # Wrapped between words on a terminal (a file still gets one line per notice).
+                out.print(Text(inert_line(event.text)), soft_wrap=not out.is_terminal)
+            case _:
+                raise TypeError(f"no way to show {type(event).__name__}")
+
+    def ask(self, prompt: Prompt) -> str | None:
+        """One line from the controlling terminal; None when there is none."""
+        for _ in range(3):
+            line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed),
+                                    discard_typed_ahead=prompt.confirming)
+            if line is None or not cut_by_terminal(line):
+                return line
+            out.print(Text(CUT_LINE, style="yellow"), soft_wrap=not out.is_terminal)
+        return ""  # three cut lines: finish, as an empty answer does
+
+
+def _plain(value: object) -> object:
+    return value._asdict() if hasattr(value, "_asdict") else value
+
+
+# --- While the model thinks, and what the run cost --------------------------------------------
+
+
+def _utf(screen: Console) -> bool:
+    """Whether the console's stream can show characters beyond ASCII (…, ·, a spinner)."""
+    return screen.encoding.lower().startswith("utf")
+
+
+def _can_animate() -> bool:
+    """A waiting line needs stderr to be a terminal that can redraw a line: never a pipe."""
+    try:
+        # The stream itself, not Rich's guess: FORCE_COLOR makes Rich call a pipe a terminal.
+        return err.file.isatty() and not err.is_dumb_terminal
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _Waiting:
+    """`Asking MODEL at HOST… 3 s`: redrawn by the status line, with the seconds so far."""
+
+    def __init__(self, text: str, dots: str) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.started = self.clock()
+        self.text = text + dots
+
+    def __rich__(self) -> Text:
+        return Text(f"{self.text} {int(self.clock() - self.started)} s", style="dim")
+
+
+def start_waiting(event: Calling) -> Status | None:
+    """Show who is asked and for how long, on stderr, until stopped; None when not shown.
+
+    Only for a real model (the demo's replies take no time) and only on a terminal.
+    """
+    if event.simulated or not _can_animate():
+        return None
+    # Imported here: only a live run in a terminal pays for Rich's live display and spinners.
+    from rich.status import Status
+
+    utf = _utf(err)
+    line = _Waiting(f"Asking {inert_line(event.model)} at {inert_line(_host(event.base_url))}",
+                    "…" if utf else "...")
+    waiting = Status(line, console=err, spinner="dots" if utf else "line")
+    waiting.start()
+    return waiting
+
+
+def _host(base_url: object) -> str:
+    """Where a request goes, as a person names it: the host (and a port that is not usual)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(str(base_url))
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return str(base_url)
+    if not host:
+        return str(base_url)
+    return f"{host}:{port}" if port else host
+
+
+def run_cost(calls: int, unknown: int, tokens: int, cost: float, currency: str) -> None:
+    """The line after a live run: `2 calls · 1,130 tokens · $0.0002` (as `planner costs`)."""
+    dot = " · " if _utf(err) else " - "
+    parts = [f"{calls:,} call" + ("" if calls == 1 else "s")]
+    if unknown == calls:
+        parts.append("cost unknown (no usage reported)")
+    elif unknown:
+        parts += [f"{tokens:,} tokens known",
+                  f"cost unknown ({unknown:,} call(s) without usage; the rest "
+                  f"{money(cost, currency)})"]
+    else:
+        parts += [f"{tokens:,} tokens", money(cost, currency)]
+    notice(dot.join(parts))
+
+
+def money(cost: float, currency: str) -> str:
+    """A run's cost to read at a glance: $0.0002, or two significant digits below that."""
+    import math
+
+    decimals = 4
+    if 0 < cost < 0.00005:
+        # 0.0000176 would read as $0.0000: show it as 0.000018 instead.
+        decimals = 1 - math.floor(math.log10(cost))
+    amount = f"{cost:.{decimals}f}" if cost else "0"
+    return f"${amount}" if currency == "USD" else f"{amount} {inert_line(currency)}"
+
+
+# --- The plan to confirm ----------------------------------------------------------------------
+
+
+def _screen() -> Console:
+    """Where the plan is shown: the terminal where SAVE is asked, even if stdout is a file."""
+    try:
+        # The stream itself, not Rich's is_terminal: FORCE_COLOR makes that true for a file.
+        on_terminal = out.file.isatty()
+    except (AttributeError, ValueError, OSError):
+        on_terminal = False
+    if on_terminal:
+        return out
+    try:
+        tty = open(TTY, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+    except OSError:
+        return out  # no terminal: nobody is asked; the plan goes with the rest of the output
+    return Console(file=tty, highlight=False, emoji=False)
+
+
+def _hanging(value: str, width: int) -> list[str]:
+    """A value cut to the panel's width; the lines after the first are indented by LABEL."""
+    return chop_cells(value, max(width, 10)) if cell_len(value) > width else [value]
+
+
+def show_plan(view: ConfirmRequest, simulated: bool) -> None:
+    """The checked plan as the person must confirm it: values, notes, target file."""
+    plan = view.plan
+    warn = "bold yellow"
+    rows = [("Title", inert_line(plan.title), "")]
+    for index, note in enumerate(view.notes):
+        where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
+        rows.append(("Notes" if index == 0 else "",
+                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}", ""))
+    rows.append(("Date", describe_date(plan.date, view.today), ""))
+    if view.date_in_past:
+        rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
+    rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
+    rows += [("", f"warning: {inert_line(warning)}", warn) for warning in view.warnings]
+    screen = _screen()
+    try:
+        _plan_panel(screen, rows, simulated)
+    except OSError:
+        if screen is out:
+            raise
+        # The terminal went away while showing it: the plan goes with the rest of the output,
+        # and the SAVE prompt, which needs that terminal too, finds none and cancels.
+        _plan_panel(out, rows, simulated)
+    finally:
+        if screen is not out:
+            try:
+                screen.file.close()
+            except OSError:
+                pass
+
+
+def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool) -> None:
+    """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
+    import os
+
+    columns = screen.width
+    try:
+        # The terminal's own width wins over a stale COLUMNS: a line longer than the screen
+        # would be wrapped by the terminal, past the hanging indent below.
+        columns = min(columns, os.get_terminal_size(screen.file.fileno()).columns)
+    except (AttributeError, ValueError, OSError):
+        pass  # not a terminal: Rich's width (COLUMNS, else 80) is all there is
+    # One Text, not a Table: a quarter of the rendering time. A value too long for the panel
+    # is cut by hand and its next lines indented past the labels, so a long title can never
+    # wrap into a line that starts like one of the rows (`Date`, `Minutes`).
+    width = columns - 4 - LABEL
+    encoding = screen.encoding
+    body = Text()
+    for label, value, style in rows:
+        if not encoding.startswith("utf"):
+            # Escaped before measuring: `\u590d` takes six columns, not the two of 复.
+            value = value.encode(encoding, "backslashreplace").decode(encoding)
+        for number, part in enumerate(_hanging(value, width)):
+            body.append(f"{label if number == 0 else '':<{LABEL}}", style="bold")
+            body.append(part, style=style)
+            body.append("\n")
+    body.rstrip()
+    title = "Proposed plan (simulated model)" if simulated else "Proposed plan"
+    screen.print(Panel(body, title=Text(title), title_align="left", expand=False,
+                       width=columns))
+
+
+# --- What happened, and what the model said --------------------------------------------------
+
+
+def show_result(result: dict, home_display: str) -> None:
+    """The program's own result, printed before anything the model says."""
+    status = result.get("status")
+    if status == "saved":
+        path = inert_line(_under(home_display, result["path"]))
+        out.print(Text(f"Saved to {path}", style="bold green"))
+    elif status == "cancelled":
+        out.print(Text("Cancelled: nothing saved.", style="bold"))
+
+
+def show_model_text(event: ModelText) -> None:
+    """Text written by the model, clearly labelled as such, after the program's own truth."""
+    who = "Simulated model" if event.simulated else "Model"
+    if event.explanation:
+        label = f"{who} explanation"
+    else:
+        # The truth first: whatever the text claims, no plan was proposed and nothing saved.
+        out.print(Text(NO_PLAN_LINE, style="bold"))
+        label = f"{who} reply (no plan proposed)"
+    # Text, not markup, and made inert: the words are shown, never obeyed by the terminal.
+    text = inert_block(event.text)
+    encoding = out.encoding
+    if not encoding.startswith("utf"):
+        # Escaped before Rich measures the lines, so the panel's border stays where it is.
+        text = text.encode(encoding, "backslashreplace").decode(encoding)
+    out.print(Panel(Text(text), title=Text(label), title_align="left", expand=False))
+
+
+def _under(home_display: str, relative: str) -> str:
+    return relative if home_display in ("", ".") else f"{home_display.rstrip('/')}/{relative}"
