@@ -1,0 +1,196 @@
+"""Calendar files planner owns: a feed file and a vdir folder, each file replaced atomically."""
+
+# A calendar that subscribes to the feed, khal reading the vdir and vdirsyncer syncing it may
+# read at any moment: every file is written to a temporary name in the same folder, flushed,
+# renamed over the old one and the folder flushed, so a reader sees the old file or the new
+# one, never half of one. Temporary names start with "." and end ".tmp": khal and vdirsyncer
+# only read names ending ".ics". Files planner did not write are never replaced.
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from planner import ics, storage
+
+MAX_FEED_BYTES = 64 * storage.MIB
+MAX_ITEM_BYTES = storage.MIB
+NEW_FILE_MODE = 0o600
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# A UID written as a file name as it is (what vdirsyncer does for such UIDs).
+_SAFE_NAME = re.compile(r"[0-9A-Za-z@_+-][0-9A-Za-z@._+-]*", re.ASCII)
+
+
+class CalendarFileError(Exception):
+    """A feed or vdir that cannot be written; one line for the person, nothing half-written."""
+
+
+class Counts(NamedTuple):
+    """What a vdir export or a CalDAV sync did, event by event."""
+
+    created: int
+    updated: int
+    unchanged: int
+    skipped: int = 0  # a file at a planner event's name that planner did not write: left alone
+
+
+def write_feed(path: str | os.PathLike[str], calendar_bytes: bytes) -> str:
+    """Create the feed file, or replace planner's own one atomically: created/updated/unchanged."""
+    path = os.fspath(path)
+    _check_folder(os.path.dirname(path) or ".", path)
+    try:
+        existing = storage.read_regular_file(path, MAX_FEED_BYTES, follow_links=False)
+    except FileNotFoundError:
+        _write_feed(path, calendar_bytes, NEW_FILE_MODE)
+        return "created"
+    except storage.FileRefused as error:
+        raise CalendarFileError(f"{error}; it is left as it is") from None
+    except OSError as error:
+        raise CalendarFileError(f"cannot read {path} ({_reason(error)})") from None
+    theirs, ours = ics.calendar_identity(existing), ics.calendar_identity(calendar_bytes)
+    if theirs != ours:
+        what = "PRODID" if theirs[0] != ours[0] else "calendar name (X-WR-CALNAME)"
+        raise CalendarFileError(f"{path} was not written by planner (its {what} differs); "
+                                "it is left as it is: choose another file")
+    if ics.without_stamps(existing) == ics.without_stamps(calendar_bytes):
+        return "unchanged"
+    _write_feed(path, calendar_bytes, _mode_of(path))
+    return "updated"
+
+
+def _write_feed(path: str, data: bytes, mode: int) -> None:
+    try:
+        _replace(path, data, mode)
+    except OSError as error:
+        raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
+                                "it is as it was") from None
+
+
+def read_feed(path: str | os.PathLike[str]) -> bytes | None:
+    """The feed file as it is now (to keep its events' revisions), or None when there is none."""
+    path = os.fspath(path)
+    try:
+        return storage.read_regular_file(path, MAX_FEED_BYTES, follow_links=False)
+    except FileNotFoundError:
+        return None
+    except storage.FileRefused as error:
+        raise CalendarFileError(f"{error}; it is left as it is") from None
+    except OSError as error:
+        raise CalendarFileError(f"cannot read {path} ({_reason(error)})") from None
+
+
+def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.Item]) -> Counts:
+    """One `<uid>.ics` per event in a vdir folder, rewritten only when its content changed."""
+    folder = os.fspath(folder)
+    _vdir_folder(folder)
+    items = sorted(events, key=lambda item: item.uid)
+    created = updated = unchanged = skipped = 0
+    for item in items:
+        path = os.path.join(folder, vdir_name(item.uid))
+        try:
+            previous: bytes | None = storage.read_regular_file(path, MAX_ITEM_BYTES,
+                                                               follow_links=False)
+        except FileNotFoundError:
+            previous = None
+        except storage.FileRefused:
+            skipped += 1  # a link, a folder, ...: not a file planner wrote
+            continue
+        except OSError as error:
+            raise CalendarFileError(f"cannot read {path} ({_reason(error)}); "
+                                    f"{_written(created + updated)}") from None
+        if previous is not None and not ics.is_planner_item(previous):
+            skipped += 1  # written or edited by someone else (khal, a person): theirs now
+            continue
+        revision = ics.revise(item.data, previous)
+        if revision.change == "unchanged":
+            unchanged += 1
+            continue
+        try:
+            _replace(path, revision.data,
+                     NEW_FILE_MODE if previous is None else _mode_of(path))
+        except OSError as error:
+            raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
+                                    f"{_written(created + updated)}") from None
+        if revision.change == "created":
+            created += 1
+        else:
+            updated += 1
+    return Counts(created, updated, unchanged, skipped)
+
+
+def vdir_name(uid: str) -> str:
+    """The vdir file name of an event: its UID and .ics (planner's UIDs are file-name safe)."""
+    if not _SAFE_NAME.fullmatch(uid) or len(uid) > 200:
+        raise ValueError(f"{uid!r} cannot be written as a file name")
+    return f"{uid}.ics"
+
+
+def _vdir_folder(folder: str) -> None:
+    """Make sure the vdir folder is a folder, creating it (not its parents) the first time."""
+    try:
+        info = os.stat(folder)
+    except FileNotFoundError:
+        _check_folder(os.path.dirname(os.path.abspath(folder)), folder)
+        try:
+            os.mkdir(folder, storage.DIR_MODE)
+        except OSError as error:
+            raise CalendarFileError(f"could not create the folder {folder} "
+                                    f"({_reason(error)}); nothing was written") from None
+        return
+    except OSError as error:
+        raise CalendarFileError(f"cannot look at {folder} ({_reason(error)})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise CalendarFileError(f"{folder} is not a folder ({storage.file_kind(info.st_mode)}); "
+                                "nothing was written")
+
+
+def _check_folder(folder: str, path: str) -> None:
+    if not os.path.isdir(folder):
+        raise CalendarFileError(f"the folder of {path} does not exist; nothing was written")
+
+
+def _replace(path: str, data: bytes, mode: int) -> None:
+    """Write `path` all at once: temporary file beside it, fsync, rename, fsync the folder."""
+    folder = os.path.dirname(path) or "."
+    temp = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(temp, _TEMP_FLAGS, mode)
+    try:
+        try:
+            os.fchmod(fd, mode)  # exact whatever the umask says
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(folder_fd)  # the rename itself is durable only once the folder is flushed
+    finally:
+        os.close(folder_fd)
+
+
+def _mode_of(path: str) -> int:
+    """The permissions of the file being replaced: a feed someone made public stays public."""
+    try:
+        return stat.S_IMODE(os.lstat(path).st_mode)
+    except OSError:
+        return NEW_FILE_MODE
+
+
+def _written(count: int) -> str:
+    return "nothing was written" if count == 0 else f"{count} event file(s) were written before"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
