@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -37,6 +39,9 @@ _CALNAME = re.compile(rb"^X-WR-CALNAME(?:;[^:\r\n]*)?:([^\r\n]*)", re.M | re.I)
 _SEQUENCE = re.compile(rb"^SEQUENCE:([0-9]{1,9})\r?$", re.M)
 _MODIFIED = re.compile(rb"^LAST-MODIFIED:([0-9]{8}T[0-9]{6}Z)\r?$", re.M)
 _VOLATILE = re.compile(rb"^DTSTAMP:[^\r\n]*\r?\n", re.M)
+_SOURCE = re.compile(rb"^X-PLANNER-SOURCE:([0-9a-f]{32})\r?$", re.M)
+# Raised whenever the way an event is written changes, so every event is written anew once.
+_FORMAT = 1
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
 _UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal",
                         "Etc/Zulu", "Zulu", "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0",
@@ -203,14 +208,19 @@ def calendar_ics(events: Iterable[EventSpec], review_time: str, *, name: str = D
                  previous: bytes | None = None) -> bytes:
     """One calendar file (METHOD:PUBLISH, named); `previous`, an earlier copy, keeps revisions."""
     zone = local_zone() if zone is None else zone
-    built = _build(list(events), review_time, zone, now)
-    stamp = _stamp(now)
+    planned = plan_events(events, review_time, zone)
     earlier = _vevents(previous) if previous else {}
-    years = [event.start.year for event in built]
+    blocks = []
+    for event in planned:
+        old = earlier.get(event.spec.uid)
+        if old is not None and source_of(old) == event.source:
+            blocks.append(old)  # made from the same plan as before: kept as it was written
+        else:
+            block = _render(event, now)
+            blocks.append(block if old is None else revise(block, old, now).data)
+    years = [event.start.year for event in planned]
     head = _head({"method": "PUBLISH", "name": _text(name), "x-wr-calname": _text(name)},
                  zone, min(years, default=0), max(years, default=0))
-    blocks = [revise(event.block, earlier.get(event.uid), stamp).data if previous
-              else event.block for event in built]
     return b"".join([head, *blocks, _TAIL])
 
 
@@ -218,26 +228,25 @@ def event_items(events: Iterable[EventSpec], review_time: str, *,
                 now: _dt.datetime | None = None, zone: LocalZone | None = None) -> list[Item]:
     """Each event as a calendar object of its own, SEQUENCE 0 (pass each through revise)."""
     zone = local_zone() if zone is None else zone
-    # RFC 4791 4.1: a calendar object resource carries no METHOD; the name is the collection's.
-    return [Item(event.uid, _head({}, zone, event.start.year, event.start.year) + event.block
-                 + _TAIL)
-            for event in _build(list(events), review_time, zone, now)]
+    return render_items(plan_events(events, review_time, zone), zone, now)
 
 
-class _Built(NamedTuple):
-    uid: str
+class Planned(NamedTuple):
+    """An event placed in time, with a digest of everything its text is made from."""
+
+    spec: EventSpec
     start: _dt.datetime
-    block: bytes  # BEGIN:VEVENT ... END:VEVENT, SEQUENCE 0 and LAST-MODIFIED = created
+    source: str  # written as X-PLANNER-SOURCE: the same digest, the same event
 
 
-def _build(events: list[EventSpec], review_time: str, zone: LocalZone,
-           now: _dt.datetime | None) -> list[_Built]:
-    from icalendar import Alarm, Event
-
+def plan_events(events: Iterable[EventSpec], review_time: str,
+                zone: LocalZone | None = None) -> list[Planned]:
+    """The events checked and laid out in time, without writing any calendar text."""
+    zone = local_zone() if zone is None else zone
     clock = parse_clock(review_time)
-    stamp = _stamp(now)
+    events = list(events)
     after = _layout(events)
-    built, seen = [], set()
+    planned, seen = [], set()
     for spec in events:
         if not _UID.fullmatch(spec.uid):
             raise ValueError(f"{spec.file}: {spec.uid!r} is not a planner calendar UID")
@@ -246,27 +255,55 @@ def _build(events: list[EventSpec], review_time: str, zone: LocalZone,
             raise ValueError(f"{spec.file}: the calendar UID {spec.uid} appears twice")
         seen.add(spec.uid)
         start = start_of(spec.date, clock, zone, after[spec.uid])
-        title = _text(spec.title)
-        event = Event()
-        event.add("uid", spec.uid)
-        event.add("dtstamp", stamp)
-        event.add("sequence", 0)
-        # With no earlier copy to compare with, the event last changed when its plan was saved.
-        event.add("last-modified", _second(spec.created or _UNKNOWN))
-        event.add("summary", title)
-        event.add("description", _description(spec))
-        event.add("dtstart", start)
-        event.add("duration", _dt.timedelta(minutes=spec.minutes))
-        event.add("status", "CANCELLED" if spec.dropped else "CONFIRMED")
-        if not (spec.done or spec.dropped):
-            # No reminder for a review that happened or will not happen.
-            alarm = Alarm()
-            alarm.add("action", "DISPLAY")
-            alarm.add("description", title)
-            alarm.add("trigger", -ALARM_BEFORE)
-            event.add_component(alarm)
-        built.append(_Built(spec.uid, start, event.to_ical()))
-    return built
+        # Everything the event's text is made from, except `created` (only a new event's
+        # LAST-MODIFIED) and `saved_order` (already in `start`).
+        made_of = [_FORMAT, spec.uid, start.isoformat(), str(start.tzinfo), spec.minutes,
+                   spec.title, spec.notes, spec.file, spec.simulated, spec.done, spec.dropped]
+        digest = hashlib.sha256(json.dumps(made_of, ensure_ascii=False).encode("utf-8"))
+        planned.append(Planned(spec, start, digest.hexdigest()[:32]))
+    return planned
+
+
+def render_items(planned: Iterable[Planned], zone: LocalZone,
+                 now: _dt.datetime | None = None) -> list[Item]:
+    """Planned events as calendar objects of their own, written by icalendar."""
+    # RFC 4791 4.1: a calendar object resource carries no METHOD; the name is the collection's.
+    return [Item(event.spec.uid, _head({}, zone, event.start.year, event.start.year)
+                 + _render(event, now) + _TAIL) for event in planned]
+
+
+def source_of(data: bytes) -> str | None:
+    """The X-PLANNER-SOURCE digest in an event planner wrote, or None."""
+    match = _SOURCE.search(data)
+    return match[1].decode("ascii") if match else None
+
+
+def _render(planned: Planned, now: _dt.datetime | None) -> bytes:
+    """BEGIN:VEVENT ... END:VEVENT with SEQUENCE 0 and LAST-MODIFIED = when it was saved."""
+    from icalendar import Alarm, Event
+
+    spec = planned.spec
+    title = _text(spec.title)
+    event = Event()
+    event.add("uid", spec.uid)
+    event.add("dtstamp", _stamp(now))
+    event.add("sequence", 0)
+    # With no earlier copy to compare with, the event last changed when its plan was saved.
+    event.add("last-modified", _second(spec.created or _UNKNOWN))
+    event.add("summary", title)
+    event.add("description", _description(spec))
+    event.add("dtstart", planned.start)
+    event.add("duration", _dt.timedelta(minutes=spec.minutes))
+    event.add("status", "CANCELLED" if spec.dropped else "CONFIRMED")
+    event.add("x-planner-source", planned.source)
+    if not (spec.done or spec.dropped):
+        # No reminder for a review that happened or will not happen.
+        alarm = Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", title)
+        alarm.add("trigger", -ALARM_BEFORE)
+        event.add_component(alarm)
+    return bytes(event.to_ical())
 
 
 def _layout(events: list[EventSpec]) -> dict[str, int]:
@@ -380,9 +417,12 @@ def without_stamps(data: bytes) -> bytes:
 
 def item_uid(data: bytes) -> str | None:
     """The UID of the first VEVENT in a calendar text, or None."""
-    for uid in _vevents(data):
-        return uid
-    return None
+    # Found directly rather than through _vevents: a vdir export asks this of every file.
+    begin = data.find(b"BEGIN:VEVENT")
+    end = data.find(b"END:VEVENT", begin)
+    if begin < 0 or end < 0:
+        return None
+    return _value(_UID_LINE, _unfold(data[begin:end]))
 
 
 def calendar_identity(data: bytes) -> tuple[str | None, str | None]:
@@ -436,15 +476,15 @@ def _restamp(data: bytes, sequence: int, modified: bytes | None) -> bytes:
 
 
 def _content(data: bytes, uid: str | None) -> bytes | None:
-    """The VEVENT with this UID as icalendar writes it, without DTSTAMP, SEQUENCE and
-    LAST-MODIFIED; None when it cannot be read."""
+    """The VEVENT with this UID as icalendar writes it, without DTSTAMP, SEQUENCE,
+    LAST-MODIFIED and X-PLANNER-SOURCE; None when it cannot be read."""
     from icalendar import Calendar
 
     try:
         calendar = Calendar.from_ical(data)
         for event in calendar.walk("VEVENT"):
             if str(event.get("UID")) == uid:
-                for name in ("DTSTAMP", "SEQUENCE", "LAST-MODIFIED"):
+                for name in ("DTSTAMP", "SEQUENCE", "LAST-MODIFIED", "X-PLANNER-SOURCE"):
                     event.pop(name, None)
                 return bytes(event.to_ical())
     except Exception:  # a copy icalendar cannot read counts as changed

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import datetime as _dt
 import os
 import re
 import stat
@@ -82,14 +84,18 @@ def read_feed(path: str | os.PathLike[str]) -> bytes | None:
         raise CalendarFileError(f"cannot read {path} ({_reason(error)})") from None
 
 
-def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.Item]) -> Counts:
+def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
+               review_time: str, *, zone: ics.LocalZone | None = None,
+               now: _dt.datetime | None = None) -> Counts:
     """One `<uid>.ics` per event in a vdir folder, rewritten only when its content changed."""
     folder = os.fspath(folder)
+    zone = ics.local_zone() if zone is None else zone
+    planned = sorted(ics.plan_events(events, review_time, zone), key=lambda event: event.spec.uid)
     _vdir_folder(folder)
-    items = sorted(events, key=lambda item: item.uid)
-    created = updated = unchanged = skipped = 0
-    for item in items:
-        path = os.path.join(folder, vdir_name(item.uid))
+    unchanged = skipped = 0
+    pending = []
+    for event in planned:
+        path = os.path.join(folder, vdir_name(event.spec.uid))
         try:
             previous: bytes | None = storage.read_regular_file(path, MAX_ITEM_BYTES,
                                                                follow_links=False)
@@ -100,24 +106,38 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.Item]) -> Co
             continue
         except OSError as error:
             raise CalendarFileError(f"cannot read {path} ({_reason(error)}); "
-                                    f"{_written(created + updated)}") from None
+                                    "nothing was written") from None
         if previous is not None and not ics.is_planner_item(previous):
             skipped += 1  # written or edited by someone else (khal, a person): theirs now
             continue
-        revision = ics.revise(item.data, previous)
-        if revision.change == "unchanged":
-            unchanged += 1
+        if previous is not None and ics.source_of(previous) == event.source:
+            unchanged += 1  # made from the same plan as before: not even written anew
             continue
-        try:
-            _replace(path, revision.data,
-                     NEW_FILE_MODE if previous is None else _mode_of(path))
-        except OSError as error:
-            raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
-                                    f"{_written(created + updated)}") from None
-        if revision.change == "created":
-            created += 1
-        else:
-            updated += 1
+        pending.append((event, path, previous))
+    created = updated = 0
+    try:
+        for (_, path, previous), item in zip(
+                pending, ics.render_items([event for event, _, _ in pending], zone, now),
+                strict=True):
+            revision = ics.revise(item.data, previous, now)
+            if revision.change == "unchanged":
+                unchanged += 1
+                continue
+            try:
+                _replace(path, revision.data,
+                         NEW_FILE_MODE if previous is None else _mode_of(path), sync=False)
+            except OSError as error:
+                raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
+                                        f"{_written(created + updated)}") from None
+            if revision.change == "created":
+                created += 1
+            else:
+                updated += 1
+    finally:
+        if created + updated:
+            # Once for every rename rather than once per file; each file was flushed already.
+            with contextlib.suppress(OSError):
+                _sync_folder(folder)
     return Counts(created, updated, unchanged, skipped)
 
 
@@ -152,8 +172,9 @@ def _check_folder(folder: str, path: str) -> None:
         raise CalendarFileError(f"the folder of {path} does not exist; nothing was written")
 
 
-def _replace(path: str, data: bytes, mode: int) -> None:
-    """Write `path` all at once: temporary file beside it, fsync, rename, fsync the folder."""
+def _replace(path: str, data: bytes, mode: int, sync: bool = True) -> None:
+    """Write `path` all at once: temporary file beside it, fsync, rename, fsync the folder
+    (unless the caller does that once for many files)."""
     folder = os.path.dirname(path) or "."
     temp = os.path.join(folder, f".{os.path.basename(path)}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temp, _TEMP_FLAGS, mode)
@@ -173,11 +194,17 @@ def _replace(path: str, data: bytes, mode: int) -> None:
         except OSError:
             pass
         raise
-    folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    if sync:
+        _sync_folder(folder)
+
+
+def _sync_folder(folder: str) -> None:
+    """Flush a folder: a rename is durable only once the folder itself is."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        os.fsync(folder_fd)  # the rename itself is durable only once the folder is flushed
+        os.fsync(fd)
     finally:
-        os.close(folder_fd)
+        os.close(fd)
 
 
 def _mode_of(path: str) -> int:

@@ -38,6 +38,10 @@ def items(*events: ics.EventSpec, now: _dt.datetime = NOW) -> list[ics.Item]:
     return ics.event_items(events, "19:00", now=now, zone=ZONE)
 
 
+def to_vdir(folder: Path, *events: ics.EventSpec, now: _dt.datetime = NOW) -> vdir.Counts:
+    return vdir.write_vdir(folder, events, "19:00", zone=ZONE, now=now)
+
+
 def feed(*events: ics.EventSpec, now: _dt.datetime = NOW, previous: bytes | None = None,
          name: str = ics.DEFAULT_NAME) -> bytes:
     return ics.calendar_ics(events, "19:00", name=name, now=now, zone=ZONE, previous=previous)
@@ -315,15 +319,16 @@ def test_a_feed_that_cannot_be_written_is_left_as_it_was(out: Path,
 def test_vdir_counts_created_then_unchanged(out: Path) -> None:
     folder = out / "calendar"
     events = [spec(1), spec(2, done=True), spec(3, dropped=True)]
-    assert vdir.write_vdir(folder, items(*events)) == vdir.Counts(3, 0, 0)
+    assert to_vdir(folder, *events) == vdir.Counts(3, 0, 0)
     written = files(folder)
     assert sorted(written) == sorted(f"{event.uid}.ics" for event in events)
     for name, data in written.items():
         assert ics.item_uid(data) == name.removesuffix(".ics") and ics.is_planner_item(data)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(path.stat().st_mode) for path in folder.iterdir()} == {0o600}
     mtimes = {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
     # Exported again later: every file as it was, not even touched.
-    assert vdir.write_vdir(folder, items(*events, now=LATER)) == vdir.Counts(0, 0, 3)
+    assert to_vdir(folder, *events, now=LATER) == vdir.Counts(0, 0, 3)
     assert files(folder) == written
     assert {path.name: path.stat().st_mtime_ns for path in folder.iterdir()} == mtimes
 
@@ -333,21 +338,42 @@ def test_vdir_rewrites_only_the_changed_event_with_a_higher_sequence(out: Path) 
     # Different days: a longer plan would move the next one on its day (and change it too).
     three = [spec(1, offset=1), spec(2, offset=2), spec(3, offset=3)]
     longer = [three[0], spec(2, offset=2, minutes=45), three[2]]
-    vdir.write_vdir(folder, items(*three))
+    to_vdir(folder, *three)
+    (folder / f"{spec(2).uid}.ics").chmod(0o640)  # the person's choice is kept
     before = files(folder)
-    started = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
-    assert vdir.write_vdir(folder, items(*longer)) == vdir.Counts(0, 1, 2)
+    assert to_vdir(folder, *longer, now=LATER) == vdir.Counts(0, 1, 2)
     after = files(folder)
     name = f"{spec(2).uid}.ics"
     assert {changed for changed in after if after[changed] != before[changed]} == {name}
     old, new = parsed(before[name])[spec(2).uid], parsed(after[name])[spec(2).uid]
     assert (old["SEQUENCE"], new["SEQUENCE"]) == (0, 1)
-    assert new["LAST-MODIFIED"].dt > old["LAST-MODIFIED"].dt
-    assert started <= new["LAST-MODIFIED"].dt <= _dt.datetime.now(_dt.UTC)
+    assert (old["LAST-MODIFIED"].dt, new["LAST-MODIFIED"].dt) == (
+        _dt.datetime(2026, 11, 30, 10, tzinfo=_dt.UTC), LATER)
     assert new.duration == _dt.timedelta(minutes=45)
+    assert stat.S_IMODE((folder / name).stat().st_mode) == 0o640
     # The next run finds it unchanged, at its new revision.
-    assert vdir.write_vdir(folder, items(*longer)) == vdir.Counts(0, 0, 3)
+    assert to_vdir(folder, *longer) == vdir.Counts(0, 0, 3)
     assert files(folder) == after
+
+
+def test_vdir_unchanged_events_are_not_even_written_again(out: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = out / "calendar"
+    to_vdir(folder, spec(1), spec(2, offset=4))
+    rendered = []
+    render = ics._render
+    monkeypatch.setattr(ics, "_render", lambda *args: rendered.append(args) or render(*args))
+    # The digest of what each event is made from matches: icalendar is not called at all.
+    assert to_vdir(folder, spec(1), spec(2, offset=4), now=LATER) == vdir.Counts(0, 0, 2)
+    assert rendered == []
+    # An event whose digest is stale but whose content is the same stays unchanged.
+    name = folder / f"{spec(1).uid}.ics"
+    stale = name.read_bytes().replace(ics.source_of(name.read_bytes()).encode(), b"0" * 32)
+    name.write_bytes(stale)
+    assert to_vdir(folder, spec(1), spec(2, offset=4, title="New"), now=LATER) == \
+        vdir.Counts(0, 1, 1)
+    assert [args[0].spec.uid for args in rendered] == [spec(1).uid, spec(2).uid]
+    assert name.read_bytes() == stale
 
 
 def test_vdir_never_touches_files_planner_did_not_write(out: Path) -> None:
@@ -365,7 +391,7 @@ def test_vdir_never_touches_files_planner_did_not_write(out: Path) -> None:
     (folder / f"{spec(2).uid}.ics").write_bytes(theirs)
     (folder / f"{spec(3).uid}.ics").symlink_to(folder / "birthday.ics")
     before = files(folder)
-    assert vdir.write_vdir(folder, items(spec(1), spec(2, title="New"), spec(3))) == \
+    assert to_vdir(folder, spec(1), spec(2, title="New"), spec(3)) == \
         vdir.Counts(1, 0, 0, skipped=2)
     after = files(folder)
     assert {name: data for name, data in after.items() if name in before} == before
@@ -374,10 +400,10 @@ def test_vdir_never_touches_files_planner_did_not_write(out: Path) -> None:
 
 
 def test_vdir_folder_is_created_once_but_not_its_parents(out: Path) -> None:
-    assert vdir.write_vdir(out / "new", items(spec(1))) == vdir.Counts(1, 0, 0)
+    assert to_vdir(out / "new", spec(1)) == vdir.Counts(1, 0, 0)
     missing = out / "no" / "calendar"
     with pytest.raises(vdir.CalendarFileError) as caught:
-        vdir.write_vdir(missing, items(spec(1)))
+        to_vdir(missing, spec(1))
     assert str(caught.value) == f"the folder of {missing} does not exist; nothing was written"
     assert not (out / "no").exists()
 
@@ -386,7 +412,7 @@ def test_vdir_that_is_a_file_is_one_line(out: Path) -> None:
     path = out / "calendar"
     path.write_bytes(b"not a folder")
     with pytest.raises(vdir.CalendarFileError) as caught:
-        vdir.write_vdir(path, items(spec(1)))
+        to_vdir(path, spec(1))
     assert str(caught.value) == f"{path} is not a folder (not a plain file); nothing was written"
     assert files(out) == {"calendar": b"not a folder"}
 
@@ -398,7 +424,7 @@ zone = ics.LocalZone("Europe/Berlin", zoneinfo.ZoneInfo("Europe/Berlin"))
 events = [ics.EventSpec(f"r{n}@planner", "2027-03-0" + str(n), 20 + int(sys.argv[2]), "T",
                         (), "plans/r.json", False) for n in (1, 2)]
 try:
-    print(vdir.write_vdir(sys.argv[1], ics.event_items(events, "19:00", zone=zone)))
+    print(vdir.write_vdir(sys.argv[1], events, "19:00", zone=zone))
 except vdir.CalendarFileError as error:
     print(error, file=sys.stderr)
     sys.exit(1)
@@ -448,12 +474,12 @@ def test_vdir_failing_half_way_leaves_whole_files_and_no_temporary_ones(
 
     monkeypatch.setattr(vdir.os, "replace", second_fails)
     with pytest.raises(vdir.CalendarFileError) as caught:
-        vdir.write_vdir(folder, items(spec(1), spec(2), spec(3)))
+        to_vdir(folder, spec(1), spec(2), spec(3))
     assert str(caught.value) == (f"could not write {folder}/{spec(2).uid}.ics (No space left on "
                                  "device); 1 event file(s) were written before")
     assert list(files(folder)) == [f"{spec(1).uid}.ics"]
     monkeypatch.setattr(vdir.os, "replace", replace)
-    assert vdir.write_vdir(folder, items(spec(1), spec(2), spec(3))) == vdir.Counts(2, 0, 1)
+    assert to_vdir(folder, spec(1), spec(2), spec(3)) == vdir.Counts(2, 0, 1)
 
 
 def test_vdir_names_only_file_name_safe_uids() -> None:
@@ -468,7 +494,7 @@ def test_khal_reads_the_vdir_folder_directly(tmp_path: Path) -> None:
     agenda = Khal(tmp_path / "khal")
     events = [spec(1, minutes=30), spec(2, minutes=45), spec(3, offset=5), spec(4, offset=6,
                                                                                 done=True)]
-    assert vdir.write_vdir(agenda.calendar, items(*events)) == vdir.Counts(4, 0, 0)
+    assert to_vdir(agenda.calendar, *events) == vdir.Counts(4, 0, 0)
 
     def listed() -> dict[str, tuple]:
         found = agenda.events(day(-1), day(30))
@@ -483,8 +509,8 @@ def test_khal_reads_the_vdir_folder_directly(tmp_path: Path) -> None:
         spec(3).uid: ("Plan 3", day(5), "19:00", "19:20"),
         spec(4).uid: ("Plan 4", day(6), "19:00", "19:20"),
     }
-    assert vdir.write_vdir(agenda.calendar, items(*events, now=LATER)) == vdir.Counts(0, 0, 4)
+    assert to_vdir(agenda.calendar, *events, now=LATER) == vdir.Counts(0, 0, 4)
     events[0] = spec(1, minutes=30, title="Renamed")
-    assert vdir.write_vdir(agenda.calendar, items(*events, now=LATER)) == vdir.Counts(0, 1, 3)
+    assert to_vdir(agenda.calendar, *events, now=LATER) == vdir.Counts(0, 1, 3)
     assert listed()[spec(1).uid][0] == "Renamed"
     assert agenda.files() == sorted(f"{event.uid}.ics" for event in events)
