@@ -50,7 +50,7 @@ def explanation_reply(body: dict) -> dict:
     """The scripted second reply: explains (in Chinese, the request's language) the real result."""
     # The last message is the tool result: a Chat Completions tool message, or a Responses
     # function_call_output item when config's api is "responses".
-    last = (body.get("messages") or body.get("input"))[-1]
+    last = (body.get("messages") or body.get("input") or [{}])[-1]
     result = json.loads(last["content"] if "content" in last else last["output"])
     status = result.get("status")
     if status == "saved":

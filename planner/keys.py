@@ -19,7 +19,6 @@ import os
 import shlex
 import subprocess
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -34,6 +33,8 @@ COMMAND_OUTPUT_LIMIT = 64 * 1024
 # Longer than any real API key; a longer "key" is refused before it is stored.
 MAX_KEY_LENGTH = 4096
 _SHOWN = 120
+# How long the output may go on being read once the command has ended.
+_OUTPUT_GRACE = 1.0
 
 
 class KeyProblem(MissingKey):
@@ -130,13 +131,14 @@ def shown_command(argv: Sequence[str]) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
-def run_key_command(argv: Sequence[str], timeout: float = COMMAND_TIMEOUT) -> str:
+def run_key_command(argv: Sequence[str], timeout: float | None = None) -> str:
     """The first line of what `argv` prints: no shell, stdin closed, stderr dropped.
 
     A failure (cannot start, non-zero exit, a timeout, nothing printed, more than 64 KiB, not
     UTF-8) raises KeyProblem naming the command; what it printed is never shown.
     """
     shown = shown_command(argv)
+    timeout = COMMAND_TIMEOUT if timeout is None else timeout
     try:
         process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -148,27 +150,23 @@ def run_key_command(argv: Sequence[str], timeout: float = COMMAND_TIMEOUT) -> st
                          f"({error.strerror or type(error).__name__})") from None
     chunks: list[bytes] = []
     reader = threading.Thread(target=_read_bounded, args=(process, chunks), daemon=True)
-    deadline = time.monotonic() + timeout
     reader.start()
-    reader.join(timeout)
     try:
-        if reader.is_alive():
-            raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s")
-        if sum(map(len, chunks)) > COMMAND_OUTPUT_LIMIT:
-            raise KeyProblem(f"api_key_cmd {shown} printed more than "
-                             f"{COMMAND_OUTPUT_LIMIT // 1024} KiB; a key is one short line")
-        try:
-            code = process.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s") \
-                from None
-    except KeyProblem:
+        # The command must end within the timeout; the reader ends it sooner when it prints
+        # more than the limit.
+        code = process.wait(timeout)
+    except subprocess.TimeoutExpired:
         _end(process)
-        if not reader.is_alive() and process.stdout is not None:
-            process.stdout.close()
-        raise
-    if process.stdout is not None:
-        process.stdout.close()  # the reader is done: it saw the end of the output
+        raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s") from None
+    # What it printed before it ended (a helper it left running may hold the pipe open: what
+    # that helper prints later is not read).
+    reader.join(_OUTPUT_GRACE)
+    chunks = list(chunks)
+    if sum(map(len, chunks)) > COMMAND_OUTPUT_LIMIT:
+        raise KeyProblem(f"api_key_cmd {shown} printed more than "
+                         f"{COMMAND_OUTPUT_LIMIT // 1024} KiB; a key is one short line")
+    if not reader.is_alive() and process.stdout is not None:
+        process.stdout.close()
     if code != 0:
         how = f"was ended by signal {-code}" if code < 0 else f"failed (exit status {code})"
         raise KeyProblem(f"api_key_cmd {shown} {how}; run it yourself to see why")
@@ -285,17 +283,21 @@ def _check_header_safe(key: str, where: str) -> None:
 
 
 def _read_bounded(process: subprocess.Popen, chunks: list[bytes]) -> None:
-    """Read the command's output until it ends or passes the limit (then stop reading)."""
+    """Read the command's output until it ends; past the limit, stop reading and end it."""
     stream = process.stdout
     if stream is None:
         return
     total = 0
-    while total <= COMMAND_OUTPUT_LIMIT:
+    while True:
         chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
         if not chunk:
             return
         chunks.append(chunk)
         total += len(chunk)
+        if total > COMMAND_OUTPUT_LIMIT:
+            # No key is that long: end the command at once rather than at the timeout.
+            _end(process)
+            return
 
 
 def _end(process: subprocess.Popen) -> None:

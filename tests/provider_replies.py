@@ -162,6 +162,17 @@ def _openai() -> Provider:
                 ('"max_tokens_field": "max_completion_tokens"', "config.json"),
                 "https://platform.openai.com/docs/api-reference/chat/create (max_tokens: "
                 "deprecated, not compatible with o-series models)"),
+            # Current reasoning models over Chat Completions with tools and a reasoning effort
+            # (their default one included): GoogleChromeLabs/webmcp-tools#417 (gpt-5.6-terra,
+            # the whole body), github/app#2133, laurent22/joplin#16451 (gpt-5.6-luna, no
+            # reasoning_effort sent at all).
+            "tools_need_responses": Failure(400, {"error": {
+                "message": "Function tools with reasoning_effort are not supported for "
+                           "gpt-5.6-terra in /v1/chat/completions. To use function tools, use "
+                           "/v1/responses or set reasoning_effort to 'none'.",
+                "type": "invalid_request_error", "param": "reasoning_effort", "code": None}},
+                ('"api": "responses"', '"reasoning_effort": "none"', "config.json"),
+                "GoogleChromeLabs/webmcp-tools#417"),
         },
         ("https://platform.openai.com/docs/api-reference/chat/object",),
     )
@@ -662,12 +673,55 @@ def _zhipu() -> Provider:
         ("https://docs.bigmodel.cn/cn/faq/api-code",),
     )
 
+# --- Anthropic (OpenAI SDK compatibility) --------------------------------------------------------
+# https://platform.claude.com/docs/en/cli-sdks-libraries/libraries/openai-sdk : the response
+# fields the layer fills (id, choices always of length 1, finish_reason, message role, content
+# and tool_calls, usage prompt_tokens / completion_tokens / total_tokens); `strict` is ignored;
+# tool call IDs are Claude's tool_use IDs ("toolu_01..." as in anthropics/claude-code#12526).
+# Errors keep the Claude API's shape {"type": "error", "error": {"type", "message"},
+# "request_id"} (https://platform.claude.com/docs/en/api/errors; 401 "invalid x-api-key" as
+# captured in OpenHands/OpenHands#4651; 529 overloaded_error and 429 rate_limit_error on the
+# same errors page).
+def _anthropic() -> Provider:
+    def body(message: dict, finish: str) -> dict:
+        return {"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "object": "chat.completion",
+                "created": 1_790_000_000, "model": "claude-haiku-5-5",
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": _usage()}
+
+    def error(kind: str, message: str) -> dict:
+        return {"type": "error", "error": {"type": kind, "message": message},
+                "request_id": "req_011CXw8h8A796q3f74Ezmhav"}
+
+    call = _call("toolu_01A09q90qw90lq917835lq9")
+    return Provider(
+        "anthropic",
+        body({"role": "assistant", "content": "", "tool_calls": [call]}, "tool_calls"),
+        body({"role": "assistant", "content": EXPLANATION}, "stop"),
+        body({"role": "assistant", "content": QUESTION}, "stop"),
+        {
+            "bad_key": Failure(401, error("authentication_error", "invalid x-api-key"),
+                               ("api key was refused", "ANTHROPIC_API_KEY"),
+                               "OpenHands/OpenHands#4651"),
+            "rate_limit": Failure(429, error("rate_limit_error",
+                                             "Number of request tokens has exceeded your "
+                                             "per-minute rate limit"),
+                                  ("rate limit", "wait"),
+                                  "https://platform.claude.com/docs/en/api/errors"),
+            "overloaded": Failure(529, error("overloaded_error", "Overloaded"),
+                                  ("overloaded", "try again later"),
+                                  "https://platform.claude.com/docs/en/api/errors"),
+        },
+        ("https://platform.claude.com/docs/en/cli-sdks-libraries/libraries/openai-sdk",),
+    )
+
 
 PROVIDERS: dict[str, Provider] = {
     case.name: case
     for case in (
         _deepseek(False), _deepseek(True), _openai(), _qwen(), _ollama(), _vllm(), _llamacpp(),
         _lmstudio(), _gemini(), _openrouter(), _groq(), _mistral(), _moonshot(), _zhipu(),
+        _anthropic(),
     )
 }
 
@@ -736,3 +790,94 @@ OPENROUTER_GEMINI_STOP = _body(
      "tool_calls": [_call("tool_save_review_plan_9Xk1", index=0)]},
     "stop", id="gen-1790000001-Def456", provider="Google",
     choice={"native_finish_reason": "STOP"})
+
+
+# --- OpenAI over the Responses API (POST /responses) ---------------------------------------------
+# The Response object: id "resp_...", object "response", created_at, status (completed, failed,
+# in_progress, cancelled, queued, incomplete), error, incomplete_details, model, output, store,
+# usage {input_tokens, input_tokens_details {cached_tokens}, output_tokens,
+# output_tokens_details {reasoning_tokens}, total_tokens}: openai SDK 3.57
+# types/responses/response.py, response_usage.py, response_status.py (generated from OpenAI's
+# OpenAPI spec). Output items:
+# - reasoning {"id": "rs_...", "type": "reasoning", "summary": [{"type": "summary_text",
+#   "text"}], "encrypted_content"} (ResponseReasoningItem; encrypted_content "populated by
+#   default ... especially important when store is false"; the reasoning guide
+#   https://developers.openai.com/api/docs/guides/reasoning says to send them back);
+# - function_call {"id": "fc_...", "type": "function_call", "status": "completed", "arguments",
+#   "call_id": "call_...", "name"} (ResponseFunctionToolCall;
+#   https://developers.openai.com/api/docs/guides/function-calling);
+# - message {"id": "msg_...", "type": "message", "status": "completed", "role": "assistant",
+#   "content": [{"type": "output_text", "text", "annotations": [], "logprobs": []}]} as captured
+#   in https://community.openai.com/t/empty-incomplete-details-from-gpt-5-with-max-output-tokens/1355725
+# status "incomplete" with incomplete_details {"reason": "max_output_tokens"}: the reasoning
+# guide ("you'll receive a response with a status of incomplete and incomplete_details with
+# reason set to max_output_tokens") and the body captured in pydantic/pydantic-ai#509; a failed
+# response carries error {"code": "server_error", "message"} (SDK ResponseError). A built-in
+# tool's item planner never asked for: web_search_call {"id": "ws_...", "type":
+# "web_search_call", "status": "completed", "action": {"type": "search", "query"}}
+# (ResponseFunctionWebSearch).
+RESPONSES_MODEL = "gpt-6-luna-2026-09-22"
+ENCRYPTED = ("gAAAAABo2b3kX9s1q0Zt7eW3v1mYl9pC8nF2xR6aK4sQ0uJ5hT3gD7bV1cN8mE2wL6oP9iU4yH0tR5eW7"
+             "qA3sZ1xC_dF4gH6jK8lM0nB2vC4xZ6aS8dF0gH2jK4lM6nB8vC0xZ2aS4dF6gH8jK0lM2nB4vC6xZ8a==")
+REASONING_ITEM = {"id": "rs_0c7f1d2a9b8e4f5a0068d2b3e4f5a6b7c8", "type": "reasoning",
+                  "summary": [{"type": "summary_text", "text": THOUGHT}],
+                  "encrypted_content": ENCRYPTED}
+CALL_ITEM = {"id": "fc_0c7f1d2a9b8e4f5a0068d2b3e5a1b2c3d4", "type": "function_call",
+             "status": "completed", "arguments": ARGUMENTS,
+             "call_id": "call_Kx2vY7pQ9rT4mN1bZ8wA3sD6", "name": "save_review_plan"}
+
+
+def responses_body(output: list, status: str = "completed", **fields: object) -> dict:
+    """A Response object as OpenAI returns it for a store: false request."""
+    body = {
+        "id": fields.pop("id", "resp_0c7f1d2a9b8e4f5a0068d2b3e4c1a2b3c4"), "object": "response",
+        "created_at": 1_790_000_000, "status": status, "background": False, "error": None,
+        "incomplete_details": None, "instructions": None, "max_output_tokens": 1024,
+        "max_tool_calls": None, "model": RESPONSES_MODEL, "output": output,
+        "parallel_tool_calls": True, "previous_response_id": None,
+        "reasoning": {"effort": "low", "summary": None}, "service_tier": "default",
+        "store": False, "temperature": 1.0, "text": {"format": {"type": "text"},
+                                                     "verbosity": "medium"},
+        "tool_choice": "auto", "tools": [], "top_p": 1.0, "truncation": "disabled",
+        "usage": fields.pop("usage", {
+            "input_tokens": 812, "input_tokens_details": {"cached_tokens": 768},
+            "output_tokens": 46, "output_tokens_details": {"reasoning_tokens": 31},
+            "total_tokens": 858}),
+        "user": None, "metadata": {},
+    }
+    body.update(fields)
+    return body
+
+
+def output_message(text: str, item_id: str = "msg_0c7f1d2a9b8e4f5a0068d2b3e6f7a8b9c0") -> dict:
+    return {"id": item_id, "type": "message", "status": "completed", "role": "assistant",
+            "content": [{"type": "output_text", "annotations": [], "logprobs": [],
+                         "text": text}]}
+
+
+RESPONSES_PROPOSAL = responses_body([REASONING_ITEM, CALL_ITEM])
+RESPONSES_EXPLANATION = responses_body(
+    [{**REASONING_ITEM, "id": "rs_0c7f1d2a9b8e4f5a0068d2b3f0a1b2c3d4"},
+     output_message(EXPLANATION)], id="resp_0c7f1d2a9b8e4f5a0068d2b3f1e2d3c4b5")
+RESPONSES_QUESTION = responses_body([REASONING_ITEM, output_message(QUESTION)])
+# Cut off by max_output_tokens while reasoning: status incomplete, reasoning only
+# (pydantic/pydantic-ai#509; the reasoning guide).
+RESPONSES_INCOMPLETE = responses_body(
+    [{"id": "rs_0c7f1d2a9b8e4f5a0068d2b3e4f5a6b7c9", "type": "reasoning", "summary": [],
+      "encrypted_content": ENCRYPTED}],
+    "incomplete", incomplete_details={"reason": "max_output_tokens"},
+    usage={"input_tokens": 812, "input_tokens_details": {"cached_tokens": 0},
+           "output_tokens": 1024, "output_tokens_details": {"reasoning_tokens": 1024},
+           "total_tokens": 1836})
+RESPONSES_FAILED = responses_body(
+    [], "failed", error={"code": "server_error",
+                         "message": "The model failed to generate a response."},
+    usage=None)
+RESPONSES_UNKNOWN_ITEM = responses_body([
+    {"id": "ws_0c7f1d2a9b8e4f5a0068d2b3e4f5a6b7d0", "type": "web_search_call",
+     "status": "completed", "action": {"type": "search", "query": "RAG basics"}},
+    CALL_ITEM])
+RESPONSES_NO_CALL_ID = responses_body(
+    [REASONING_ITEM, {key: value for key, value in CALL_ITEM.items() if key != "call_id"}])
+RESPONSES_BAD_ARGUMENTS = responses_body(
+    [REASONING_ITEM, {**CALL_ITEM, "arguments": '{"title": "RAG basics", "note_ids": ["N1"'}])

@@ -1,10 +1,12 @@
-"""A scripted OpenAI-compatible Chat Completions server on 127.0.0.1, standard library only.
+"""A scripted OpenAI-compatible server on 127.0.0.1 (Chat Completions and the Responses API),
+standard library only.
 
 In tests: start a `StubServer` with a queue of `Reply` objects (or a responder function), point
 `base_url` at `server.url`, and read `server.requests` afterwards. As a process (benchmarks):
 
     python tests/stub_server.py --port 0 --bench            # tool call for tool_choice "auto",
                                                              # explanation for "none", forever
+    python tests/stub_server.py --port 0 --bench --api responses   # the same as Responses
     python tests/stub_server.py --port 8765 --script replies.json [--loop]
 
 The process prints one line `READY http://127.0.0.1:PORT` on stdout once it listens, then serves
@@ -26,6 +28,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHAT_PATHS = ("/chat/completions", "/v1/chat/completions")
+# POST {base_url}/responses: answered from the same queue of replies.
+RESPONSES_PATHS = ("/responses", "/v1/responses")
 TOOL_NAME = "save_review_plan"
 PLAN = {"title": "RAG basics", "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
 
@@ -118,6 +122,66 @@ def error_body(
     return {"error": {"message": message, "type": error_type, "param": None, "code": code}}
 
 
+# --- Responses API bodies (shapes: tests/provider_replies.py cites them) -----------------------
+
+
+def responses_usage(
+    input_tokens: int = 700, output_tokens: int = 40, cached: int = 640, reasoning: int = 0
+) -> dict:
+    """A Responses usage object (input and output tokens with their details)."""
+    return {"input_tokens": input_tokens, "input_tokens_details": {"cached_tokens": cached},
+            "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": reasoning},
+            "total_tokens": input_tokens + output_tokens}
+
+
+def response(
+    output: list,
+    status: str = "completed",
+    *,
+    usage_data: dict | None = None,
+    incomplete: dict | None = None,
+    error: dict | None = None,
+    response_id: str = "resp_stub",
+    model: str = "stub-model",
+) -> dict:
+    """A Responses body (object "response") with the given output items."""
+    return {"id": response_id, "object": "response", "created_at": 1_790_000_000,
+            "status": status, "error": error, "incomplete_details": incomplete,
+            "model": model, "output": output, "store": False,
+            "usage": responses_usage() if usage_data is None else usage_data}
+
+
+def function_call_item(
+    arguments: object = None, *, call_id: object = "call_0001", name: str = TOOL_NAME,
+    item_id: str = "fc_0001",
+) -> dict:
+    """A function_call output item; `arguments` that is a dict becomes JSON text."""
+    if arguments is None:
+        arguments = PLAN
+    if isinstance(arguments, dict):
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    item = {"id": item_id, "type": "function_call", "status": "completed",
+            "arguments": arguments, "call_id": call_id, "name": name}
+    if call_id is None:
+        del item["call_id"]
+    return item
+
+
+def message_item(text: str, item_id: str = "msg_0001") -> dict:
+    """An assistant message output item with one output_text part."""
+    return {"id": item_id, "type": "message", "status": "completed", "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def reasoning_item(summary: str = "", item_id: str = "rs_0001",
+                   encrypted: str = "gAAAAABstub-encrypted-reasoning==") -> dict:
+    """A reasoning output item with its encrypted content (include reasoning.encrypted_content)."""
+    parts = [{"type": "summary_text", "text": summary}] if summary else []
+    return {"id": item_id, "type": "reasoning", "summary": parts,
+            "encrypted_content": encrypted}
+
+
 # --- the server --------------------------------------------------------------------------------
 
 
@@ -179,12 +243,15 @@ def by_tool_choice(proposal: Reply, explanation: Reply) -> Responder:
     return respond
 
 
-def bench_responder() -> Responder:
+def bench_responder(api: str = "chat") -> Responder:
     """The benchmark's two replies: propose the default plan, then explain the result."""
-    return by_tool_choice(
-        Reply(body=tool_call_reply()),
-        Reply(body=text_reply("The program reported the result; nothing else was done.")),
-    )
+    explained = "The program reported the result; nothing else was done."
+    if api == "responses":
+        return by_tool_choice(
+            Reply(body=response([reasoning_item(), function_call_item()])),
+            Reply(body=response([message_item(explained)])),
+        )
+    return by_tool_choice(Reply(body=tool_call_reply()), Reply(body=text_reply(explained)))
 
 
 class StubServer:
@@ -251,6 +318,10 @@ class StubServer:
         """The requests sent to a Chat Completions path."""
         return [r for r in self.requests if r.path in CHAT_PATHS]
 
+    def responses_requests(self) -> list[Received]:
+        """The requests sent to a Responses path."""
+        return [r for r in self.requests if r.path in RESPONSES_PATHS]
+
     def _answer_for(self, received: Received) -> Reply:
         with self._lock:
             if self.keep_requests:
@@ -280,7 +351,7 @@ def _handler_for(server: StubServer) -> type[BaseHTTPRequestHandler]:
                 body = None
             headers = {name.lower(): value for name, value in self.headers.items()}
             received = Received(self.command, self.path.split("?")[0], headers, raw, body)
-            if received.path not in CHAT_PATHS:
+            if received.path not in CHAT_PATHS + RESPONSES_PATHS:
                 with server._lock:
                     if server.keep_requests:
                         server.requests.append(received)
@@ -289,7 +360,8 @@ def _handler_for(server: StubServer) -> type[BaseHTTPRequestHandler]:
             self._send(server._answer_for(received))
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-            self._send(Reply(404, error_body("stub server: only POST /chat/completions")))
+            self._send(Reply(404, error_body("stub server: only POST /chat/completions and "
+                                             "/responses")))
 
         def _send(self, reply: Reply) -> None:
             if reply.delay and server.stopping.wait(reply.delay):
@@ -341,9 +413,12 @@ def main(argv: list[str] | None = None) -> None:
     mode.add_argument("--bench", action="store_true", help="answer by tool_choice, forever")
     mode.add_argument("--script", help="a JSON list of replies, answered in order")
     parser.add_argument("--loop", action="store_true", help="start the script over when done")
+    parser.add_argument("--api", choices=("chat", "responses"), default="chat",
+                        help="the wire format of the --bench replies")
     args = parser.parse_args(argv)
     if args.bench:
-        server = StubServer(responder=bench_responder(), port=args.port, keep_requests=False)
+        server = StubServer(responder=bench_responder(args.api), port=args.port,
+                            keep_requests=False)
     else:
         replies = _script_replies(args.script)
         server = StubServer(replies, loop=args.loop, port=args.port, keep_requests=False)
