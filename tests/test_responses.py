@@ -459,3 +459,15 @@ def test_the_stub_answers_responses_requests_only_on_their_paths(server: StubSer
     assert client.read_turn(client.complete(first_request(config))).text == "hi"
     assert [r.path for r in server.responses_requests()] == ["/v1/responses"]
     assert server.chat_requests() == []
+
+
+@pytest.mark.xfail(strict=True, reason="flow.py records reply.get('usage') as received; it must "
+                   "record model.reply_usage(reply) (remove this mark once it does)")
+def test_a_responses_run_is_priced_in_its_summary(server: StubServer, home: Path) -> None:
+    server.add(Reply(body=RESPONSES_PROPOSAL), Reply(body=RESPONSES_EXPLANATION))
+    outcome = live_run(server, home, saying(True))
+    assert outcome.status == "complete"
+    summary = read_summary(run_dirs(home)[0])
+    assert [costs.split_usage(call["usage"]) for call in summary["calls"]] == [
+        (768, 44, 46), (768, 44, 46)]
+    assert outcome.tally is not None and outcome.tally.unknown_calls == 0
