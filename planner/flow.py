@@ -31,7 +31,7 @@ from planner.events import (
     Rejected,
     Result,
 )
-from planner.model import ModelCallError, ModelClient
+from planner.model import ModelCallError, ModelClient, reply_usage
 from planner.notes import Catalog, Note
 from planner.plan import InvalidArguments, ReviewPlan
 from planner.protocol import as_catalog, build_request, first_messages, registry_for
@@ -484,10 +484,11 @@ class _Run:
         finally:
             # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
             self.person.show(Called(number))
-        usage = reply.get("usage") if isinstance(reply, dict) else None
+        # In the Chat Completions shape for either wire format, so costs price both alike.
+        usage = reply_usage(reply)
         self.record.update_call(entry._replace(
             duration_ms=self._duration(started),
-            usage=None if self.client.simulated or not isinstance(usage, dict) else usage))
+            usage=None if self.client.simulated else usage))
         try:
             self.record.write_file(response_name, reply)
             self.record.save()

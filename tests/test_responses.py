@@ -461,8 +461,6 @@ def test_the_stub_answers_responses_requests_only_on_their_paths(server: StubSer
     assert server.chat_requests() == []
 
 
-@pytest.mark.xfail(strict=True, reason="flow.py records reply.get('usage') as received; it must "
-                   "record model.reply_usage(reply) (remove this mark once it does)")
 def test_a_responses_run_is_priced_in_its_summary(server: StubServer, home: Path) -> None:
     server.add(Reply(body=RESPONSES_PROPOSAL), Reply(body=RESPONSES_EXPLANATION))
     outcome = live_run(server, home, saying(True))
