@@ -1,7 +1,13 @@
-"""Saved plans as an iCalendar (RFC 5545) file; the only module that imports icalendar."""
+"""Saved plans as iCalendar (RFC 5545) events; the only module that imports icalendar."""
 
-# icalendar costs ~50 ms to import, so it is imported inside export_ics: only
-# `planner export` pays for it.
+# icalendar costs ~50 ms to import, so it is imported inside the functions that write or read
+# calendar text: only the calendar commands pay for it, and an unchanged vdir not even then.
+#
+# Events: the caller builds one EventSpec per plan or series session (events_from_rows does it
+# for today's single plans); plan_events checks and lays them out (same-day events one after
+# another from review_time, in the order they were saved), and each is written by icalendar
+# with a digest of what it is made from (X-PLANNER-SOURCE), so an unchanged event is known
+# without writing it again.
 #
 # Time zones: each plan starts at review_time on its date, local time. When the local zone
 # has an IANA name (TZ, or the /etc/localtime link), DTSTART carries that TZID and the file
