@@ -4,10 +4,10 @@
 # calendar text: only the calendar commands pay for it, and an unchanged vdir not even then.
 #
 # Events: the caller builds one EventSpec per plan or series session (events_from_rows does it
-# for today's single plans); plan_events checks and lays them out (same-day events one after
-# another from review_time, in the order they were saved), and each is written by icalendar
-# with a digest of what it is made from (X-PLANNER-SOURCE), so an unchanged event is known
-# without writing it again.
+# from `list_plans` rows, done and dropped included); plan_events checks and lays them out
+# (same-day events one after another from review_time, in the order they were saved), and each
+# is written by icalendar with a digest of what it is made from (X-PLANNER-SOURCE), so an
+# unchanged event is known without writing it again.
 #
 # Time zones: each plan starts at review_time on its date, local time. When the local zone
 # has an IANA name (TZ, or the /etc/localtime link), DTSTART carries that TZID and the file
@@ -180,7 +180,9 @@ def event_uid(run_id: str, session: int | None = None) -> str:
 
 
 def events_from_rows(rows: Iterable[dict]) -> list[EventSpec]:
-    """One EventSpec per `list_plans` row of a single plan (rows with a problem are left out)."""
+    """One EventSpec per `list_plans` row: a plan, or one session of a series (its own UID,
+    `<run_id>-<n>@planner`), marked done or dropped as the row says; rows with a problem are
+    left out."""
     events = []
     for row in rows:
         if row.get("problem") is not None:
@@ -189,8 +191,9 @@ def events_from_rows(rows: Iterable[dict]) -> list[EventSpec]:
             raise ValueError(f"{row['file']}: its run ID cannot become a calendar UID")
         notes = tuple((note["id"], note.get("title")) for note in row["notes"])
         events.append(EventSpec(
-            event_uid(row["run_id"]), row["date"], row["minutes"], row["title"], notes,
-            row["file"], row["simulated"], saved_order=row["run_id"],
+            event_uid(row["run_id"], row.get("session")), row["date"], row["minutes"],
+            row["title"], notes, row["file"], row["simulated"], done=bool(row.get("done")),
+            dropped=bool(row.get("dropped")), saved_order=row["run_id"],
             created=created_from_run_id(row["run_id"])))
     return events
 

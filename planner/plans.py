@@ -1,6 +1,11 @@
-"""Saved plan files: the version-2 content, reading them back strictly, listing and warnings."""
+"""Saved plan files: their content (v2 a plan, v3 a series), strict reading, listing, warnings."""
 
 # One module reads and writes plans for the flow, `planner plans` and `planner export`.
+#
+# A series (SPEC 16) is one file, version 3, with `dates` where a plan has `date`; the listing
+# gives each of its sessions as a row of its own (`session` 1, 2, ...). Rows say whether the
+# review log marks them done (a review for the plan, or `<run_id>#n` for session n) or dropped
+# (the whole plan); the log is only read here, never written.
 #
 # Reading is strict and never raises: a plan file that is a link, a FIFO, a device, a folder,
 # larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan becomes a
@@ -18,24 +23,39 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from planner import storage, strictjson
-from planner.plan import FIELDS, MAX_MINUTES, MAX_NOTES, MAX_TITLE
+from planner.plan import (
+    FIELDS,
+    MAX_MINUTES,
+    MAX_NOTES,
+    MAX_SESSIONS,
+    MAX_TITLE,
+    MIN_SESSIONS,
+    SERIES_FIELDS,
+    ReviewPlan,
+    ReviewSeries,
+)
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 PLAN_VERSION = 2
+SERIES_VERSION = 3  # a series only; a single plan is still written as version 2
 MAX_PLAN_BYTES = storage.MIB
 MAX_DEPTH = 64  # SPEC 14: nested JSON deeper than this is refused
 # Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
 # on the time a folder of millions of files can add before the prompt. Names sort by time, so
 # the newest are the ones examined.
 MAX_WARNING_FILES = 20_000
+# `session`: n (from 1) for a series' session, None for a plan; `done`: the log has a review of
+# it; `dropped`: `planner drop` said the plan (every session of a series) will not happen.
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
-            "problem")
+            "session", "done", "dropped", "problem")
 
 _V1_KEYS = frozenset({"simulated", "plan"})
 _V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
 _PLAN_KEYS = frozenset(FIELDS)
+_SERIES_KEYS = frozenset(SERIES_FIELDS)
 _NOTE_KEYS = frozenset({"id", "title"})
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # What a run ID may hold: it becomes part of a calendar UID and of a file name.
@@ -59,12 +79,60 @@ class BadPlan(ValueError):
     """A plan file's content is not a valid plan; the message says what is wrong."""
 
 
+class Marks(NamedTuple):
+    """What the review log says about saved plans, by the `run_id` its lines carry."""
+
+    done: frozenset[str] = frozenset()  # a plan's run ID, or `<run_id>#n` for a session
+    dropped: frozenset[str] = frozenset()  # plans' run IDs
+
+
+NO_MARKS = Marks()
+
+
+def session_ref(run_id: str, session: int | None) -> str:
+    """How the log names a plan (its run ID) or session n of a series (`<run_id>#n`)."""
+    return run_id if session is None else f"{run_id}#{session}"
+
+
+def row_ref(row: dict) -> str:
+    """The log's name for a listing row: `<run_id>` or `<run_id>#n`."""
+    return session_ref(row["run_id"], row["session"])
+
+
+def marks_from(events: Sequence) -> Marks:
+    """The done and dropped plans of the review log's events (planner.reviews)."""
+    from planner.reviews import dropped_runs, effective_reviews
+
+    done = frozenset(review.run_id for review in effective_reviews(events)
+                     if review.run_id is not None)
+    return Marks(done, dropped_runs(events))
+
+
+def read_marks(home: Home) -> tuple[Marks, list[str]]:
+    """The marks of home's review log and its warnings; raises reviews.ReviewLogError."""
+    from planner.reviews import read_log
+
+    log = read_log(home)
+    return marks_from(log.events), log.warnings
+
+
+def quiet_marks(home: Home) -> Marks:
+    """The marks of home's review log; none when it cannot be read (its warnings unsaid)."""
+    from planner.reviews import ReviewLogError
+
+    try:
+        return read_marks(home)[0]
+    except ReviewLogError:
+        return NO_MARKS
+
+
 def plan_file_content(
-    plan, *, simulated: bool, run_id: str, created_at: str, notes: Sequence
+    plan: ReviewPlan | ReviewSeries, *, simulated: bool, run_id: str, created_at: str,
+    notes: Sequence
 ) -> bytes:
-    """The version-2 plan file: indented UTF-8 JSON ending in a newline, ready to write."""
+    """The plan file (version 2; a series version 3): indented UTF-8 JSON ending in a newline."""
     data = {
-        "version": PLAN_VERSION,
+        "version": SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
         "simulated": simulated,
         "run_id": run_id,
         "created_at": created_at,
@@ -106,68 +174,91 @@ def plan_names(folder: str) -> list[str]:
     return names
 
 
-def read_plan(folder: str, name: str, label: str) -> dict:
-    """One listing row for the plan file `folder/name`, shown as `label/name`; never raises."""
+def read_plan(folder: str, name: str, label: str) -> list[dict]:
+    """The listing rows of the plan file `folder/name`, shown as `label/name`: one for a plan,
+    one per session for a series, or one row with its problem; never raises."""
     shown = _printable_name(name)
     if shown != name:
-        return _problem_row(label, shown, "its name is not valid UTF-8")
+        return [_problem_row(label, shown, "its name is not valid UTF-8")]
     path = f"{folder}/{name}"
     try:
         data = storage.read_regular_file(path, MAX_PLAN_BYTES, follow_links=False)
     except storage.FileRefused as error:
-        return _problem_row(label, shown, _short(str(error), path))
+        return [_problem_row(label, shown, _short(str(error), path))]
     except FileNotFoundError:
-        return _problem_row(label, shown, "disappeared while being read")
+        return [_problem_row(label, shown, "disappeared while being read")]
     except OSError as error:
-        return _problem_row(label, shown, f"cannot be read ({error.strerror or error})")
+        return [_problem_row(label, shown, f"cannot be read ({error.strerror or error})")]
     try:
         value = _decode(data)
     except BadPlan as error:
-        return _problem_row(label, shown, str(error))
+        return [_problem_row(label, shown, str(error))]
     try:
-        return _row(f"{label}/{name}", name, value)
+        return _rows(f"{label}/{name}", name, value)
     except BadPlan as error:
         # A valid plan nests 3 levels, so anything deeper has failed a check by now: the depth
         # is measured only then, never on the way of a good plan.
         problem = f"is JSON nested deeper than {MAX_DEPTH} levels" if _deeper_than(
             value, MAX_DEPTH) else str(error)
-        return _problem_row(label, shown, problem)
+        return [_problem_row(label, shown, problem)]
 
 
-def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date) -> list[dict]:
+def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date,
+               marks: Marks | None = None) -> list[dict]:
     """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
-    then every file that has a problem; raises PlansError when the folder cannot be listed."""
+    then every file that has a problem; raises PlansError when the folder cannot be listed.
+
+    A series gives one row per session. Dropped plans are listed too, marked (`plans` hides
+    them, exports cancel their events). `marks`: from the review log (None: read it here,
+    quietly; a log that cannot be read marks nothing).
+    """
     label = PLANS_DIR["demo" if demo else "live"]
     folder = plans_dir(home, demo)
+    names = plan_names(folder)
+    if marks is None:
+        marks = quiet_marks(home) if names else NO_MARKS
     upcoming, past, problems = [], [], []
     first_file: dict[str, str] = {}
     now = today.isoformat()
-    for name in plan_names(folder):
-        row = read_plan(folder, name, label)
-        if row["problem"] is None:
+    for name in names:
+        rows = read_plan(folder, name, label)
+        first = rows[0]
+        if first["problem"] is None:
             # A copied file keeps the run ID: two calendar events with one UID would merge.
-            earlier = first_file.setdefault(row["run_id"], row["file"])
-            if earlier != row["file"]:
-                row = _problem_row(label, name, f"has the same run_id as {earlier} (a copy?)")
-        if row["problem"] is not None:
-            problems.append(row)
-        elif row["date"] >= now:
-            upcoming.append(row)
-        elif include_past:
-            past.append(row)
+            earlier = first_file.setdefault(first["run_id"], first["file"])
+            if earlier != first["file"]:
+                rows = [_problem_row(label, name, f"has the same run_id as {earlier} (a copy?)")]
+        for row in rows:
+            if row["problem"] is not None:
+                problems.append(row)
+                continue
+            _mark(row, marks)
+            if row["date"] >= now:
+                upcoming.append(row)
+            elif include_past:
+                past.append(row)
     # Names sort by creation time (run IDs), so ties on a date keep the order they were saved.
     upcoming.sort(key=_date_key)
     past.sort(key=_date_key, reverse=True)
     return upcoming + past + problems
 
 
-def confirmation_warnings(home: Home, mode: str, plan, today: _dt.date) -> list[str]:
+def _mark(row: dict, marks: Marks) -> None:
+    if marks.done:
+        row["done"] = row_ref(row) in marks.done
+    if marks.dropped:
+        row["dropped"] = row["run_id"] in marks.dropped
+
+
+def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries,
+                          today: _dt.date) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.
 
-    A saved plan of the same mode with the same date and the same set of note IDs is named as
-    a duplicate; other plans on that date are counted with their minutes. Files that cannot be
-    read are left out here (`planner plans` lists them). `today` is accepted for the screen's
-    own use and does not change the result.
+    A saved plan (or session) of the same mode with the same date and the same set of note IDs
+    is named as a duplicate; other plans on that date are counted with their minutes. For a
+    series, every session's date is looked at, and each warning names its session. Dropped
+    plans and files that cannot be read are left out (`planner plans` lists them). `today` is
+    accepted for the screen's own use and does not change the result.
     """
     label = PLANS_DIR.get(mode)
     if label is None:
@@ -182,27 +273,45 @@ def confirmation_warnings(home: Home, mode: str, plan, today: _dt.date) -> list[
         warnings.append(f"only the newest {MAX_WARNING_FILES:,} of {len(names):,} files in "
                         f"{label}/ were checked for plans on this date")
         names = names[-MAX_WARNING_FILES:]
+    days = plan_days(plan)
     wanted = frozenset(plan.note_ids)
-    same, minutes, count = [], 0, 0
+    same: dict[str, list[str]] = {day: [] for day in days}
+    minutes = dict.fromkeys(days, 0)
+    count = dict.fromkeys(days, 0)
+    dropped = quiet_marks(home).dropped if names else frozenset()
     for name in names:
         try:
-            row = read_plan(folder, name, label)
+            rows = read_plan(folder, name, label)
         except Exception:  # a warning must never stop the person from deciding
             continue
-        if row["problem"] is not None or row["date"] != plan.date:
-            continue
-        count += 1
-        minutes += row["minutes"]
-        if frozenset(row["note_ids"]) == wanted:
-            same.append(row["file"])
-    if same:
-        more = f" and {len(same) - 1} more" if len(same) > 1 else ""
-        warnings.append(f"the same review (same date, same notes) is already saved in "
-                        f"{same[0]}{more}")
-    if count:
-        plans = "1 plan" if count == 1 else f"{count} plans"
-        warnings.append(f"that day already holds {minutes} minutes in {plans}")
+        for row in rows:
+            day = row["date"]
+            if row["problem"] is not None or day not in count or row["run_id"] in dropped:
+                continue
+            count[day] += 1
+            minutes[day] += row["minutes"]
+            if frozenset(row["note_ids"]) == wanted:
+                where = row["file"]
+                if row["session"] is not None:
+                    where += f" (session {row['session']})"
+                same[day].append(where)
+    series = len(days) > 1 or isinstance(plan, ReviewSeries)
+    for number, day in enumerate(days, 1):
+        which = f"session {number} ({day}): " if series else ""
+        found = same[day]
+        if found:
+            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+            warnings.append(f"{which}the same review (same date, same notes) is already saved "
+                            f"in {found[0]}{more}")
+        if count[day]:
+            plans = "1 plan" if count[day] == 1 else f"{count[day]} plans"
+            warnings.append(f"{which}that day already holds {minutes[day]} minutes in {plans}")
     return warnings
+
+
+def plan_days(plan: ReviewPlan | ReviewSeries) -> tuple[str, ...]:
+    """The dates of a plan (one) or of a series (each session's, in order)."""
+    return plan.dates if isinstance(plan, ReviewSeries) else (plan.date,)
 
 
 def _date_key(row: dict) -> str:
@@ -241,11 +350,12 @@ def _children(node: object) -> Iterable[object]:
     return node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
 
 
-def _row(file: str, name: str, data: object) -> dict:
-    """The listing row of a decoded plan file (version 1 or 2), or BadPlan."""
+def _rows(file: str, name: str, data: object) -> list[dict]:
+    """The listing rows of a decoded plan file (version 1, 2 or 3), or BadPlan."""
     if type(data) is not dict:
         raise BadPlan("is not a JSON object")
     version = data.get("version")
+    series = False
     if version is None and "version" not in data:
         _exact_keys(data, _V1_KEYS, "a version-1 plan file")
         run_id = name[:-5]  # version 1 files are named after their run; ".json" removed
@@ -254,34 +364,29 @@ def _row(file: str, name: str, data: object) -> dict:
             raise BadPlan("its name is not a run ID (letters, digits, '.', '_' or '-', "
                           "at most 100, then .json)")
         notes = None
-    elif version == PLAN_VERSION and type(version) is int:
+    elif version in (PLAN_VERSION, SERIES_VERSION) and type(version) is int:
+        series = version == SERIES_VERSION
         _exact_keys(data, _V2_KEYS, "a plan file")
         run_id = data["run_id"]
         if not is_run_id(run_id):
             raise BadPlan("run_id: must be letters, digits, '.', '_' or '-' (at most 100)")
         _check_created_at(data["created_at"])
         notes = data["notes"]
-    elif type(version) is int and version > PLAN_VERSION:
-        raise BadPlan(f"is a version-{version} plan file; this planner reads versions 1 and 2")
+    elif type(version) is int and version > SERIES_VERSION:
+        raise BadPlan(f"is a version-{version} plan file; this planner reads versions 1 to 3")
     else:
-        raise BadPlan("version: must be 2 (or absent, for version 1)")
+        raise BadPlan("version: must be 2 or 3 (or absent, for version 1)")
     simulated = data["simulated"]
     if type(simulated) is not bool:
         raise BadPlan("simulated: must be true or false")
     plan = data["plan"]
     if type(plan) is not dict:
         raise BadPlan("plan: must be an object")
-    _exact_keys(plan, _PLAN_KEYS, "plan")
+    _exact_keys(plan, _SERIES_KEYS if series else _PLAN_KEYS, "plan")
     title, note_ids = plan["title"], plan["note_ids"]
     _check_title(title)
     _check_note_ids(note_ids)
-    date = plan["date"]
-    if type(date) is not str or not _DATE.fullmatch(date):
-        raise BadPlan("plan.date: must be written YYYY-MM-DD")
-    try:
-        _dt.date.fromisoformat(date)
-    except ValueError:
-        raise BadPlan(f"plan.date: {date} is not a real calendar date") from None
+    dates = _check_dates(plan["dates"]) if series else [_check_date(plan["date"], "plan.date")]
     minutes = plan["minutes"]
     if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
         raise BadPlan(f"plan.minutes: must be an integer from 1 to {MAX_MINUTES}")
@@ -289,10 +394,32 @@ def _row(file: str, name: str, data: object) -> dict:
         notes = [{"id": note_id, "title": None} for note_id in note_ids]
     else:
         _check_notes(notes, note_ids)
-    return {
+    return [{
         "file": file, "run_id": run_id, "date": date, "minutes": minutes, "title": title,
-        "note_ids": note_ids, "notes": notes, "simulated": simulated, "problem": None,
-    }
+        "note_ids": note_ids, "notes": notes, "simulated": simulated,
+        "session": number if series else None, "done": False, "dropped": False,
+        "problem": None,
+    } for number, date in enumerate(dates, 1)]
+
+
+def _check_date(date: object, field: str) -> str:
+    if type(date) is not str or not _DATE.fullmatch(date):
+        raise BadPlan(f"{field}: must be written YYYY-MM-DD")
+    try:
+        _dt.date.fromisoformat(date)
+    except ValueError:
+        raise BadPlan(f"{field}: {date} is not a real calendar date") from None
+    return date
+
+
+def _check_dates(dates: object) -> list[str]:
+    if type(dates) is not list or not MIN_SESSIONS <= len(dates) <= MAX_SESSIONS:
+        raise BadPlan(f"plan.dates: must be a list of {MIN_SESSIONS} to {MAX_SESSIONS} dates")
+    checked = [_check_date(date, "plan.dates") for date in dates]
+    for earlier, later in zip(checked, checked[1:], strict=False):
+        if later <= earlier:
+            raise BadPlan("plan.dates: must be strictly increasing")
+    return checked
 
 
 def _exact_keys(data: dict, keys: frozenset, what: str) -> None:

@@ -103,7 +103,7 @@ def test_a_written_plan_reads_back_as_a_row_with_the_json_keys(home: Path) -> No
         "run_id": "20261130T100000000000Z-aaaaaa", "date": day(8), "minutes": 20,
         "title": "RAG基础复习", "note_ids": ["N1", "N2"],
         "notes": [{"id": "N1", "title": "RAG 的基本流程"}, {"id": "N2", "title": "切分与向量检索"}],
-        "simulated": False, "problem": None,
+        "simulated": False, "session": None, "done": False, "dropped": False, "problem": None,
     }
 
 
@@ -209,10 +209,14 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
     (b"{\"simulated\": NaN, \"plan\": {}}", "contains NaN, which is not a JSON number"),
     (b"{\"simulated\": false, \"simulated\": true, \"plan\": {}}",
      'repeats the key "simulated"'),
-    (json.dumps(v2(version=3)).encode(),
-     "is a version-3 plan file; this planner reads versions 1 and 2"),
-    (json.dumps(v2(version=True)).encode(), "version: must be 2 (or absent, for version 1)"),
-    (json.dumps(v2(version="2")).encode(), "version: must be 2 (or absent, for version 1)"),
+    (json.dumps(v2(version=4)).encode(),
+     "is a version-4 plan file; this planner reads versions 1 to 3"),
+    # Version 3 is a series: a single plan's `date` in it is refused, never read as a series.
+    (json.dumps(v2(version=3)).encode(), "plan: has no 'dates'"),
+    (json.dumps(v2(version=True)).encode(),
+     "version: must be 2 or 3 (or absent, for version 1)"),
+    (json.dumps(v2(version="2")).encode(),
+     "version: must be 2 or 3 (or absent, for version 1)"),
     (json.dumps(v2(notes=None)).encode(), "a plan file: has no 'notes'"),
     (json.dumps(v2(approved=True)).encode(), "a plan file: has an unknown key \"approved\""),
     (json.dumps(v2(run_id="../../etc")).encode(),
