@@ -19,6 +19,8 @@ MAX_MAX_TOKENS = 1_000_000
 MAX_PRICE = 1_000_000
 CALLS_RANGE = (2, 20)
 REPAIRS_RANGE = (0, 5)
+# FSRS's target chance of recalling a note when it falls due (SPEC 16); schedule.py's bounds.
+RETENTION_RANGE = (0.70, 0.99)
 # Body fields planner sets itself (Chat Completions and Responses); extra_body may add fields,
 # never replace these.
 RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n",
@@ -83,6 +85,8 @@ class Config(NamedTuple):
     api: str = "chat"
     # A command that prints the key (an argument list, run without a shell); None: not used.
     api_key_cmd: tuple[str, ...] | None = None
+    # The chance of recall FSRS schedules each note's next review for (0.70-0.99, SPEC 16).
+    desired_retention: float = 0.9
 
 
 def load_config(path: Path | None) -> Config:
@@ -164,6 +168,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         values["notes_dir"] = _notes_dir(data["notes_dir"], source)
     if "review_time" in data:
         values["review_time"] = _review_time(data["review_time"], source)
+    if "desired_retention" in data:
+        values["desired_retention"] = _retention(data["desired_retention"], source)
     return defaults._replace(**values)
 
 
@@ -240,6 +246,15 @@ def _review_time(value: object, source: str) -> str:
             f"{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. \"19:00\""
         )
     return value
+
+
+def _retention(value: object, source: str) -> float:
+    low, high = RETENTION_RANGE
+    # Plain comparisons: False for NaN and for the inf an overflowing number decodes to.
+    if isinstance(value, (int, float)) and type(value) is not bool and low <= value <= high:
+        return float(value)
+    raise ConfigError(f"{source}: key 'desired_retention' must be a number from {low:.2f} to "
+                      f"{high:.2f} (the chance of recall a review is scheduled for, e.g. 0.9)")
 
 
 def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:

@@ -7,27 +7,35 @@ imports nothing of planner's at run time, so either side can change without the 
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from planner.costs import Tally
     from planner.notes import Note
-    from planner.plan import ReviewPlan
+    from planner.plan import ReviewPlan, ReviewSeries
 
 
 class ConfirmRequest(NamedTuple):
-    """What the person is shown before deciding: the checked plan, its notes, the target."""
+    """What the person is shown before deciding: the checked plan (or series), its notes, the
+    target; `due`: each note's local due date (None: new), or None when nothing is known."""
 
-    plan: ReviewPlan
+    plan: ReviewPlan | ReviewSeries
     notes: tuple[Note, ...]
     target: Path
     today: _dt.date
     warnings: tuple[str, ...] = ()
+    due: Mapping[str, _dt.date | None] | None = None
+
+    @property
+    def dates(self) -> tuple[str, ...]:
+        """The plan's date, or every session's date of a series, in order."""
+        return self.plan.days
 
     @property
     def date_in_past(self) -> bool:
-        return self.plan.date < self.today.isoformat()
+        return self.dates[0] < self.today.isoformat()
 
 
 # --- Events: what happened, for the edge to render --------------------------------------------
@@ -142,7 +150,7 @@ class Outcome(NamedTuple):
     run_id: str | None = None
     folder: Path | None = None
     simulated: bool = False
-    plan: ReviewPlan | None = None
+    plan: ReviewPlan | ReviewSeries | None = None
     approved: bool | None = None
     tool_result: dict | None = None
     error: str | None = None

@@ -12,7 +12,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner import costs, plans, status, storage
 from planner.config import Config
@@ -33,7 +33,7 @@ from planner.events import (
 )
 from planner.model import ModelCallError, ModelClient, reply_usage
 from planner.notes import Catalog, Note
-from planner.plan import InvalidArguments, ReviewPlan
+from planner.plan import InvalidArguments, ReviewPlan, ReviewSeries
 from planner.protocol import as_catalog, build_request, first_messages, registry_for
 from planner.records import (
     RECORDS_DIR,
@@ -47,6 +47,9 @@ from planner.records import (
 from planner.records import Step as RecordedStep
 from planner.tools import MAX_LOOKUPS_PER_REPLY, MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Registry
 from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+
+if TYPE_CHECKING:
+    from planner.memory import ReviewMemory
 
 PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
@@ -109,8 +112,13 @@ def run_flow(
     today: _dt.date | None = None,
     limits: Limits | None = None,
     registry: Registry | None = None,
+    memory: ReviewMemory | None = None,
 ) -> Outcome:
-    """Run the whole loop once and return its outcome; only the program ever writes."""
+    """Run the whole loop once and return its outcome; only the program ever writes.
+
+    `memory`: the review log and due dates (SPEC 16); with it the model may look up the notes
+    due (`due_notes`, when any are known) and the SAVE screen shows each note's schedule.
+    """
     today = today or _dt.date.today()
     limits = limits or Limits(config.max_calls, config.max_repairs)
     try:
@@ -131,9 +139,9 @@ def run_flow(
                        error=message)
     catalog = as_catalog(notes)
     run = _Run(record, client, person, config, catalog, home, mode, today, limits,
-               registry or registry_for(catalog))
+               registry or registry_for(catalog, today, memory), memory)
     try:
-        return run.loop(first_messages(request, catalog, today))
+        return run.loop(first_messages(request, catalog, today, memory))
     except _Stop as stop:
         return run.stop(str(stop), status.EXIT_FAILED, stop.status)
     except KeyboardInterrupt:
@@ -144,7 +152,7 @@ class _Run:
     """The state of one run between turns."""
 
     def __init__(self, record, client, person, config, notes, home, mode, today, limits,
-                 registry) -> None:
+                 registry, memory=None) -> None:
         self.record: RunRecord = record
         self.client: ModelClient = client
         self.person: Person = person
@@ -155,12 +163,14 @@ class _Run:
         self.today: _dt.date = today
         self.limits: Limits = limits
         self.registry: Registry = registry
+        self.memory: ReviewMemory | None = memory
         self.calls = 0
         self.repairs = 0
         self.saved: str | None = None  # the plan's relative path once it is on disk
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
         self.writing: Path | None = None  # the plan's path from just before its write
-        self.proposed: ReviewPlan | None = None  # the last proposal that reached the person
+        # The last proposal that reached the person: a plan, or a series (SPEC 16).
+        self.proposed: ReviewPlan | ReviewSeries | None = None
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -239,9 +249,13 @@ class _Run:
         # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
         confirmed = [call for call in turn.calls if self._acts(call)]
         if confirmed and len(turn.calls) > 1:
-            name = _name(confirmed[0].name)
-            problem = (f"{name} must be the only call in its reply" if len(confirmed) == 1
-                       else f"only one {name} call is allowed")
+            names = sorted({_name(call.name) for call in confirmed})
+            if len(names) > 1:
+                problem = f"propose one thing per reply: {' or '.join(names)}, not both"
+            elif len(confirmed) == 1:
+                problem = f"{names[0]} must be the only call in its reply"
+            else:
+                problem = f"only one {names[0]} call is allowed"
             return self._reject_all(number, turn, problem)
         unknown = next((call for call in turn.calls if self.registry.get(call.name) is None),
                        None)
@@ -260,22 +274,29 @@ class _Run:
     # --- proposals --------------------------------------------------------------------------
 
     def _proposal(self, number: int, turn: Turn, call: ToolCall) -> NextStep:
+        """A confirmed tool's call: checked, shown, decided by the person, then carried out.
+
+        The same steps for every tool that needs confirmation (a plan, a series): what it
+        proposes is a ReviewPlan or a ReviewSeries, saved as one file after one SAVE.
+        """
         tool = self.registry.get(call.name)
+        assert tool is not None  # _tool_turn let only offered tools through
         try:
-            plan = tool.check(call.arguments)
+            plan: ReviewPlan | ReviewSeries = tool.check(call.arguments)
         except InvalidArguments as error:
             return self._reject_all(number, turn, str(error))
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
-        recorded = PlanRecord(plan.title, plan.note_ids, plan.date, plan.minutes)
+        recorded = _plan_record(plan)
         self.proposed = plan
         self._step("proposal", number, call_id=call.id, plan=recorded)
         self._save_or_stop("nothing was saved", stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
-        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings)
+        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
+                              self._due_dates(plan))
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -336,7 +357,17 @@ class _Run:
             return self._no_explanation()
         return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
 
-    def _execute(self, plan: ReviewPlan, relative: str, target: Path) -> ToolResult:
+    def _due_dates(self, plan: ReviewPlan | ReviewSeries) -> dict[str, _dt.date | None] | None:
+        """Each note's due date for the SAVE screen; None without review memory."""
+        if self.memory is None:
+            return None
+        try:
+            return self.memory.due_dates(plan.note_ids)
+        except Exception:  # a schedule is shown to help; it must never stop the decision
+            return None
+
+    def _execute(self, plan: ReviewPlan | ReviewSeries, relative: str,
+                 target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop("nothing was saved", stage="executing", approved=True,
@@ -521,7 +552,7 @@ class _Run:
         """Add a step to the summary; it is written with the next save."""
         self.record.add_step(RecordedStep(number, kind, **fields))  # type: ignore[arg-type]
 
-    def _notes_of(self, plan: ReviewPlan) -> tuple[Note, ...]:
+    def _notes_of(self, plan: ReviewPlan | ReviewSeries) -> tuple[Note, ...]:
         found = (self.notes.get(note_id) for note_id in plan.note_ids)
         return tuple(note for note in found if note is not None)
 
@@ -586,6 +617,12 @@ def _name(name: object) -> str:
     return json.dumps(name, ensure_ascii=True)[:60]
 
 
+def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
+    """A proposal as the summary records it: a plan's date, or a series' dates."""
+    return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
+                      getattr(plan, "dates", None))
+
+
 def _bounded(result: dict, room: int) -> dict:
     """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
     size = len(storage.to_json(result))
@@ -605,6 +642,8 @@ def _short(result: dict) -> str:
         return f"{len(result['results'])} of {result.get('total', '?')} notes found"
     if "id" in result:
         return f"note {str(result['id'])[:60]}"
+    if isinstance(result.get("due"), list):
+        return f"{len(result['due'])} of {result.get('total', '?')} due notes"
     return "done"
 
 

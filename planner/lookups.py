@@ -1,4 +1,5 @@
-"""The read-only lookup tools the model may call: search_notes and get_note (SPEC 11)."""
+"""The read-only lookup tools the model may call: search_notes, get_note (SPEC 11), due_notes
+(SPEC 16)."""
 
 # Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
 # object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the
@@ -7,6 +8,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -16,10 +18,14 @@ from planner.plan import InvalidArguments, _kind, _load_object, _show
 from planner.tools import MAX_RESULT_BYTES, Tool
 
 if TYPE_CHECKING:
+    from planner.memory import ReviewMemory
     from planner.notes import Catalog
 
 SEARCH_NOTES = "search_notes"
 GET_NOTE = "get_note"
+DUE_NOTES = "due_notes"
+MAX_DUE_DAYS = 30
+MAX_DUE_LIMIT = 20
 MAX_LIMIT = 10
 DEFAULT_LIMIT = 5
 MAX_ID = 500
@@ -41,6 +47,13 @@ class GetArguments(NamedTuple):
     """Checked get_note arguments."""
 
     id: str
+
+
+class DueArguments(NamedTuple):
+    """Checked due_notes arguments."""
+
+    days: int
+    limit: int
 
 
 SEARCH_SCHEMA = {
@@ -89,6 +102,34 @@ GET_SCHEMA = {
 }
 
 
+DUE_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": DUE_NOTES,
+        "description": (
+            "List the person's notes that are due for review by today + days, most overdue "
+            "first, as the program schedules them from the reviews it recorded (FSRS). "
+            "Read-only. Returns {\"due\": [{\"id\", \"title\", \"due\", \"last_reviewed\", "
+            "\"last_rating\", \"retrievability\", \"reviews\"}], \"total\": N, "
+            "\"next_due\": date or null}: due dates are YYYY-MM-DD, retrievability is the chance "
+            "of recall now in percent, total counts every note due, next_due is the first due "
+            "date after that day."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "days": {"type": "integer", "minimum": 0, "maximum": MAX_DUE_DAYS,
+                         "description": "Notes due by today plus this many days (0: today)."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_DUE_LIMIT,
+                          "description": "How many notes at most."},
+            },
+            "required": ["days", "limit"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
 def lookup_tools(catalog: Catalog) -> tuple[Tool, Tool]:
     """search_notes and get_note over `catalog`: run at once, never confirmed."""
     return (
@@ -97,6 +138,12 @@ def lookup_tools(catalog: Catalog) -> tuple[Tool, Tool]:
         Tool(GET_NOTE, GET_SCHEMA, check_get, False,
              lambda arguments: run_get(catalog, arguments)),
     )
+
+
+def due_tool(memory: ReviewMemory, today: _dt.date) -> Tool:
+    """due_notes over the review memory: run at once, never confirmed."""
+    return Tool(DUE_NOTES, DUE_SCHEMA, check_due, False,
+                lambda arguments: run_due(memory, today, arguments))
 
 
 # --- checking --------------------------------------------------------------------------------
@@ -135,6 +182,23 @@ def check_get(arguments: object) -> GetArguments:
         raise InvalidArguments("id", f"has {len(note_id)} characters; at most {MAX_ID}")
     _printable("id", note_id)
     return GetArguments(note_id)
+
+
+def check_due(arguments: object) -> DueArguments:
+    """due_notes arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("days", "limit"), allowed=("days", "limit"))
+    return DueArguments(_whole(data, "days", 0, MAX_DUE_DAYS),
+                        _whole(data, "limit", 1, MAX_DUE_LIMIT))
+
+
+def _whole(data: dict, field: str, low: int, high: int) -> int:
+    value = data[field]
+    # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
+    if type(value) is not int:
+        raise InvalidArguments(field, f"must be an integer, got {_kind(value)}")
+    if not low <= value <= high:
+        raise InvalidArguments(field, f"must be from {low} to {high}, got {value}")
+    return value
 
 
 def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict:
@@ -203,6 +267,23 @@ def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
         else:
             high = middle - 1
     result["text"] = _with_notice(note.text, low)
+    return result
+
+
+def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> dict:
+    """The notes due by today + days, as `planner due --json` lists them, cut to fit."""
+    from planner.notes import NotesError
+
+    try:
+        found = memory.due(today, arguments.days, arguments.limit)
+    except NotesError as error:
+        return {"error": f"the notes cannot be read now ({error})"}
+    rows = [{**row, "title": _cut(str(row["title"]), _TITLE)} for row in found.rows]
+    result = {"due": rows, "total": found.total,
+              "next_due": None if found.next_due is None else found.next_due.isoformat()}
+    # Rare: IDs hundreds of characters long. The last (least overdue) notes go first.
+    while _size(result) > MAX_RESULT_BYTES and rows:
+        rows.pop()
     return result
 
 

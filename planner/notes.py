@@ -34,6 +34,7 @@ MAX_QUERY = 200
 # One `# ` heading (ATX level 1, CommonMark: up to 3 spaces before, an optional closing #-run).
 _HEADING = re.compile(r" {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 _TAG_SPLIT = re.compile(r"[,\s]+")
+_SR_DUE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
 class NotesError(ValueError):
@@ -111,6 +112,10 @@ class Catalog:
         # Rows are IndexRows, or Notes (no snippet) for a listing without the index.
         return [{"id": row.id, "title": row.title, "tags": list(row.tags), "path": row.path,
                  "snippet": getattr(row, "snippet", None)} for row in found], total
+
+    def sr_due(self) -> dict[str, str]:
+        """Obsidian Spaced Repetition's due dates (`sr-due:` in front matter) by note ID."""
+        return {}
 
     def close(self) -> None:
         """Release the index, if one is open."""
@@ -213,6 +218,9 @@ class FolderCatalog(Catalog):
 
     def _rows(self, limit: int | None) -> list[IndexRow]:
         return self._with_index(lambda index: list(index.rows(limit)))
+
+    def sr_due(self) -> dict[str, str]:
+        return dict(self._with_index(lambda index: index.sr_due()))
 
     def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
         return self._with_index(lambda index: index.search(query, limit))
@@ -435,7 +443,22 @@ def note_fields(meta: dict, body: str, path: str) -> Parsed | str:
     tags = _tags(meta.get("tags"))
     if tags is None:
         return "front matter `tags:` must be a list of words"
-    return Parsed(note_id, title, tags, body)
+    return Parsed(note_id, title, tags, body, _sr_due(meta.get("sr-due")))
+
+
+def _sr_due(value: object) -> str | None:
+    """Obsidian Spaced Repetition's `sr-due: YYYY-MM-DD`, when it is a real date; else None.
+
+    Another plugin's value or a typo is ignored, not a reason to skip the note.
+    """
+    if not isinstance(value, str) or not _SR_DUE.fullmatch(value.strip()):
+        return None
+    import datetime as _dt
+
+    try:
+        return _dt.date.fromisoformat(value.strip()).isoformat()
+    except ValueError:
+        return None
 
 
 def _id_problem(note_id: str) -> str | None:

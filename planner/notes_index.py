@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from planner import storage
 
-VERSION = "2"
+VERSION = "3"  # 3: sr-due dates kept beside each note (SPEC 16)
 INDEX_FILE = "notes-index.sqlite3"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 24
@@ -51,8 +51,9 @@ _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 _SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     # One row per file seen: a note (id set) or a file skipped with the reason (problem set).
+    # sr_due: Obsidian Spaced Repetition's `sr-due` date (YYYY-MM-DD) from the front matter.
     "CREATE TABLE files(rowid INTEGER PRIMARY KEY, path TEXT UNIQUE, size INTEGER, "
-    "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT)",
+    "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT, sr_due TEXT)",
     "CREATE INDEX files_by_id ON files(id)",
     "CREATE INDEX files_skipped ON files(path) WHERE problem IS NOT NULL",
     f"CREATE VIRTUAL TABLE notes_fts USING fts5(id, title, tags, body, tokenize='{TOKENIZER}')",
@@ -74,6 +75,7 @@ class Parsed(NamedTuple):
     title: str
     tags: tuple[str, ...]
     text: str
+    sr_due: str | None = None  # a checked YYYY-MM-DD from front matter `sr-due:`
 
 
 class IndexRow(NamedTuple):
@@ -190,9 +192,10 @@ class NoteIndex:
                        "VALUES (?, ?, ?, ?, ?)", (path, size, mtime_ns, ino, parsed))
             return
         rowid = db.execute(
-            "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (path, size, mtime_ns, ino, parsed.id, parsed.title, "\n".join(parsed.tags)),
+            "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags, sr_due) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (path, size, mtime_ns, ino, parsed.id, parsed.title, "\n".join(parsed.tags),
+             parsed.sr_due),
         ).lastrowid
         self._insert_text(rowid, parsed)
 
@@ -227,6 +230,11 @@ class NoteIndex:
     def ids(self) -> list[str]:
         """Every note's ID."""
         return [row[0] for row in self._query("SELECT id FROM files WHERE id IS NOT NULL")]
+
+    def sr_due(self) -> list[tuple[str, str]]:
+        """(note ID, date) of every note whose front matter has an `sr-due:` date."""
+        return self._query("SELECT id, sr_due FROM files WHERE id IS NOT NULL AND "
+                           "sr_due IS NOT NULL")
 
     def count(self) -> int:
         """How many notes."""

@@ -50,6 +50,11 @@ class ReviewPlan(NamedTuple):
     date: str
     minutes: int
 
+    @property
+    def days(self) -> tuple[str, ...]:
+        """The review's date, as a one-session tuple (a series gives all of its dates)."""
+        return (self.date,)
+
     def as_dict(self) -> dict:
         """The plan as the JSON object that is saved and recorded."""
         return {
@@ -67,6 +72,11 @@ class ReviewSeries(NamedTuple):
     note_ids: tuple[str, ...]
     dates: tuple[str, ...]
     minutes: int
+
+    @property
+    def days(self) -> tuple[str, ...]:
+        """Every session's date, in order."""
+        return self.dates
 
     def as_dict(self) -> dict:
         """The series as the JSON object that is saved and recorded."""

@@ -311,7 +311,7 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
 
 def plan_days(plan: ReviewPlan | ReviewSeries) -> tuple[str, ...]:
     """The dates of a plan (one) or of a series (each session's, in order)."""
-    return plan.dates if isinstance(plan, ReviewSeries) else (plan.date,)
+    return plan.days
 
 
 def _date_key(row: dict) -> str:

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from planner.config import Config
 from planner.notes import Catalog, ListCatalog, Note, listing
-from planner.plan import TOOL_NAME, parse_arguments, tool_definition
+from planner.plan import (
+    SERIES_TOOL_NAME,
+    TOOL_NAME,
+    parse_arguments,
+    parse_series_arguments,
+    series_tool_definition,
+    tool_definition,
+)
 from planner.tools import Registry, Tool
+
+if TYPE_CHECKING:
+    from planner.memory import ReviewMemory
 
 # responses_wire.OUTPUT_ITEMS, named here so a Chat request never imports the Responses code.
 _OUTPUT_ITEMS = "output_items"
@@ -30,25 +41,46 @@ def save_tool(note_ids: Collection[str], listed: Collection[str] | None = None) 
     )
 
 
+def series_tool(note_ids: Collection[str], listed: Collection[str] | None,
+                today: _dt.date) -> Tool:
+    """save_review_series: the second confirmed tool; one SAVE saves every session."""
+    return Tool(
+        name=SERIES_TOOL_NAME,
+        schema=series_tool_definition(listed),
+        check=lambda arguments: parse_series_arguments(arguments, note_ids, today),
+        needs_confirmation=True,
+    )
+
+
 def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
     """A catalog for notes given as a plain sequence (tests, the samples)."""
     return notes if isinstance(notes, Catalog) else ListCatalog(tuple(notes), "samples")
 
 
-def registry_for(notes: Sequence[Note] | Catalog) -> Registry:
-    """The tools of one run: save_review_plan, plus the lookups when notes are not all listed."""
+def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
+                 memory: ReviewMemory | None = None) -> Registry:
+    """The tools of one run: save_review_plan and save_review_series; search_notes and
+    get_note when the notes are not all listed; due_notes when `memory` knows of due notes."""
     catalog = as_catalog(notes)
+    today = today or _dt.date.today()
     listed = catalog.listed()
-    tools = [save_tool(catalog, None if listed is None else [note.id for note in listed])]
+    ids = None if listed is None else [note.id for note in listed]
+    tools = [save_tool(catalog, ids), series_tool(catalog, ids, today)]
     if catalog.offers_lookups:
         from planner.lookups import lookup_tools
 
         tools += lookup_tools(catalog)
+    if memory is not None and memory.has_due_info():
+        from planner.lookups import due_tool
+
+        tools.append(due_tool(memory, today))
     return Registry(tools)
 
 
-def system_message(notes: Sequence[Note] | Catalog, today: _dt.date) -> dict:
-    """The assistant's role, the notes it may refer to (or how to find them), today's date."""
+def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
+                   memory: ReviewMemory | None = None) -> dict:
+    """The assistant's role, the notes it may refer to (or how to find them), today's date,
+    and (with due information) one line on the notes due today."""
     catalog = as_catalog(notes)
     zone = _dt.datetime.now().astimezone().tzname() or "local time"
     content = (
@@ -61,6 +93,9 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date) -> dict:
         "result with status rejected names the rule your call broke: correct the call. A "
         "result with status cancelled and feedback says what the person wants changed: "
         "propose again with that change.\n"
+        f"For several review sessions of the same notes (spaced repetition), call "
+        f"{SERIES_TOOL_NAME} once with all the dates instead; it is confirmed and saved as "
+        "one.\n"
         f"Today is {today.isoformat()} ({today.strftime('%A')}, {zone}); resolve words like "
         "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
     )
@@ -68,6 +103,13 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date) -> dict:
     if catalog.offers_lookups:
         content += ("Use search_notes to find notes by their words and get_note to read one; "
                     "both only read. Use only note IDs you found.\n")
+    if memory is not None and memory.has_due_info():
+        # One line whatever the log holds: the request does not grow with the reviews.
+        count = memory.due_today(today)
+        notes_due = "1 note is" if count == 1 else f"{count:,} notes are"
+        content += (f"By the person's review history, {notes_due} due for review today; "
+                    "due_notes lists them (and those due in the next days), most overdue "
+                    "first.\n")
     if listed is None:
         # Not listed at all: the request stays the same size however many notes there are.
         content += f"The person has {len(catalog):,} notes; they are not listed here."
@@ -76,9 +118,10 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date) -> dict:
     return {"role": "system", "content": content}
 
 
-def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date) -> list[dict]:
+def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,
+                   memory: ReviewMemory | None = None) -> list[dict]:
     """The messages of the first request: system, then the person's request."""
-    return [system_message(notes, today), {"role": "user", "content": request}]
+    return [system_message(notes, today, memory), {"role": "user", "content": request}]
 
 
 def build_request(

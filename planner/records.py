@@ -59,17 +59,25 @@ def process_start_ticks(pid: int) -> int | None:
 
 
 class PlanRecord(NamedTuple):
-    """A proposal as recorded: `plan` of the summary and of a proposal step."""
+    """A proposal as recorded: `plan` of the summary and of a proposal step.
+
+    A series (SPEC 16) has `dates`, its sessions' dates, and no `date`.
+    """
 
     title: str | None
     note_ids: tuple[str, ...] | None
     date: str | None
     minutes: int | None
+    dates: tuple[str, ...] | None = None
 
     def to_json(self) -> dict:
-        return {"title": self.title,
-                "note_ids": None if self.note_ids is None else list(self.note_ids),
-                "date": self.date, "minutes": self.minutes}
+        notes = None if self.note_ids is None else list(self.note_ids)
+        if self.dates is not None:
+            # As the series' plan file has it: dates in the place of date.
+            return {"title": self.title, "note_ids": notes, "dates": list(self.dates),
+                    "minutes": self.minutes}
+        return {"title": self.title, "note_ids": notes, "date": self.date,
+                "minutes": self.minutes}
 
 
 class ToolResult(NamedTuple):
@@ -347,12 +355,15 @@ def _int(value: object) -> int | None:
 def _plan(value: object) -> PlanRecord | None:
     if type(value) is not dict:
         return None
-    title, notes, date, minutes = map(value.get, PlanRecord._fields)
+    title, notes, date, minutes, dates = map(value.get, PlanRecord._fields)
     return _new(PlanRecord, (
         title if type(title) is str else None,
         tuple([note if type(note) is str else str(note) for note in notes])
         if type(notes) is list else None,
         date if type(date) is str else None, minutes if type(minutes) is int else None,
+        # A series' dates; str() of one that is not text: only the screens show them.
+        tuple([day if type(day) is str else str(day) for day in dates])
+        if type(dates) is list else None,
     ))
 
 

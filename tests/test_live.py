@@ -295,7 +295,9 @@ def test_first_request_is_exactly_what_the_server_received(
     # extra_body lands at the top level of the JSON body, not nested under "extra_body".
     assert body["thinking"] == {"type": "disabled"}
     assert "extra_body" not in body and "response_format" not in body
-    assert [tool["function"]["name"] for tool in body["tools"]] == ["save_review_plan"]
+    # SPEC 16: the series tool is offered beside the plan tool.
+    assert [tool["function"]["name"] for tool in body["tools"]] == ["save_review_plan",
+                                                                    "save_review_series"]
     system, user = body["messages"]
     assert system["role"] == "system" and TODAY.isoformat() in system["content"]
     assert user == {"role": "user", "content": REQUEST}

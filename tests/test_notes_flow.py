@@ -57,7 +57,7 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
     first, second, third = (request.body for request in server.chat_requests())
     names = [tool["function"]["name"] for tool in first["tools"]]
-    assert names == ["save_review_plan", "search_notes", "get_note"]
+    assert names == ["save_review_plan", "save_review_series", "search_notes", "get_note"]
     # A folder's notes are not listed and note_ids has no enum; the program checks the IDs.
     assert "note-0001" not in first["messages"][0]["content"]
     assert "enum" not in first["tools"][0]["function"]["parameters"]["properties"]["note_ids"][
@@ -122,5 +122,6 @@ def test_the_demo_uses_the_samples_whatever_the_home_holds(home: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "built-in sample notes" in result.stderr
     request = json.loads((run_dirs(home)[0] / "01-request.json").read_text())
-    assert [tool["function"]["name"] for tool in request["tools"]] == ["save_review_plan"]
+    assert [tool["function"]["name"] for tool in request["tools"]] == ["save_review_plan",
+                                                                       "save_review_series"]
     assert "N1: RAG 的基本流程" in request["messages"][0]["content"]

@@ -83,11 +83,15 @@ def test_the_openai_preset_sends_a_responses_body(server: StubServer) -> None:
     assert body["include"] == ["reasoning.encrypted_content"]
     # reasoning_effort (the preset's, for Chat Completions) travels as reasoning.effort.
     assert body["reasoning"] == {"effort": "none"}
-    (tool,) = body["tools"]
-    chat_tool = registry_for(SAMPLE_NOTES).definitions()[0]["function"]
-    assert tool == {"type": "function", "name": "save_review_plan",
-                    "description": chat_tool["description"],
-                    "parameters": chat_tool["parameters"], "strict": False}
+    # SPEC 16: both confirmed tools, flat as the Responses API has them.
+    for tool, chat_tool in zip(body["tools"], registry_for(SAMPLE_NOTES).definitions(),
+                               strict=True):
+        function = chat_tool["function"]
+        assert tool == {"type": "function", "name": function["name"],
+                        "description": function["description"],
+                        "parameters": function["parameters"], "strict": False}
+    assert [tool["name"] for tool in body["tools"]] == ["save_review_plan",
+                                                        "save_review_series"]
     assert body["tool_choice"] == "auto"
     assert protocol.endpoint(openai_config(server)) == "/responses"
 

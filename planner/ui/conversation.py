@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from typing import TYPE_CHECKING
 
@@ -225,28 +226,41 @@ def _hanging(value: str, width: int) -> list[str]:
 
 
 def show_plan(view: ConfirmRequest, simulated: bool) -> None:
-    """The checked plan as the person must confirm it: values, notes, target file."""
+    """The checked plan (or series) as the person must confirm it: values, notes with their
+    schedules, each session of a series, target file."""
     plan = view.plan
     warn = "bold yellow"
     rows = [("Title", inert_line(plan.title), "")]
     for index, note in enumerate(view.notes):
         where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
+        # The program's own words, after the note's: [due today], [overdue 3 days], [new].
+        due = ("" if view.due is None
+               else f"  [{schedule_words(view.due.get(note.id), view.today)}]")
         rows.append(("Notes" if index == 0 else "",
-                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}", ""))
-    rows.append(("Date", describe_date(plan.date, view.today), ""))
+                     f"{inert_line(note.id)}  {inert_line(note.title)}{where}{due}", ""))
+    dates = view.dates
+    if len(dates) == 1 and not hasattr(plan, "dates"):
+        rows.append(("Date", describe_date(dates[0], view.today), ""))
+    else:
+        # A series: every session on a line of its own, numbered as `planner plans` shows them.
+        for number, date in enumerate(dates, 1):
+            rows.append(("Sessions" if number == 1 else "",
+                         f"{number}. {describe_date(date, view.today)}, {plan.minutes} min", ""))
     if view.date_in_past:
         rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
     rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
     rows += [("", f"warning: {inert_line(warning)}", warn) for warning in view.warnings]
+    what = "plan" if len(dates) == 1 and not hasattr(plan, "dates") else (
+        f"series of {len(dates)} sessions")
     screen = _screen()
     try:
-        _plan_panel(screen, rows, simulated)
+        _plan_panel(screen, rows, simulated, what)
     except OSError:
         if screen is out:
             raise
         # The terminal went away while showing it: the plan goes with the rest of the output,
         # and the SAVE prompt, which needs that terminal too, finds none and cancels.
-        _plan_panel(out, rows, simulated)
+        _plan_panel(out, rows, simulated, what)
     finally:
         if screen is not out:
             try:
@@ -255,7 +269,20 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
                 pass
 
 
-def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool) -> None:
+def schedule_words(due: _dt.date | None, today: _dt.date) -> str:
+    """A note's schedule: `due today`, `overdue 3 days`, `due in 5 days (2026-12-06)`, `new`."""
+    if due is None:
+        return "new"
+    days = (due - today).days
+    if days == 0:
+        return "due today"
+    if days < 0:
+        return f"overdue {-days:,} day" + ("" if days == -1 else "s")
+    return f"due in {days:,} day" + ("" if days == 1 else "s") + f" ({due.isoformat()})"
+
+
+def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool,
+                what: str = "plan") -> None:
     """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
     import os
 
@@ -281,7 +308,7 @@ def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bo
             body.append(part, style=style)
             body.append("\n")
     body.rstrip()
-    title = "Proposed plan (simulated model)" if simulated else "Proposed plan"
+    title = f"Proposed {what} (simulated model)" if simulated else f"Proposed {what}"
     screen.print(Panel(body, title=Text(title), title_align="left", expand=False,
                        width=columns))
 
