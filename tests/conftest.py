@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,13 @@ from stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
+
+# planner builds its Rich consoles when imported (as the tests are collected), and a console built
+# while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with
+# COLUMNS=80, a terminal may export its own: drop both, so every test sees the width it sets
+# (the `home` fixture's COLUMNS=120, or its own) however the tests are run.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +50,55 @@ def read_summary(folder: Path) -> dict:
 
 
 def all_files(root: Path) -> list[Path]:
-    """Every file under root, recursively, sorted."""
+    """Every file (and link) under root, recursively, sorted; none when root does not exist."""
+    if not root.exists():
+        return []
     return sorted(p for p in root.rglob("*") if p.is_file() or p.is_symlink())
+
+
+def snapshot(*roots: Path) -> dict[str, tuple]:
+    """Every entry under the roots, links not followed: its type and mode, a regular file's
+    bytes, a link's target. Compare one taken before a command with one taken after it."""
+    seen = {}
+    for root in roots:
+        for folder, dirs, files in os.walk(root):  # os.walk does not follow links to folders
+            for name in dirs + files:
+                path = os.path.join(folder, name)
+                info = os.lstat(path)
+                if stat.S_ISLNK(info.st_mode):
+                    content: object = os.readlink(path)
+                elif stat.S_ISREG(info.st_mode):
+                    content = Path(path).read_bytes()
+                else:
+                    content = None  # a folder, FIFO or device: never opened
+                seen[path] = (info.st_mode, content)
+    return seen
+
+
+def run_planner(
+    *args: str,
+    command: Sequence[str] = (PLANNER,),
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    stdin: int | None = subprocess.DEVNULL,
+    input: str | bytes | None = None,
+    stdout: object = subprocess.PIPE,
+    text: bool = True,
+    new_session: bool = True,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess:
+    """Run the installed `planner` (or `command`, such as the fault driver, then `args`) with no
+    terminal: stdin closed (or fed `input`), a new session so no controlling terminal, stdout
+    and stderr captured, bounded by `timeout` seconds (a hang fails with TimeoutExpired).
+
+    `env` is the whole environment (None: this process's, as the `home` fixture left it);
+    `stdin=None` inherits the test process's stdin, `new_session=False` its session.
+    """
+    return subprocess.run(
+        [*command, *args], cwd=cwd, env=env, stdin=None if input is not None else stdin,
+        input=input, stdout=stdout, stderr=subprocess.PIPE, text=text,
+        start_new_session=new_session, timeout=timeout,
+    )
 
 
 def plan_body(path: Path) -> dict:

@@ -24,7 +24,7 @@ def plant(spec: dict) -> None:
     answer = spec.get("answer")
     read_line = ui.read_tty_line
 
-    def answered(prompt: str) -> str | None:
+    def answered(prompt: str, discard_typed_ahead: bool = False) -> str | None:
         # The SAVE prompt gets the planted answer; any later prompt (feedback) gets Enter.
         return f"{answer}\n" if prompt.endswith(ui.SAVE_PROMPT) else "\n"
 
@@ -47,7 +47,10 @@ def plant(spec: dict) -> None:
     model.ScriptedClient.complete = counted(complete)
     model.LiveClient.complete = counted(live_complete)
     if kill == "at-prompt":
-        ui.read_tty_line = lambda prompt: die() if prompt == ui.SAVE_PROMPT else read_line(prompt)
+        def die_at_save(prompt: str, discard_typed_ahead: bool = False) -> str | None:
+            return die() if prompt == ui.SAVE_PROMPT else read_line(prompt, discard_typed_ahead)
+
+        ui.read_tty_line = die_at_save
     save = records.RunRecord.save
 
     def save_then_maybe_die(self, **changes):

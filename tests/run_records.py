@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from conftest import PLANNER
+from conftest import run_planner
 
 from planner.config import Prices
 
@@ -74,10 +73,7 @@ def write_run(home: Path, run_id: str, data: object = None, raw: bytes | None = 
 def demo_runs(home: Path, count: int) -> None:
     """Real demo runs, through the installed command with no terminal (so: cancelled)."""
     for _ in range(count):
-        result = subprocess.run(
-            [PLANNER, "--demo", "--home", str(home)], capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, start_new_session=True, timeout=60,
-        )
+        result = run_planner("--demo", "--home", str(home))
         assert result.returncode == 0, result.stderr
 
 

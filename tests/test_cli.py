@@ -4,42 +4,33 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER, all_files, read_summary, run_dirs
+from conftest import all_files, read_summary, run_dirs, run_planner
 
 from planner.config import Config
 from planner.notes import SAMPLE_NOTES
 from planner.protocol import DEFAULT_REQUEST, build_request, first_messages, registry_for
 
 
-def planner(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the installed `planner` with no terminal at all (no stdin, new session)."""
-    return subprocess.run(
-        [PLANNER, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-        start_new_session=True, cwd=cwd, timeout=60,
-    )
-
-
 def test_version_and_help() -> None:
-    assert planner("--version").stdout.strip() == "planner 0.1.0"
-    result = planner("--help")
+    assert run_planner("--version").stdout.strip() == "planner 0.1.0"
+    result = run_planner("--help")
     assert result.returncode == 0
     for word in ("--demo", "--dry-run", "--request", "--config", "--home", "runs", "costs"):
         assert word in result.stdout
 
 
 def test_plain_planner_shows_the_help(home: Path) -> None:
-    result = planner()
+    result = run_planner()
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout == planner("--help").stdout
+    assert result.stdout == run_planner("--help").stdout
     assert all_files(home) == []
 
 
 def test_options_without_a_mode_are_a_usage_error(home: Path) -> None:
-    result = planner("--home", ".")
+    result = run_planner("--home", ".")
     assert result.returncode == 2
     assert "choose a mode: --demo, --dry-run (-n) or --request TEXT (-r)" in result.stderr
     assert result.stdout == "" and all_files(home) == []
@@ -54,14 +45,14 @@ def test_options_without_a_mode_are_a_usage_error(home: Path) -> None:
     ],
 )
 def test_conflicting_options_are_refused(home: Path, args: list[str], words: str) -> None:
-    result = planner(*args)
+    result = run_planner(*args)
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
     assert all_files(home) == []
 
 
 def test_dry_run_prints_the_live_request_and_writes_nothing(home: Path) -> None:
-    result = planner("--dry-run")
+    result = run_planner("--dry-run")
     assert result.returncode == 0
     body = json.loads(result.stdout)
     expected = build_request(
@@ -75,7 +66,7 @@ def test_dry_run_prints_the_live_request_and_writes_nothing(home: Path) -> None:
 
 def test_dry_run_uses_the_given_request_and_config(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"model": "other-model", "extra_body": {}}))
-    result = planner("--dry-run", "--request", "明天复习N3十分钟")
+    result = run_planner("--dry-run", "--request", "明天复习N3十分钟")
     body = json.loads(result.stdout)
     assert body["model"] == "other-model" and "thinking" not in body
     assert body["messages"][-1] == {"role": "user", "content": "明天复习N3十分钟"}
@@ -83,7 +74,7 @@ def test_dry_run_uses_the_given_request_and_config(home: Path) -> None:
 
 
 def test_demo_without_terminal_cancels_and_records_everything(home: Path) -> None:
-    result = planner("--demo")
+    result = run_planner("--demo")
     assert result.returncode == 0, result.stderr
     assert "simulated" in result.stderr.lower() and "Simulated model explanation" in result.stdout
     assert "No terminal to confirm on" in result.stdout
@@ -101,7 +92,7 @@ def test_demo_without_terminal_cancels_and_records_everything(home: Path) -> Non
 def test_home_option_puts_everything_there(home: Path, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere"
     other.mkdir()
-    assert planner("--home", str(other), "--demo").returncode == 0
+    assert run_planner("--home", str(other), "--demo").returncode == 0
     assert len(run_dirs(other)) == 1 and run_dirs(home) == []
 
 
@@ -124,7 +115,7 @@ def test_home_option_puts_everything_there(home: Path, tmp_path: Path) -> None:
 )
 def test_bad_config_names_the_key(home: Path, config: object, words: str) -> None:
     (home / "config.json").write_text(json.dumps(config))
-    result = planner("--demo")
+    result = run_planner("--demo")
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
     assert run_dirs(home) == []
@@ -132,9 +123,9 @@ def test_bad_config_names_the_key(home: Path, config: object, words: str) -> Non
 
 def test_config_that_is_not_json_or_missing(home: Path) -> None:
     (home / "config.json").write_text("{model: x}")
-    result = planner("--dry-run")
+    result = run_planner("--dry-run")
     assert result.returncode == 2 and "not valid JSON" in result.stderr
-    result = planner("--config", "nope.json", "--dry-run")
+    result = run_planner("--config", "nope.json", "--dry-run")
     assert result.returncode == 2 and "no such config file" in result.stderr
 
 
@@ -150,7 +141,7 @@ def test_example_config_equals_the_defaults() -> None:
 def test_notes_json_replaces_the_samples(home: Path) -> None:
     notes = [{"id": "A7", "title": "向量数据库", "text": "索引与召回"}]
     (home / "notes.json").write_text(json.dumps(notes, ensure_ascii=False))
-    body = json.loads(planner("--dry-run").stdout)
+    body = json.loads(run_planner("--dry-run").stdout)
     system = body["messages"][0]["content"]
     assert "A7: 向量数据库" in system and "N1" not in system
     assert body["tools"][0]["function"]["parameters"]["properties"]["note_ids"]["items"][
@@ -165,6 +156,6 @@ def test_notes_json_replaces_the_samples(home: Path) -> None:
 def test_bad_notes_json_is_a_usage_error(home: Path, content: str) -> None:
     # The demo always uses the built-in samples (SPEC 11); the other modes read notes.json.
     (home / "notes.json").write_text(content)
-    result = planner("--dry-run")
+    result = run_planner("--dry-run")
     assert result.returncode == 2 and "notes.json" in result.stderr
     assert run_dirs(home) == []

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, all_files, read_summary, run_dirs
 
+pytestmark = pytest.mark.slow  # many runs at once
+
 DRIVER = str(ROOT / "tests" / "fault_driver.py")
 RUNS_AT_ONCE = 16
 

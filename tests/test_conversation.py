@@ -174,7 +174,7 @@ def check_records(run: Run) -> None:
 
 
 def plans_on_disk(home: Path) -> list[Path]:
-    return all_files(home / "plans") if (home / "plans").exists() else []
+    return all_files(home / "plans")
 
 
 def assert_saved(run: Run, plan: dict) -> None:

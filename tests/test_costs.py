@@ -18,8 +18,8 @@ from run_records import (
 from typer.testing import CliRunner
 
 from planner import costs
-from planner.records import CallEntry, from_json
 from planner.cli import app
+from planner.records import CallEntry, from_json
 
 RUN_KEYS = ["run_id", "status", "calls", "unknown_calls", "input_cache_hit_tokens",
             "input_cache_miss_tokens", "output_tokens", "cost"]

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER, ROOT, all_files, run_dirs
+from conftest import ROOT, all_files, run_dirs, run_planner, snapshot
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, demo_runs, summary, write_run
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
@@ -29,15 +29,7 @@ OLDEST = "20261101T000000000000Z-aaaaaa"
 
 def planner(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
     """The installed command with no terminal at all; `env` is added to the environment."""
-    return subprocess.run(
-        [PLANNER, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-        start_new_session=True, cwd=cwd, env={**os.environ, **env}, timeout=60,
-    )
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root and its bytes: what must not change."""
-    return {str(path.relative_to(root)): path.read_bytes() for path in all_files(root)}
+    return run_planner(*args, cwd=cwd, env={**os.environ, **env})
 
 
 def one_error(result: subprocess.CompletedProcess, code: int, words: str) -> None:
@@ -135,6 +127,7 @@ def test_r_runs_live(home: Path) -> None:
     assert all_files(home) == []
 
 
+@pytest.mark.slow
 def test_limit_and_all_have_short_forms(home: Path) -> None:
     three_runs(home)
     before = snapshot(home)
@@ -223,6 +216,7 @@ def other_home(tmp_path: Path) -> Path:
     return other
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["--home", "PLANNER_HOME"])
 def test_the_home_holds_config_notes_and_records(home: Path, tmp_path: Path, how: str) -> None:
     other = other_home(tmp_path)
@@ -458,6 +452,7 @@ def plan_reply(usage_data: object) -> Reply:
     return Reply(body=tool_call_reply(plan, usage_data=usage_data))
 
 
+@pytest.mark.slow
 def test_a_live_run_ends_with_its_tokens_and_cost(home: Path, server: StubServer) -> None:
     # 1,050 input tokens, all cache misses, and 80 output: (1050*0.14 + 80*0.28) / 1e6.
     server.add(plan_reply(usage(500, 40, hit=None)),
@@ -474,6 +469,7 @@ def test_a_live_run_ends_with_its_tokens_and_cost(home: Path, server: StubServer
     assert "Asking" not in result.stdout + result.stderr  # no terminal: no waiting line
 
 
+@pytest.mark.slow
 def test_a_live_run_with_unknown_usage_says_so(home: Path, server: StubServer) -> None:
     plan = tool_call_reply({"title": "RAG basics", "note_ids": ["N1"], "date": "2099-01-05",
                             "minutes": 20})
@@ -490,6 +486,7 @@ def test_a_live_run_with_unknown_usage_says_so(home: Path, server: StubServer) -
     assert line in result.stderr.splitlines()
 
 
+@pytest.mark.slow
 def test_a_failed_live_run_still_counts_its_calls(home: Path, server: StubServer) -> None:
     server.add(Reply(status=503, body={"error": {"message": "overloaded"}}))
     result = live(home, "-r", "review N1 on 2099-01-05")
@@ -507,6 +504,7 @@ def test_the_demo_has_no_cost_line(home: Path) -> None:
 # --- an ASCII-only terminal ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ascii_output_does_not_crash_the_demo_or_the_dry_run(home: Path) -> None:
     normal = json.loads(planner("--dry-run").stdout)
     dry = planner("--dry-run", PYTHONIOENCODING="ascii")
@@ -557,6 +555,7 @@ def run_example(home: Path, server: StubServer, line: str) -> subprocess.Complet
     return live(home, *words[1:])
 
 
+@pytest.mark.slow
 def test_the_help_examples_run(home: Path, server: StubServer) -> None:
     examples = help_examples()
     assert len(examples) == 6 + len(COMMANDS), examples
@@ -568,6 +567,7 @@ def test_the_help_examples_run(home: Path, server: StubServer) -> None:
     assert not (home / "plans.ics").exists()  # nothing upcoming to export: nothing written
 
 
+@pytest.mark.slow
 def test_the_readme_examples_run(home: Path, server: StubServer) -> None:
     examples = readme_examples()
     assert examples, "the README shows how planner is used"

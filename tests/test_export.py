@@ -142,6 +142,7 @@ def check_in_khal(agenda: Khal, expected: dict, start: str = "19:00") -> None:
     assert agenda.files() == sorted(f"{r}@planner.ics" for r in expected)
 
 
+@pytest.mark.slow
 def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Path,
                                                                       tmp_path: Path) -> None:
     expected = build_plans(home)
@@ -158,6 +159,7 @@ def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Pa
     assert "N3" in events["20261001T000000000000Z-0b0b0b@planner"]["description"]
 
 
+@pytest.mark.slow
 def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     agenda = Khal(tmp_path / "khal")
@@ -174,6 +176,7 @@ def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path
     check_in_khal(agenda, expected)
 
 
+@pytest.mark.slow
 def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     (home / "settings.json").write_text('{"review_time": "07:05"}')
@@ -184,6 +187,7 @@ def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
     check_in_khal(agenda, expected, start="07:05")
 
 
+@pytest.mark.slow
 def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) -> None:
     build_plans(home)
     calendar = icalendar.Calendar.from_ical(planner(home, "export", "--ics").stdout)
@@ -203,6 +207,7 @@ def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) 
     assert times["Fall back"] == "14:00"
 
 
+@pytest.mark.slow
 def test_a_zone_without_a_name_is_written_in_utc_with_its_own_rules(home: Path,
                                                                      tmp_path: Path) -> None:
     expected = build_plans(home)

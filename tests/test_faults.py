@@ -12,23 +12,22 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs
+from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
 from typer.testing import CliRunner
 
 from planner import storage, ui
 from planner.cli import app
 from planner.ui import SAVE_PROMPT
 
+pytestmark = pytest.mark.slow  # fault injection: runs killed or failed at every step
+
 DRIVER = str(ROOT / "tests" / "fault_driver.py")
 
 
 def drive(spec: dict, *args: str, home: Path) -> subprocess.CompletedProcess:
     """Run planner through the fault driver, with no terminal."""
-    return subprocess.run(
-        [sys.executable, DRIVER, json.dumps(spec), "--", "--home", str(home), *args],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, start_new_session=True,
-        timeout=60,
-    )
+    return run_planner("--home", str(home), *args,
+                       command=[sys.executable, DRIVER, json.dumps(spec), "--"])
 
 
 def check_truthful(home: Path) -> dict:
@@ -38,8 +37,7 @@ def check_truthful(home: Path) -> dict:
         if not path.name.endswith(".tmp"):
             json.loads(path.read_text(encoding="utf-8"))
     summary = read_summary(folder)
-    plans = all_files(home / "demo-plans") if (home / "demo-plans").exists() else []
-    for plan in plans:
+    for plan in all_files(home / "demo-plans"):
         assert plan_body(plan) == {"simulated": True, "plan": summary["plan"]}
         assert summary["approved"] is True and summary["target"] == f"demo-plans/{plan.name}"
         assert summary["stage"] in ("executing", "explaining", "done")
@@ -66,8 +64,7 @@ def test_sigkill_at_each_step_leaves_truthful_records(home: Path, point: str) ->
         not plan_exists
     if not plan_exists:
         assert not (home / "demo-plans").exists() or not any((home / "demo-plans").iterdir())
-    listed = subprocess.run([PLANNER, "--home", str(home), "runs", "--json"],
-                            capture_output=True, text=True, timeout=60)
+    listed = run_planner("--home", str(home), "runs", "--json", stdin=None, new_session=False)
     assert listed.returncode == 0, listed.stderr
     (row,) = json.loads(listed.stdout)
     assert row["status"] == "interrupted"
@@ -114,8 +111,8 @@ OPERATIONS = ["mkdir", "open", "write", "fsync", "replace", "chmod"]
 def demo_in_process(home: Path, monkeypatch: pytest.MonkeyPatch, faulty: FaultyOS | None):
     """`planner --demo` in this process, answering SAVE, with storage's os swapped."""
     # SAVE at the SAVE prompt; Enter at any later prompt.
-    monkeypatch.setattr(ui, "read_tty_line",
-                        lambda prompt: "SAVE\n" if prompt.endswith(SAVE_PROMPT) else "\n")
+    monkeypatch.setattr(ui, "read_tty_line", lambda prompt, discard_typed_ahead=False:
+                        "SAVE\n" if prompt.endswith(SAVE_PROMPT) else "\n")
     monkeypatch.setattr(ui, "has_terminal", lambda: True)
     if faulty is not None:
         monkeypatch.setattr(storage, "os", faulty)
@@ -162,8 +159,8 @@ def test_failing_each_file_operation(
 ) -> None:
     result = demo_in_process(home, monkeypatch, FaultyOS(operation, nth, code))
     output = result.output
-    assert "Traceback" not in output and result.exception is None or \
-        isinstance(result.exception, SystemExit), output
+    assert "Traceback" not in output, output
+    assert result.exception is None or isinstance(result.exception, SystemExit), output
     assert result.exit_code == 1, output
     assert output.count("Error:") == 1 and os.strerror(code) in output
     folders = run_dirs(home)
@@ -173,7 +170,7 @@ def test_failing_each_file_operation(
         assert "could not write the run's records" in output
         return
     summary = check_truthful(home)
-    plans = all_files(home / "demo-plans") if (home / "demo-plans").exists() else []
+    plans = all_files(home / "demo-plans")
     requests = [p for p in folders[0].iterdir() if p.name.endswith("-request.json")]
     if summary["tool_result"] and summary["tool_result"]["status"] == "failed":
         assert plans == [] and len(requests) == 1  # no second call after a failed plan write

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER, run_dirs
+from conftest import run_dirs, run_planner
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, demo_runs, summary, write_run
 from typer.testing import CliRunner
@@ -36,8 +36,7 @@ def runs_json(*args: str) -> list[dict]:
 def planner(*args: str, columns: int = 120) -> subprocess.CompletedProcess:
     """The installed command with no terminal, at a given width."""
     env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"}
-    return subprocess.run([PLANNER, *args], capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL, start_new_session=True, timeout=60)
+    return run_planner(*args, env=env)
 
 
 def unused_pid() -> int:
@@ -299,11 +298,15 @@ def test_show_a_complete_demo_run(home: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = result.stdout
     date = json.loads((folder / "summary.json").read_text())["plan"]["date"]
-    for expected in ("complete", "RAG基础复习", f"notes N1, N2; {date}; 20 min",
+    for expected in ("RAG基础复习", f"notes N1, N2; {date}; 20 min",
                      "not approved", "cancelled: nothing written", "simulated run: not priced",
                      "01-request.json", "02-response.json", "Simulated model",
                      "你没有确认"):
         assert expected in text, expected
+    # A cancelled run is called cancelled, as `planner runs` and `costs` call it (recorded as
+    # complete: --json keeps that).
+    (status_line,) = [line for line in text.splitlines() if "Status" in line]
+    assert "cancelled" in status_line and "complete" not in status_line
     detail = json.loads(invoke("show", folder.name, "--json").stdout)
     assert list(detail) == ["run_id", "folder", "status", "problem", "simulated", "currency",
                             "cost", "unknown_calls", "calls", "steps", "files", "summary"]

@@ -18,6 +18,8 @@ import pytest
 from conftest import run_planner, snapshot
 from run_records import call, deepseek_usage, summary, write_run
 
+pytestmark = pytest.mark.slow  # every case runs the real command again and again
+
 SECONDS = 30  # far above a normal run (under a second); reached only by a hang
 DEEP = "[" * 100_000 + "]" * 100_000
 

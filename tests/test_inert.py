@@ -177,6 +177,7 @@ any_chars = st.one_of(
 any_text = st.lists(any_chars, max_size=60).map("".join)  # pieces, not only characters
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(any_text)
 def test_line_output_is_inert_whatever_the_input(text: str) -> None:
@@ -189,6 +190,7 @@ def test_line_output_is_inert_whatever_the_input(text: str) -> None:
     assert dangerous(inert_line(inert_line(text))) == []
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(any_text)
 def test_block_output_is_inert_whatever_the_input(text: str) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs
+from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
 from people import saying
 from stub_server import (
     PLAN,
@@ -153,8 +153,7 @@ def live_run(
 
 def plan_files(home: Path) -> list[Path]:
     """Every file under home/plans (none when the folder does not exist)."""
-    plans = home / "plans"
-    return all_files(plans) if plans.exists() else []
+    return all_files(home / "plans")
 
 
 def cli_env(**extra: str) -> dict[str, str]:
@@ -165,15 +164,7 @@ def cli_env(**extra: str) -> dict[str, str]:
 def run_cli(*args: str, key: str | None = KEY, env_extra: dict | None = None):
     """Run planner with no terminal at all: stdin closed and a new session without a tty."""
     env = cli_env(**({KEY_ENV: key} if key else {}), **(env_extra or {}))
-    return subprocess.run(
-        [PLANNER, *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=env,
-        start_new_session=True,
-        timeout=CLI_TIMEOUT,
-    )
+    return run_planner(*args, env=env, timeout=CLI_TIMEOUT)
 
 
 def spawn_cli(*args: str, key: str | None = KEY) -> tuple[pexpect.spawn, list[str]]:
@@ -585,6 +576,7 @@ def test_first_call_failure_stops_the_run(
 CLI_FAILURES = ["503-overloaded", "timeout", "connection-refused", "minutes-a-string"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CLI_FAILURES)
 def test_cli_first_call_failure_exits_1_with_one_line(
     name: str, stub_server: StubServer, home: Path
@@ -692,6 +684,7 @@ def test_second_call_failure_after_cancel_stays_cancelled(
 # --- the real command line -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -716,6 +709,7 @@ def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     assert_key_nowhere(home, output)
 
 
+@pytest.mark.slow
 def test_cli_second_call_failure_reports_the_save_first(
     stub_server: StubServer, home: Path
 ) -> None:
@@ -737,6 +731,7 @@ def test_cli_second_call_failure_reports_the_save_first(
     assert len(stub_server.requests) == 2
 
 
+@pytest.mark.slow
 def test_cli_past_date_is_shown_with_a_warning(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal({**GOOD_PLAN, "date": PAST}), explanation("Nothing was saved."))
     write_config(home, stub_server.url)
@@ -753,6 +748,7 @@ def test_cli_past_date_is_shown_with_a_warning(stub_server: StubServer, home: Pa
     assert plan_files(home) == []
 
 
+@pytest.mark.slow
 def test_cli_without_terminal_cancels(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation("Nothing was saved."))
     write_config(home, stub_server.url)
@@ -770,6 +766,7 @@ def test_cli_without_terminal_cancels(stub_server: StubServer, home: Path) -> No
     assert_key_nowhere(home, result.stdout, result.stderr)
 
 
+@pytest.mark.slow
 def test_cli_text_answer_exits_0(stub_server: StubServer, home: Path) -> None:
     stub_server.add(Reply(body=text_reply("Which date should I use?")))
     write_config(home, stub_server.url)
@@ -802,6 +799,7 @@ def test_missing_key_names_the_configured_variable(stub_server: StubServer, home
     assert stub_server.requests == []
 
 
+@pytest.mark.slow
 def test_hidden_key_prompt_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -817,6 +815,7 @@ def test_hidden_key_prompt_in_a_terminal(stub_server: StubServer, home: Path) ->
     assert len(plan_files(home)) == 1
 
 
+@pytest.mark.slow
 def test_empty_hidden_key_exits_2(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -833,6 +832,7 @@ ECHOING_401 = Reply(
 )
 
 
+@pytest.mark.slow
 def test_key_echoed_by_the_server_is_never_shown_or_saved(
     stub_server: StubServer, home: Path
 ) -> None:
@@ -873,6 +873,7 @@ def test_non_ascii_key_stops_with_a_clear_line(
         assert key not in path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_cli_non_ascii_key_typed_at_the_prompt(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -975,6 +976,7 @@ def test_unparsable_base_url_is_a_config_error(base_url: str, home: Path) -> Non
 # --- Ctrl+C ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_hidden_key_prompt(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -986,6 +988,7 @@ def test_ctrl_c_at_the_hidden_key_prompt(stub_server: StubServer, home: Path) ->
     assert not (home / "tool-records").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_waiting_for_the_model(stub_server: StubServer, home: Path) -> None:
     stub_server.add(Reply(body=tool_call_reply(GOOD_PLAN), delay=SLOW))
     write_config(home, stub_server.url)
@@ -1001,6 +1004,7 @@ def test_ctrl_c_while_waiting_for_the_model(stub_server: StubServer, home: Path)
     assert plan_files(home) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_save_prompt(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -1016,6 +1020,7 @@ def test_ctrl_c_at_the_save_prompt(stub_server: StubServer, home: Path) -> None:
     assert plan_files(home) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_waiting_for_the_explanation(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), Reply(body=text_reply(EXPLANATION), delay=SLOW))
     write_config(home, stub_server.url)
@@ -1108,15 +1113,8 @@ print("OPENAI_IMPORTED=" + str("openai" in sys.modules))
 def _imports_openai(*args: str, key: str | None = None) -> bool:
     env = cli_env(**({KEY_ENV: key} if key else {}))
     env["PYTHONPATH"] = str(ROOT)
-    result = subprocess.run(
-        [sys.executable, "-c", _IMPORT_PROBE, *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=env,
-        start_new_session=True,
-        timeout=CLI_TIMEOUT,
-    )
+    result = run_planner(*args, command=[sys.executable, "-c", _IMPORT_PROBE], env=env,
+                         timeout=CLI_TIMEOUT)
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("OPENAI_IMPORTED="), result.stdout + result.stderr
     return last == "OPENAI_IMPORTED=True"
@@ -1127,6 +1125,7 @@ def test_offline_paths_do_not_import_openai(args: list[str], home: Path) -> None
     assert _imports_openai(*args) is False
 
 
+@pytest.mark.slow
 def test_live_path_imports_openai(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)

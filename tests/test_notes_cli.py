@@ -12,25 +12,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER, all_files
+from conftest import PLANNER, all_files, run_planner
 from test_notes import make_folder, write_note
 
 INDEX = Path(".planner") / "notes-index.sqlite3"
 ROW_KEYS = {"id", "title", "tags", "path", "snippet"}
 
 
-def planner(*args: str, cwd: Path | None = None, env: dict | None = None,
-            argv0: list[str] | None = None) -> subprocess.CompletedProcess:
-    """Run the installed `planner` with no terminal at all (no stdin, new session)."""
-    return subprocess.run(
-        [*(argv0 or [PLANNER]), *args], capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, start_new_session=True, cwd=cwd, timeout=60,
-        env=env,
-    )
-
-
 def notes_json(*args: str) -> list[dict]:
-    result = planner("notes", "--json", *args)
+    result = run_planner("notes", "--json", *args)
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
     assert all(set(row) == ROW_KEYS for row in rows)
@@ -41,7 +31,7 @@ def notes_json(*args: str) -> list[dict]:
 
 
 def test_samples_are_listed(home: Path) -> None:
-    result = planner("notes")
+    result = run_planner("notes")
     assert result.returncode == 0 and result.stderr == ""
     assert "Notes in the built-in samples: 3" in result.stdout
     for words in ("N1", "RAG 的基本流程", "N3", "引用与校验"):
@@ -59,12 +49,13 @@ def test_notes_json_is_listed_with_its_tags(home: Path) -> None:
         ensure_ascii=False))
     assert notes_json() == [{"id": "A7", "title": "向量数据库", "tags": ["db"], "path": None,
                              "snippet": None}]
-    assert "Notes in notes.json: 1" in planner("notes").stdout
+    assert "Notes in notes.json: 1" in run_planner("notes").stdout
 
 
+@pytest.mark.slow
 def test_folder_table_shows_50_and_json_all(home: Path) -> None:
     ids = make_folder(home / "notes", 60)
-    result = planner("notes")
+    result = run_planner("notes")
     assert result.returncode == 0, result.stderr
     assert "Notes in notes/: 60" in result.stdout
     assert "Showing 50 of 60 notes: --limit N shows more (0: all); --json lists them all." \
@@ -75,18 +66,18 @@ def test_folder_table_shows_50_and_json_all(home: Path) -> None:
     assert rows[0] == {"id": "G0", "title": "Retrieval 0", "tags": ["retrieval", "检索增强生成"],
                        "path": "topic0/note-0000.md", "snippet": None}
     assert len(notes_json("--limit", "7")) == 7
-    assert "Showing" not in planner("notes", "--limit", "0").stdout
-    assert planner("notes", "--limit", "-1").returncode == 2
+    assert "Showing" not in run_planner("notes", "--limit", "0").stdout
+    assert run_planner("notes", "--limit", "-1").returncode == 2
 
 
 def test_home_option_and_the_home_before_the_command(tmp_path: Path) -> None:
     other = tmp_path / "other"
     write_note(other / "notes", "elsewhere.md", "内容")
     assert [row["id"] for row in notes_json("--home", str(other))] == ["elsewhere"]
-    result = planner("--home", str(other), "notes", "--json")
+    result = run_planner("--home", str(other), "notes", "--json")
     assert [row["id"] for row in json.loads(result.stdout)] == ["elsewhere"]
     assert (other / INDEX).is_file()
-    missing = planner("notes", "--home", str(tmp_path / "nope"))
+    missing = run_planner("notes", "--home", str(tmp_path / "nope"))
     assert missing.returncode == 2 and "no such folder" in missing.stderr
 
 
@@ -95,7 +86,7 @@ def test_notes_dir_from_config(home: Path) -> None:
     (home / "config.json").write_text('{"notes_dir": "vault"}')
     assert [row["id"] for row in notes_json()] == ["v"]
     (home / "config.json").write_text('{"notes_dir": "gone"}')
-    result = planner("notes")
+    result = run_planner("notes")
     assert result.returncode == 2
     assert result.stderr.strip().endswith("notes_dir: gone does not exist; create it or change "
                                           "notes_dir in config.json")
@@ -104,10 +95,11 @@ def test_notes_dir_from_config(home: Path) -> None:
 # --- searching ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_search_in_chinese_and_english(home: Path) -> None:
     make_folder(home / "notes", 90)
     write_note(home / "notes", "rag.md", "RAG 先检索再生成。", title="RAG 入门")
-    result = planner("notes", "检索")
+    result = run_planner("notes", "检索")
     assert result.returncode == 0, result.stderr
     assert "Notes in notes/ matching '检索': 16, best first" in result.stdout
     assert "Showing 10 of 16 matches: --limit N shows more (0: all)." in result.stdout
@@ -117,15 +109,16 @@ def test_search_in_chinese_and_english(home: Path) -> None:
     assert len(notes_json("检索", "--limit", "0")) == 16
     assert len(notes_json("retrieval", "--limit", "3")) == 3
     assert notes_json("找不到的词") == []
-    empty = planner("notes", "找不到的词")
+    empty = run_planner("notes", "找不到的词")
     assert empty.returncode == 0 and "No notes in notes/ match '找不到的词'." in empty.stdout
-    assert planner("notes", "  ").returncode == 2
+    assert run_planner("notes", "  ").returncode == 2
     assert len(notes_json("检索 " * 40)) == 10  # 200 characters, the same word 40 times
-    long = planner("notes", "检" * 201)
+    long = run_planner("notes", "检" * 201)
     assert long.returncode == 2 and long.stdout == ""
     assert long.stderr == "Error: QUERY has 201 characters; at most 200 (a few words find a note)\n"
 
 
+@pytest.mark.slow
 def test_an_edited_note_is_found_by_its_new_text(home: Path) -> None:
     make_folder(home / "notes", 30)
     path = write_note(home / "notes", "draft.md", "第一版的内容 first draft")
@@ -148,7 +141,7 @@ def test_index_rebuilt_after_deletion_or_corruption(home: Path, damage: str) -> 
         index.write_bytes(os.urandom(os.path.getsize(index)))
     else:
         os.truncate(index, 5000)
-    result = planner("notes", "--json", "检索增强生成")
+    result = run_planner("notes", "--json", "检索增强生成")
     assert result.returncode == 0 and result.stderr == ""
     assert json.loads(result.stdout) == before and len(before) == 7
     assert stat.S_IMODE(os.lstat(index).st_mode) == 0o600
@@ -173,7 +166,7 @@ def test_several_planners_at_once_on_a_new_folder(home: Path) -> None:
 def test_duplicate_ids_stop_with_one_line_naming_both_files(home: Path) -> None:
     write_note(home / "notes", "a.md", "x", id="same")
     write_note(home / "notes", "sub/b.md", "y", id="same")
-    result = planner("notes")
+    result = run_planner("notes")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == ('Error: two notes have the ID "same": notes/a.md and notes/sub/b.md; '
                              "give one of them another `id:` in its front matter\n")
@@ -183,7 +176,7 @@ def test_skipped_files_are_warned_and_the_command_goes_on(home: Path) -> None:
     write_note(home / "notes", "good.md", "可以用的笔记")
     (home / "notes" / "bad.md").write_text("---\ntitle: [x\n---\n")
     (home / "notes" / "latin.md").write_bytes(b"\xe9t\xe9")
-    result = planner("notes", "--json", "笔记")
+    result = run_planner("notes", "--json", "笔记")
     assert result.returncode == 0
     assert [row["id"] for row in json.loads(result.stdout)] == ["good"]
     assert result.stderr.splitlines() == [
@@ -192,7 +185,7 @@ def test_skipped_files_are_warned_and_the_command_goes_on(home: Path) -> None:
         "Warning: skipped notes/latin.md: not UTF-8 text",
     ]
     # Still warned when the index is warm: the file is still skipped.
-    assert planner("notes").stderr == result.stderr
+    assert run_planner("notes").stderr == result.stderr
 
 
 @pytest.mark.parametrize(
@@ -205,14 +198,14 @@ def test_skipped_files_are_warned_and_the_command_goes_on(home: Path) -> None:
 )
 def test_bad_notes_json_is_one_line_exit_2(home: Path, content: str, line: str) -> None:
     (home / "notes.json").write_text(content)
-    result = planner("notes")
+    result = run_planner("notes")
     assert result.returncode == 2 and result.stderr == f"Error: {line}\n"
 
 
 def test_notes_json_fifo_is_refused_at_once(home: Path) -> None:
     os.mkfifo(home / "notes.json")
     started = time.monotonic()
-    result = planner("notes")
+    result = run_planner("notes")
     assert time.monotonic() - started < 30
     assert result.returncode == 2
     assert result.stderr == "Error: notes.json is not a regular file (a FIFO)\n"
@@ -222,7 +215,7 @@ def test_titles_and_snippets_cannot_drive_the_terminal(home: Path) -> None:
     write_note(home / "notes", "evil.md", "正文 \x1b]52;c;AAAA\x07 \u202e反转",
                title="\x1b[2J\x1b[31mRED [bold]markup[/bold]")
     for args in (["notes"], ["notes", "正文"]):
-        result = planner(*args, env={**os.environ, "COLUMNS": "200"})
+        result = run_planner(*args, env={**os.environ, "COLUMNS": "200"})
         assert result.returncode == 0
         assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
         assert "\\x1b[2J\\x1b[31mRED [bold]markup[/bold]" in result.stdout
@@ -232,7 +225,7 @@ def test_titles_and_snippets_cannot_drive_the_terminal(home: Path) -> None:
 def test_a_narrow_terminal_keeps_id_title_and_file(home: Path) -> None:
     write_note(home / "notes", "深层/文件夹/笔记.md", "x", title="一个相当长的中文标题" * 4,
                tags=["a", "b"])
-    result = planner("notes", env={**os.environ, "COLUMNS": "80"})
+    result = run_planner("notes", env={**os.environ, "COLUMNS": "80"})
     lines = result.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines)
     assert "深层/文件夹/笔记" in result.stdout and "一个相当长的中文标题" in result.stdout
@@ -244,8 +237,8 @@ def test_a_narrow_terminal_keeps_id_title_and_file(home: Path) -> None:
 
 @pytest.mark.parametrize("args", [["--help"], ["--dry-run"], ["notes"], ["notes", "--help"]])
 def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -> None:
-    result = planner("-X", "importtime", "-m", "planner", *args,
-                     argv0=[sys.executable])
+    result = run_planner("-X", "importtime", "-m", "planner", *args,
+                         command=[sys.executable])
     assert result.returncode == 0, result.stderr
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines()
                 if line.startswith("import time:")}

@@ -8,11 +8,10 @@ then the model proposes folder note IDs and the person types SAVE.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER, plan_body, read_summary, run_dirs
+from conftest import plan_body, read_summary, run_dirs, run_planner
 from stub_server import Reply, StubServer, completion, text_reply, tool_call, tool_call_reply
 from test_live import FUTURE, finish, one_line, spawn_cli, write_config
 from test_notes import make_folder, write_note
@@ -40,6 +39,7 @@ def notes_folder(home: Path) -> None:
     write_note(folder, "rag/basics.md", "# RAG basics\n\n检索增强生成：先检索，再生成。\n")
 
 
+@pytest.mark.slow
 def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Path) -> None:
     notes_folder(home)
     server.add(Reply(body=lookups_reply()), Reply(body=tool_call_reply(PLAN, call_id="call_p")),
@@ -83,6 +83,7 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
     assert [step["call_id"] for step in steps[:2]] == ["call_search", "call_get"]
 
 
+@pytest.mark.slow
 def test_an_id_not_in_the_folder_is_rejected_and_repaired(server: StubServer,
                                                          home: Path) -> None:
     notes_folder(home)
@@ -105,8 +106,7 @@ def test_an_id_not_in_the_folder_is_rejected_and_repaired(server: StubServer,
 @pytest.mark.parametrize("count", [30, 300])
 def test_the_first_request_does_not_grow_with_the_notes(home: Path, count: int) -> None:
     make_folder(home / "notes", count)
-    result = subprocess.run([PLANNER, "--dry-run"], capture_output=True, text=True,
-                            stdin=subprocess.DEVNULL, timeout=60)
+    result = run_planner("--dry-run", new_session=False)
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
     assert "nothing was written but the notes index (.planner/)" in result.stderr
@@ -117,8 +117,7 @@ def test_the_first_request_does_not_grow_with_the_notes(home: Path, count: int) 
 
 def test_the_demo_uses_the_samples_whatever_the_home_holds(home: Path) -> None:
     notes_folder(home)
-    result = subprocess.run([PLANNER, "--demo"], capture_output=True, text=True,
-                            stdin=subprocess.DEVNULL, start_new_session=True, timeout=60)
+    result = run_planner("--demo")
     assert result.returncode == 0, result.stderr
     assert "built-in sample notes" in result.stderr
     request = json.loads((run_dirs(home)[0] / "01-request.json").read_text())

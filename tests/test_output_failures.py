@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, plan_body, read_summary, run_dirs
+from conftest import PLANNER, plan_body, read_summary, run_dirs, run_planner, snapshot
 from rich.cells import cell_len
 from run_records import summary, write_run
 
@@ -66,10 +66,9 @@ def records(home: Path) -> Path:
 def planner(args: list[str], *, stdout: object = subprocess.PIPE, shell: str | None = None,
             env: dict | None = None) -> subprocess.CompletedProcess:
     """The installed command with no terminal (no stdin, new session), bounded in time."""
-    argv = ["/bin/sh", "-c", f'exec "$0" "$@" {shell}', PLANNER, *args] if shell else \
-        [PLANNER, *args]
-    return subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                          start_new_session=True, timeout=SECONDS, env=env)
+    command = ["/bin/sh", "-c", f'exec "$0" "$@" {shell}', PLANNER] if shell else [PLANNER]
+    return run_planner(*args, command=command, stdout=stdout, env=env, text=False,
+                       timeout=SECONDS)
 
 
 def plain(raw: bytes, encoding: str = "utf-8") -> str:
@@ -81,11 +80,6 @@ def error_lines(stderr: bytes) -> list[str]:
     text = stderr.decode("utf-8")
     assert "Traceback" not in text and "Exception ignored" not in text, text
     return [line for line in text.splitlines() if line.startswith("Error:")]
-
-
-def snapshot(root: Path) -> list[tuple[str, int]]:
-    return sorted((str(path.relative_to(root)), path.stat().st_size)
-                  for path in root.rglob("*") if path.is_file())
 
 
 def assert_no_run_left_running(home: Path) -> None:
@@ -130,6 +124,7 @@ def test_broken_pipe_ends_in_one_line(records: Path, args: list[str]) -> None:
         assert read_summary(demo)["tool_result"] == {"status": "cancelled"}
 
 
+@pytest.mark.slow
 def test_broken_pipe_during_the_demo_in_a_terminal(home: Path) -> None:
     """The person still sees the plan where SAVE is asked; the run ends complete, saved."""
     env = {**os.environ, "COLUMNS": "100"}
@@ -210,6 +205,7 @@ def test_ascii_show_json_stays_valid_json_beyond_the_bmp(home: Path) -> None:
     assert json.loads(result.stdout)["summary"]["plan"]["title"] == title
 
 
+@pytest.mark.slow
 def test_ascii_demo_in_a_terminal_keeps_the_panel_in_shape(home: Path) -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     env.pop("COLUMNS", None)

@@ -260,6 +260,7 @@ def mutated_plans(draw: st.DrawFn) -> tuple[dict, str | None]:
 # --- properties --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(plan=valid_plans, ensure_ascii=st.booleans())
 def test_valid_plans_are_accepted_unchanged(plan: dict, ensure_ascii: bool) -> None:
@@ -278,6 +279,7 @@ def test_any_text_gives_a_plan_or_the_validation_error(text: str) -> None:
         assert expected(json.loads(text), text) == result.as_dict()
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(data=st.one_of(json_values, near_plans), ensure_ascii=st.booleans())
 def test_any_json_value_is_judged_as_the_spec_says(data: object, ensure_ascii: bool) -> None:
@@ -292,6 +294,7 @@ def test_any_json_value_is_judged_as_the_spec_says(data: object, ensure_ascii: b
         assert result.as_dict() == want
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(case=mutated_plans(), ensure_ascii=st.booleans())
 def test_mutated_plans_are_rejected(case: tuple[dict, str | None], ensure_ascii: bool) -> None:

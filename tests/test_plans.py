@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PLANNER
+from conftest import run_planner
 from typer.testing import CliRunner
 
 from planner import plans
@@ -495,13 +494,12 @@ def test_hostile_plans_folder_through_the_real_command_in_bounded_time(
     (folder / "e-deep.json").write_bytes(b"[" * 500_000)
     save(home, "f-good", 2)
     for args in (["plans", "--json"], ["plans", "--all"], ["export", "--ics"]):
-        done = subprocess.run([PLANNER, *args], capture_output=True, timeout=30,
-                              stdin=subprocess.DEVNULL)
+        done = run_planner(*args, text=False, new_session=False, timeout=30)
         assert done.returncode == 0, done.stderr
         assert b"Traceback" not in done.stderr and b"SECRET" not in done.stdout
         assert b"root:" not in done.stdout
-    rows = json.loads(subprocess.run([PLANNER, "plans", "--json"], capture_output=True,
-                                     timeout=30).stdout)
+    rows = json.loads(run_planner("plans", "--json", stdin=None, text=False, new_session=False,
+                                  timeout=30).stdout)
     assert [(row["file"], row["problem"]) for row in rows] == [
         ("plans/f-good.json", None),
         ("plans/a-fifo.json", "is not a regular file (a FIFO)"),

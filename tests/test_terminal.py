@@ -7,17 +7,18 @@ import datetime as dt
 import json
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, all_files, read_summary, run_dirs
+from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner
 from rich.cells import cell_len
 from run_records import call, summary, write_run
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
 from planner.ui import SAVE_PROMPT
+
+pytestmark = pytest.mark.slow  # pseudo-terminals and waiting lines
 
 
 def spawn(home: Path, command: str | None = None) -> pexpect.spawn:
@@ -98,8 +99,7 @@ def test_piped_save_is_ignored_the_terminal_decides(home: Path) -> None:
 
 
 def test_no_terminal_is_a_cancel(home: Path) -> None:
-    result = subprocess.run([PLANNER, "--demo"], input="SAVE\n", capture_output=True,
-                            text=True, start_new_session=True, timeout=60)
+    result = run_planner("--demo", input="SAVE\n")
     assert result.returncode == 0
     assert "No terminal to confirm on: treated as cancel." in result.stdout
     assert plans(home) == []
