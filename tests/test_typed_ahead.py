@@ -10,10 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from conftest import read_summary, run_dirs
 from stub_server import Reply, StubServer, text_reply
 from test_conversation_pty import ANSWER_PROMPT, SAVE_PROMPT, start
 from test_live import FUTURE, explanation, finish, plan_files, proposal, wait_for
+
+pytestmark = pytest.mark.slow  # pseudo-terminals and a slow server
 
 PAUSE = 0.5  # seconds the prompt is watched for a save that must not happen
 
