@@ -2,7 +2,7 @@
 
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple, NoReturn
 
 import typer
 
@@ -48,12 +48,41 @@ app = typer.Typer(
     help=HELP,
 )
 
+# Each option is declared once and means the same before a command and after it; the one
+# given after a command wins (`planner runs --home DIR`).
 HomeOption = Annotated[
-    Path,
+    Path | None,
     typer.Option("--home", envvar=HOME_ENV, show_envvar=True,
                  help="The folder for everything: config.json, notes/, plans/, demo-plans/, "
-                 "tool-records/."),
+                 "tool-records/ (default: the current folder)."),
 ]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", "-c", help="Settings file (default: config.json in the home "
+                 "folder if present, else built-in defaults)."),
+]
+
+
+class Workspace(NamedTuple):
+    """The home folder and the config file of one command, resolved once for it."""
+
+    home: Path
+    config_path: Path | None
+
+    def config(self) -> "Config":
+        """The settings: --config, else the home's config.json, else the defaults."""
+        return _config(self.config_path, self.home)
+
+
+def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
+    """This command's workspace: its own --home/--config, else those given before it."""
+    outer = ctx.find_root().obj
+    if not isinstance(outer, Workspace):
+        outer = Workspace(Path("."), None)
+    if home is not None:
+        home = _checked_home(ctx, home)
+    return Workspace(home if home is not None else outer.home,
+                     config_path if config_path is not None else outer.config_path)
 
 
 def _version(value: bool) -> None:
@@ -77,12 +106,8 @@ def main_command(
         bool, typer.Option("--dry-run", "-n", help="Print the first request live mode would "
                            "send; send nothing, write nothing.")
     ] = False,
-    config_path: Annotated[
-        Path | None,
-        typer.Option("--config", "-c", help="Settings file (default: config.json in the home "
-                     "folder if present, else built-in defaults)."),
-    ] = None,
-    home: HomeOption = Path("."),
+    config_path: ConfigOption = None,
+    home: HomeOption = None,
     version: Annotated[
         bool | None,
         typer.Option("--version", "-V", callback=_version, is_eager=True,
@@ -94,8 +119,8 @@ def main_command(
         # Plain `planner`: the help, like gh and git, and exit 0: nothing went wrong.
         typer.echo(ctx.get_help())
         raise typer.Exit()
-    home = _checked_home(ctx, home)
-    ctx.obj = {"home": home, "config": config_path}
+    workspace = ctx.obj = _workspace(ctx, home, config_path)
+    home = workspace.home
     if ctx.invoked_subcommand is not None:
         if request is not None or demo or dry_run:
             _usage("--request, --demo and --dry-run cannot be combined with a subcommand")
@@ -110,14 +135,14 @@ def main_command(
                "planner -h shows them all")
     if request is not None and not request.strip():
         _usage("--request needs some text")
-    config = _config(config_path, home)
+    config = workspace.config()
     try:
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
 
             _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST)
             return
-        if demo:
+        if demo or request is None:
             outcome = _demo(config, home)
         else:
             outcome = _live(config, _notes(home, config), home, request)
@@ -256,7 +281,7 @@ def _notes(home: Path, config: "Config"):
     return catalog
 
 
-def _usage(message: str) -> None:
+def _usage(message: str) -> NoReturn:
     ui.error(message)
     raise typer.Exit(EXIT_USAGE)
 
@@ -356,35 +381,12 @@ def main() -> None:
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print stable machine-readable JSON on stdout.")
 ]
-SubHomeOption = Annotated[
-    Path | None,
-    typer.Option("--home", help="Folder holding tool-records/ (default: the --home before the "
-                 "command, else PLANNER_HOME, else .)."),
-]
-SubConfigOption = Annotated[
-    Path | None,
-    typer.Option("--config", "-c", help="Settings file with the price table (default: "
-                 "config.json in the home folder if present)."),
-]
 LimitOption = Annotated[
     int | None,
     typer.Option("--limit", "-L", min=0, help="List only the newest N runs (default: 50 in "
                  "tables, all with --json; 0: all). Totals always cover every run."),
 ]
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read
-
-
-def _records_home(ctx: typer.Context, home: Path | None) -> Path:
-    """The subcommand's own --home wins over the one given before the subcommand."""
-    if home is not None:
-        return _existing_home(home, f"--home {home}")
-    return (ctx.obj or {}).get("home") or Path(".")
-
-
-def _records_config(ctx: typer.Context, config_path: Path | None, home: Path) -> "Config":
-    """The subcommand's --config, else the one before the command, else the home's own."""
-    return _config(config_path if config_path is not None else (ctx.obj or {}).get("config"),
-                   home)
 
 
 def _records_label(home: Path) -> str:
@@ -394,7 +396,7 @@ def _records_label(home: Path) -> str:
     return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
 
 
-def _history_failed(error: Exception) -> None:
+def _history_failed(error: Exception) -> NoReturn:
     ui.error(f"{error}; check the folder's permissions")
     raise typer.Exit(status.EXIT_FAILED)
 
@@ -411,8 +413,8 @@ def runs_command(
     ctx: typer.Context,
     as_json: JsonFlag = False,
     limit: LimitOption = None,
-    home: SubHomeOption = None,
-    config_path: SubConfigOption = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
 ) -> None:
     """List the runs in tool-records/, newest first (damaged ones included).
 
@@ -420,8 +422,8 @@ def runs_command(
     """
     from planner import history
 
-    folder = _records_home(ctx, home)
-    prices = _records_config(ctx, config_path, folder).prices
+    workspace = _workspace(ctx, home, config_path)
+    folder, prices = workspace.home, workspace.config().prices
     try:
         rows, total = history.list_runs(folder, _limit(limit, as_json))
     except history.HistoryError as error:
@@ -445,8 +447,8 @@ def show_command(
                        "..., or a run ID or a unique start of one."),
     ] = "last",
     as_json: JsonFlag = False,
-    home: SubHomeOption = None,
-    config_path: SubConfigOption = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
 ) -> None:
     """Show one run step by step: request, proposal, decision, write, explanation, calls.
 
@@ -454,8 +456,8 @@ def show_command(
     """
     from planner import history
 
-    folder = _records_home(ctx, home)
-    prices = _records_config(ctx, config_path, folder).prices
+    workspace = _workspace(ctx, home, config_path)
+    folder, prices = workspace.home, workspace.config().prices
     found = _pick_run(folder, run_id)
     detail = history.run_detail(folder, found, prices)
     if as_json:
@@ -496,8 +498,8 @@ def costs_command(
     ctx: typer.Context,
     as_json: JsonFlag = False,
     limit: LimitOption = None,
-    home: SubHomeOption = None,
-    config_path: SubConfigOption = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
 ) -> None:
     """Token usage and cost per run and in total (known part; simulated runs left out).
 
@@ -505,8 +507,8 @@ def costs_command(
     """
     from planner import history
 
-    folder = _records_home(ctx, home)
-    prices = _records_config(ctx, config_path, folder).prices
+    workspace = _workspace(ctx, home, config_path)
+    folder, prices = workspace.home, workspace.config().prices
     try:
         report = history.cost_report(folder)
     except history.HistoryError as error:
@@ -535,22 +537,12 @@ def costs_command(
 # planner.plans is imported inside each command, and planner.ics (with icalendar, ~50 ms) only by
 # export, so --help, --dry-run and --demo never load them.
 
-PlansHomeOption = Annotated[
-    Path | None,
-    typer.Option("--home", help="Folder holding plans/ and demo-plans/ (default: the --home "
-                 "before the command, else PLANNER_HOME, else .)."),
-]
 DemoPlansFlag = Annotated[
     bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
 ]
 
 
-def _plans_home(ctx: typer.Context, home: Path | None) -> Path:
-    # _records_home refuses a folder that does not exist (exit 2).
-    return _records_home(ctx, home)
-
-
-def _plans_failed(error: object) -> None:
+def _plans_failed(error: object) -> NoReturn:
     ui.error(str(error))
     raise typer.Exit(status.EXIT_FAILED)
 
@@ -564,7 +556,7 @@ def plans_command(
     ] = False,
     as_json: JsonFlag = False,
     demo: DemoPlansFlag = False,
-    home: PlansHomeOption = None,
+    home: HomeOption = None,
 ) -> None:
     """List saved plans: upcoming first (today, then later); files with a problem are named.
 
@@ -574,7 +566,7 @@ def plans_command(
 
     from planner import plans
 
-    folder = _plans_home(ctx, home)
+    folder = _workspace(ctx, home, None).home
     today = _dt.date.today()
     try:
         rows = plans.list_plans(folder, demo, True, today)
@@ -608,12 +600,8 @@ def export_command(
                            help="Every plan, past ones too (default: upcoming ones).")
     ] = False,
     demo: DemoPlansFlag = False,
-    home: PlansHomeOption = None,
-    config_path: Annotated[
-        Path | None,
-        typer.Option("--config", "-c", help="Settings file with review_time (default: "
-                     "config.json in the home folder if present)."),
-    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
 ) -> None:
     """Export saved plans as calendar events at review_time (config), with a reminder.
 
@@ -631,8 +619,8 @@ def export_command(
     if output is not None and (output.is_symlink() or output.exists()):
         _usage(f"{output} already exists; planner never overwrites a file: "
                "choose another name or remove it")
-    folder = _plans_home(ctx, home)
-    review_time = getattr(_records_config(ctx, config_path, folder), "review_time", "19:00")
+    workspace = _workspace(ctx, home, config_path)
+    folder, review_time = workspace.home, workspace.config().review_time
     label = plans.PLANS_DIR["demo" if demo else "live"]
     try:
         rows = plans.list_plans(folder, demo, show_all, _dt.date.today())
@@ -674,11 +662,6 @@ def export_command(
 # planner.notes is imported inside the command; it opens the index (sqlite3) and reads front
 # matter (yaml) only for a notes folder, so --help, --dry-run and --demo never load them.
 
-NotesHomeOption = Annotated[
-    Path | None,
-    typer.Option("--home", help="Folder holding notes/ (or notes.json) and the index in "
-                 ".planner/ (default: the --home before the command, else .)."),
-]
 NOTES_TABLE_LIMIT = 50  # notes listed in a table without QUERY
 NOTES_MATCHES = 10  # best matches shown for a QUERY, table or JSON
 
@@ -697,12 +680,8 @@ def notes_command(
         typer.Option("--limit", "-L", min=0, help="How many notes (default: 50 in the table "
                      "and all with --json; with QUERY the best 10; 0: all)."),
     ] = None,
-    home: NotesHomeOption = None,
-    config_path: Annotated[
-        Path | None,
-        typer.Option("--config", "-c", help="Settings file with notes_dir (default: "
-                     "config.json in the home folder if present)."),
-    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
 ) -> None:
     """List your notes (ID, title, tags, file), or search them: best matches with a snippet.
 
@@ -710,8 +689,8 @@ def notes_command(
     """
     from planner.notes import MAX_QUERY, NotesError, load_catalog
 
-    folder = _plans_home(ctx, home)
-    notes_dir = getattr(_records_config(ctx, config_path, folder), "notes_dir", None)
+    workspace = _workspace(ctx, home, config_path)
+    folder, notes_dir = workspace.home, workspace.config().notes_dir
     if query is not None and not query.strip():
         _usage("QUERY needs some words (or leave it out to list the notes)")
     if query is not None and len(query) > MAX_QUERY:
@@ -737,4 +716,5 @@ def notes_command(
         ui.print_json_lines(rows)
     else:
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
-        ui.notes_table(rows, total, where.get(catalog.source) or f"{catalog.folder}/", query)
+        ui.notes_table(rows, total, where.get(catalog.source)
+                       or f"{getattr(catalog, 'folder', folder)}/", query)
