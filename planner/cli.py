@@ -140,7 +140,7 @@ def main_command(
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST)
+            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home)
             return
         if demo or request is None:
             outcome = _demo(config, home)
@@ -182,19 +182,35 @@ def _existing_home(home: Path, given: str) -> Path:
     return home
 
 
-def _dry_run(config: "Config", notes, request: str) -> None:
+def _memory(home: Path, notes, config: "Config"):
+    """The review memory of a live run and its dry run (SPEC 16); its warnings on stderr."""
+    from planner.memory import ReviewMemory
+
+    memory = ReviewMemory(home, notes, config.desired_retention)
+    _log_warnings(memory.warnings())
+    return memory
+
+
+def _dry_run(config: "Config", notes, request: str, home: Path = Path(".")) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
     from planner.protocol import build_request, first_messages, registry_for
 
-    messages = first_messages(request, notes, _dt.date.today())
-    body = build_request(config, messages, registry_for(notes), "auto")
+    today = _dt.date.today()
+    memory = _memory(home, notes, config)
+    messages = first_messages(request, notes, today, memory)
+    body = build_request(config, messages, registry_for(notes, today, memory), "auto")
     # A notes folder is indexed to count its notes: that cache is the one thing written.
     written = ("nothing was written but the notes index (.planner/)"
                if notes.source == "folder" else "nothing was written")
+    from planner.keys import key_source
+    from planner.protocol import endpoint
+
     ui.notice(f"Dry run: the first request live mode would send to {config.base_url} "
-              f"(POST /chat/completions). Nothing was sent; no key was read; {written}.")
+              f"(POST {endpoint(config)}). Nothing was sent; no key was read; {written}.")
+    # Which source a live run would take its key from; the secret itself is never read.
+    ui.notice(f"Key for a live run: {key_source(config, terminal=ui.has_terminal()).detail}.")
     ui.print_json(body)
 
 
@@ -219,14 +235,16 @@ def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
         key = find_api_key(config, ask)
     except MissingKey as error:
         _usage(str(error))
-    return _run(request, LiveClient(config, key), config, notes, home, "live")
+    return _run(request, LiveClient(config, key), config, notes, home, "live",
+                _memory(home, notes, config))
 
 
-def _run(request: str, client, config: "Config", notes, home: Path, mode: str) -> "Outcome":
+def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
+         memory=None) -> "Outcome":
     from planner.flow import run_flow
 
     return run_flow(request, client=client, person=ui.TerminalPerson(str(home)), home=home,
-                    config=config, notes=notes, mode=mode)
+                    config=config, notes=notes, mode=mode, memory=memory)
 
 
 def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
@@ -552,7 +570,7 @@ def plans_command(
     ctx: typer.Context,
     show_all: Annotated[
         bool, typer.Option("--all", "-a",
-                           help="Past plans too, newest first, after the upcoming ones.")
+                           help="Past and dropped plans too, after the upcoming ones.")
     ] = False,
     as_json: JsonFlag = False,
     demo: DemoPlansFlag = False,
@@ -560,28 +578,43 @@ def plans_command(
 ) -> None:
     """List saved plans: upcoming first (today, then later); files with a problem are named.
 
+    A series lists each session; plans reviewed (planner done) are marked done, and dropped
+    ones (planner drop) are left out unless --all shows them.
+
     Example: planner plans --all
     """
     import datetime as _dt
 
     from planner import plans
+    from planner.reviews import ReviewLogError
 
     folder = _workspace(ctx, home, None).home
     today = _dt.date.today()
     try:
-        rows = plans.list_plans(folder, demo, True, today)
+        marks, warnings = plans.read_marks(folder)
+        _log_warnings(warnings)
+    except ReviewLogError as error:
+        ui.notice(f"Warning: {error}; no plan is marked done or dropped")
+        marks = plans.NO_MARKS
+    try:
+        rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
         _plans_failed(error)
-    hidden = 0
+    hidden = dropped = 0
     if not show_all:
-        # Every file is read either way (the date is inside); the past ones are only counted.
+        # Every file is read either way (the date is inside); past and dropped plans are only
+        # counted.
         now = today.isoformat()
-        kept = [row for row in rows if row["problem"] is not None or row["date"] >= now]
-        hidden, rows = len(rows) - len(kept), kept
+        good = [row for row in rows if row["problem"] is None]
+        hidden = sum(1 for row in good if row["date"] < now)
+        dropped = len({row["run_id"] for row in good if row["date"] >= now and row["dropped"]})
+        rows = [row for row in rows if row["problem"] is not None
+                or (row["date"] >= now and not row["dropped"])]
     if as_json:
         ui.print_json_lines(rows)
     else:
-        ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden)
+        ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
+                       dropped)
 
 
 @app.command("export", short_help="Export plans to your calendar (iCalendar).")
@@ -718,3 +751,344 @@ def notes_command(
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source)
                        or f"{getattr(catalog, 'folder', folder)}/", query)
+
+
+# --- Review memory: planner done / reviews / drop / due -------------------------------------------
+# SPEC 16. The decisions and the writes are in planner.reviewing, the schedules in planner.memory
+# (fsrs is imported only when a due date is computed): --help and the other commands load none.
+
+RATINGS = ("again", "hard", "good", "easy")
+RunArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[RUN]", show_default=False,
+                   help="last or -1 (the newest run), -2 (the one before), ..., or a run ID or "
+                   "a unique start of one, as for planner show."),
+]
+
+
+def _review_failed(error: object) -> NoReturn:
+    ui.error(str(error))
+    raise typer.Exit(status.EXIT_FAILED)
+
+
+def _reviewing(call, *args, **kwargs):
+    """Run a planner.reviewing step: Refused is exit 2, Failed exit 1, one line each."""
+    from planner import reviewing
+
+    try:
+        return call(*args, **kwargs)
+    except reviewing.Refused as refused:
+        _usage(str(refused))
+    except reviewing.Failed as failed:
+        _review_failed(failed)
+
+
+def _log_warnings(lines: list[str]) -> None:
+    for line in lines:
+        ui.notice(f"Warning: {line}")
+
+
+def _pick_plan_run(folder: Path, wanted: str) -> str:
+    """The saved plan's run that RUN names: `last`, -N, an ID or a unique start of one, as for
+    `show`; an ID or start of one is looked for among the saved plans too (their records may
+    be gone)."""
+    from planner import plans
+
+    if wanted != "last" and not wanted.startswith("-"):
+        ids = []
+        for demo in (False, True):  # a demo plan is found, to be refused as one
+            try:
+                names = plans.plan_names(plans.plans_dir(folder, demo))
+            except plans.PlansError:
+                names = []
+            ids += [name.removesuffix(".json") for name in names]
+        matches = [run_id for run_id in ids if run_id == wanted] or [
+            run_id for run_id in ids if run_id.startswith(wanted)]
+        if len(matches) == 1:
+            return matches[0]
+    return _pick_run(folder, wanted)
+
+
+def _ask_rating() -> str | None:
+    """The rating from the terminal (Enter: good); None: no terminal (then it is good)."""
+    from planner.events import Prompt
+
+    person = ui.TerminalPerson(".")
+    if not person.interactive:
+        return None
+    prompt = Prompt("rating")
+    for _ in range(3):
+        line = person.ask(prompt)
+        if line is None:
+            return None
+        if not line.endswith("\n"):
+            _usage("no rating was given (end of input); nothing was recorded")
+        answer = line.strip().lower()
+        if not answer:
+            return "good"
+        if answer in RATINGS:
+            return answer
+        prompt = Prompt("rating", typed=line.strip()[:40])
+    _usage("no rating was given (again, hard, good or easy); nothing was recorded")
+
+
+@app.command("done", short_help="Record that a planned review happened.",
+             context_settings={"ignore_unknown_options": True})
+def done_command(
+    ctx: typer.Context,
+    run_id: RunArgument = None,
+    rating: Annotated[
+        str | None,
+        typer.Option("--rating", "-r", metavar="again|hard|good|easy",
+                     help="How it went (default: asked on a terminal, else good)."),
+    ] = None,
+    minutes: Annotated[
+        int | None,
+        typer.Option("--minutes", "-m", min=1, max=120, help="How long it took (1-120)."),
+    ] = None,
+    note: Annotated[
+        list[str] | None,
+        typer.Option("--note", help="Only this note of the plan (repeat for more)."),
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD",
+                     help="When it happened, if not today (never a future date)."),
+    ] = None,
+    undo: Annotated[
+        str | None,
+        typer.Option("--undo", metavar="REVIEW_ID",
+                     help="Take back a review recorded by mistake (it stops counting)."),
+    ] = None,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Record that a saved plan's review happened: one review for each of its notes.
+
+    With no RUN: the most recent plan dated today or earlier that has no reviews yet. A series
+    records its earliest session not yet done. Prints each note's next due date.
+
+    Example: planner done --rating hard
+    """
+    import datetime as _dt
+
+    from planner import plans, reviewing
+    from planner.memory import ReviewMemory
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    if run_id is not None and run_id.startswith("-") and not run_id[1:].isdigit():
+        _usage(f"no such option: {run_id} (planner done -h lists the options)")
+    if undo is not None:
+        if run_id is not None or rating is not None or minutes is not None or note or date:
+            _usage("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date")
+        _undo_review(workspace, undo, as_json)
+        return
+    if rating is not None and rating not in RATINGS:
+        _usage(f"--rating {rating}: must be again, hard, good or easy")
+    config = workspace.config()
+    now = _dt.datetime.now(_dt.UTC)
+    reviewed_at = _reviewing(reviewing.review_time, date, now)
+    today = now.astimezone().date()
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    marks = plans.marks_from(log.events)
+    if run_id is None:
+        target = _reviewing(reviewing.latest_open, folder, today, marks)
+    else:
+        found = _pick_plan_run(folder, run_id)
+        rows = _reviewing(reviewing.plan_rows, folder, found, today, marks)
+        target = _reviewing(reviewing.target_of, rows, found)
+    note_ids = _reviewing(reviewing.chosen_notes, target, note or ())
+    if rating is None:
+        # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
+        rating = "good"
+        if ui.has_terminal():
+            ui.notice(f"Recording the review of {target.shown}: {target.row['title']} "
+                      f"({', '.join(note_ids)}).")
+            try:
+                rating = _ask_rating() or "good"
+            except KeyboardInterrupt:
+                ui.error("interrupted (Ctrl+C); nothing was recorded")
+                raise typer.Exit(EXIT_INTERRUPTED) from None
+    recorded = _reviewing(reviewing.record_done, folder, target, note_ids, rating, minutes,
+                          reviewed_at)
+    memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
+    due = reviewing.next_due(memory, note_ids)
+    titles = {item["id"]: item["title"] for item in target.row["notes"]}
+    rows_out = [{**reviewing.review_row(review, titles.get(review.note_id)),
+                 "next_due": _iso(due[review.note_id])} for review in recorded]
+    if as_json:
+        ui.print_json_lines(rows_out)
+        return
+    ui.review_recorded(target.shown, target.row["title"], rows_out, today,
+                       reviewed_at.astimezone().date())
+
+
+def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
+    import datetime as _dt
+
+    from planner import reviewing
+    from planner.memory import ReviewMemory
+
+    folder = workspace.home
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    review = _reviewing(reviewing.find_review, log, wanted)
+    _reviewing(reviewing.undo, folder, log, review)
+    config = workspace.config()
+    memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
+    due = reviewing.next_due(memory, [review.note_id])[review.note_id]
+    row = {**reviewing.review_row(review, None, undone=True), "next_due": _iso(due)}
+    if as_json:
+        ui.print_json(row)
+        return
+    ui.review_undone(row, _dt.date.today())
+
+
+def _iso(day) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def _quiet_catalog(folder: Path, config: "Config"):
+    """The notes for titles and sr-due dates; None when they cannot be read (the log still
+    decides every note planner has reviewed)."""
+    from planner.notes import NotesError, load_catalog
+
+    try:
+        return load_catalog(folder, config.notes_dir)
+    except NotesError:
+        return None
+
+
+@app.command("reviews", short_help="The reviews you recorded, newest first.")
+def reviews_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    note: Annotated[
+        str | None, typer.Option("--note", help="Only the reviews of this note.")
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """List the review log, newest first; undone reviews are marked and no longer count.
+
+    Example: planner reviews --note N1
+    """
+    from planner import reviewing
+    from planner.notes import NotesError
+    from planner.reviews import LOG_NAME
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
+    titles: dict[str, str] = {}
+    if catalog is not None:
+        try:
+            titles = {row["id"]: row["title"] for row in catalog.rows(None, None)[0]}
+        except NotesError:
+            pass  # the reviews are listed by note ID alone
+        finally:
+            catalog.close()
+    rows = reviewing.review_rows(log, titles, note)
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        where = LOG_NAME if folder == Path(".") else f"{folder}/{LOG_NAME}"
+        ui.reviews_table(rows, where, note)
+
+
+@app.command("drop", short_help="Say a saved plan will not happen.",
+             context_settings={"ignore_unknown_options": True})
+def drop_command(
+    ctx: typer.Context,
+    run_id: Annotated[
+        str,
+        typer.Argument(metavar="RUN", show_default=False,
+                       help="last or -1 (the newest run), -2, ..., or a run ID or a unique "
+                       "start of one, as for planner show."),
+    ],
+    undo: Annotated[
+        bool, typer.Option("--undo", help="Bring a dropped plan back.")
+    ] = False,
+    home: HomeOption = None,
+) -> None:
+    """Say that a saved plan will not happen: plans hides it (--all shows it dropped), exports
+    cancel its events. The plan file stays as it was.
+
+    Example: planner drop -1
+    """
+    import datetime as _dt
+
+    from planner import plans, reviewing
+
+    folder = _workspace(ctx, home, None).home
+    if run_id.startswith("-") and not run_id[1:].isdigit():
+        _usage(f"no such option: {run_id} (planner drop -h lists the options)")
+    found = _pick_plan_run(folder, run_id)
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    rows = _reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
+                      plans.marks_from(log.events))
+    _reviewing(reviewing.drop, folder, rows, found, undo)
+    if undo:
+        ui.info(f"Brought back {rows[0]['file']}: it is planned again.")
+    else:
+        ui.info(f"Dropped {rows[0]['file']}: planner plans hides it (--all shows it), exports "
+                f"cancel its events; planner drop --undo {found} brings it back.")
+
+
+@app.command("due", short_help="The notes due for review.")
+def due_command(
+    ctx: typer.Context,
+    days: Annotated[
+        int, typer.Option("--days", "-d", min=0, max=3650,
+                          help="Notes due by today plus this many days (default 0: today).")
+    ] = 0,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", "-L", min=0, help="How many notes (default: 50 in the table, "
+                     "all with --json; 0: all)."),
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """List the notes due for review by today (or today + --days), most overdue first: due
+    date, last review and its rating, and the chance you remember each now (FSRS).
+
+    Example: planner due --days 7
+    """
+    import datetime as _dt
+
+    from planner.memory import ReviewMemory
+    from planner.notes import NotesError, load_catalog
+
+    workspace = _workspace(ctx, home, config_path)
+    folder, config = workspace.home, workspace.config()
+    try:
+        catalog = load_catalog(folder, config.notes_dir)
+    except NotesError as error:
+        _usage(str(error))
+    for line in catalog.warnings:
+        ui.notice(f"Warning: {line}")
+    memory = ReviewMemory(folder, catalog, config.desired_retention)
+    log = memory.log()
+    if memory.problem is not None:
+        _review_failed(memory.problem)
+    _log_warnings(log.warnings)
+    shown = (None if as_json else TABLE_LIMIT) if limit is None else (limit or None)
+    today = _dt.date.today()
+    try:
+        found = memory.due(today, days, shown)
+    except NotesError as error:
+        _usage(str(error))
+    finally:
+        catalog.close()
+    if as_json:
+        ui.print_json_lines(found.rows)
+    else:
+        ui.due_table(found.rows, found.total, today, days, found.next_due)

@@ -117,15 +117,19 @@ class Notice(NamedTuple):
 
 
 class Prompt(NamedTuple):
-    """A question to the person: kind is save, answer or feedback; `typed` a near miss."""
+    """A question to the person: kind is save, answer, feedback or rating (`planner done`);
+    `typed` a near miss."""
 
     kind: str
     typed: str | None = None
 
     @property
     def confirming(self) -> bool:
-        """Whether the answer confirms an action: only a line typed after the prompt counts."""
-        return self.kind == "save"
+        """Whether the answer confirms an action: only a line typed after the prompt counts.
+
+        SAVE writes a plan; a rating records a review (SPEC 22: nothing typed ahead counts).
+        """
+        return self.kind in ("save", "rating")
 
 
 class Person(Protocol):

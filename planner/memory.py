@@ -36,9 +36,10 @@ class DueList(NamedTuple):
 
 
 class ReviewMemory:
-    """The review log of `home` and the due dates of `catalog`'s notes."""
+    """The review log of `home` and the due dates of `catalog`'s notes (None: the log only,
+    for a command that shows no titles and no sr-due dates)."""
 
-    def __init__(self, home: str | os.PathLike[str], catalog: Catalog,
+    def __init__(self, home: str | os.PathLike[str], catalog: Catalog | None,
                  desired_retention: float = DEFAULT_RETENTION,
                  now: _dt.datetime | None = None) -> None:
         self.home = home
@@ -80,8 +81,9 @@ class ReviewMemory:
     def sr_due(self) -> dict[str, _dt.date]:
         """Obsidian Spaced Repetition's due dates of the notes, by note ID."""
         if self._sr_due is None:
+            found = {} if self.catalog is None else self.catalog.sr_due()
             self._sr_due = {note_id: _dt.date.fromisoformat(day)
-                            for note_id, day in self.catalog.sr_due().items()}
+                            for note_id, day in found.items()}
         return self._sr_due
 
     def has_due_info(self) -> bool:
@@ -89,7 +91,8 @@ class ReviewMemory:
         if self.sr_due():
             return True
         catalog = self.catalog
-        return any(review.note_id in catalog for review in self.reviews())
+        return catalog is not None and any(review.note_id in catalog
+                                           for review in self.reviews())
 
     # --- schedules ---------------------------------------------------------------------------
 
@@ -126,7 +129,7 @@ class ReviewMemory:
     def titles(self) -> Mapping[str, str]:
         """Every note's title by ID (the notes that are there now)."""
         if self._titles is None:
-            rows, _total = self.catalog.rows(None, None)
+            rows = [] if self.catalog is None else self.catalog.rows(None, None)[0]
             self._titles = {row["id"]: row["title"] for row in rows}
         return self._titles
 
@@ -147,8 +150,8 @@ class ReviewMemory:
         """How many notes are due today or overdue."""
         from planner.schedule import local_date
 
-        catalog = self.catalog
+        titles = self.titles()
         return sum(1 for note_id, schedule in self.schedules().items()
                    if schedule.due is not None and local_date(schedule.due) <= today
-                   and note_id in catalog)
+                   and note_id in titles)
 

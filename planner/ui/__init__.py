@@ -29,9 +29,11 @@ from planner.ui.console import (  # noqa: F401 - re-exported
 _LAZY = {
     "SAVE_PROMPT": "conversation", "ANSWER_PROMPT": "conversation",
     "FEEDBACK_PROMPT": "conversation", "NO_PLAN_LINE": "conversation",
+    "RATING_PROMPT": "conversation",
     "TerminalPerson": "conversation", "run_cost": "conversation",
     "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
-    "plans_table": "reports", "notes_table": "reports",
+    "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
+    "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
@@ -39,14 +41,19 @@ if TYPE_CHECKING:  # the same names, for the type checker
         ANSWER_PROMPT,
         FEEDBACK_PROMPT,
         NO_PLAN_LINE,
+        RATING_PROMPT,
         SAVE_PROMPT,
         TerminalPerson,
         run_cost,
     )
     from planner.ui.reports import (  # noqa: F401
         costs_table,
+        due_table,
         notes_table,
         plans_table,
+        review_recorded,
+        review_undone,
+        reviews_table,
         run_detail,
         runs_table,
     )

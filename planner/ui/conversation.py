@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "
 FEEDBACK_PROMPT = "What should change? (Enter to finish): "
+RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
             "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
@@ -48,6 +49,9 @@ def prompt_text(kind: str, typed: str | None = None) -> str:
         return ANSWER_PROMPT
     if kind == "feedback":
         return FEEDBACK_PROMPT
+    if kind == "rating":
+        return RATING_PROMPT if typed is None else (
+            f'"{inert_line(typed)}" is not a rating. {RATING_PROMPT}')
     if typed is not None:
         return f'You typed "{inert_line(typed)}"; only SAVE in capitals saves. {SAVE_PROMPT}'
     return SAVE_PROMPT

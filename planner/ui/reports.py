@@ -475,17 +475,29 @@ def _calls_table(calls: list[dict]) -> None:
 # --- planner plans ----------------------------------------------------------------------------
 
 
-def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int = 0) -> None:
-    """`planner plans`: upcoming first, then past ones (--all); files with a problem after."""
+def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int = 0,
+                hidden_dropped: int = 0) -> None:
+    """`planner plans`: upcoming first, then past ones (--all); files with a problem after.
+
+    A series' sessions are rows of their own, numbered #1, #2, ... (the log's `<run_id>#n`);
+    a reviewed plan or session is marked done, a dropped one (shown with --all) dropped.
+    """
     plans = [row for row in rows if row["problem"] is None]
     now = today.isoformat()
+    hidden = []
+    if hidden_past:
+        hidden.append(f"{hidden_past} past")
+    if hidden_dropped:
+        hidden.append(f"{hidden_dropped} dropped")
     if not plans:
-        info(f"No upcoming plans in {folder}/; {hidden_past} past plan(s): planner plans --all "
-             "lists them." if hidden_past else f"No plans to show in {folder}/.")
+        info(f"No upcoming plans in {folder}/; {' and '.join(hidden)} plan(s): planner plans "
+             "--all lists them." if hidden else f"No plans to show in {folder}/.")
     else:
         upcoming = sum(1 for row in plans if row["date"] >= now)
         past = len(plans) - upcoming
         wide = out.width >= WIDE
+        sessions = any(row.get("session") is not None for row in plans)
+        marked = any(row.get("done") or row.get("dropped") for row in plans)
         grid = _list_table(f"Plans in {folder}/: {upcoming} upcoming"
                            + (f", {past} past" if past else ""))
         grid.add_column("Date", no_wrap=True)
@@ -495,23 +507,37 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
         # wide (Chinese) characters as two cells.
         grid.add_column("Title", min_width=8, ratio=3)
         grid.add_column("Notes", min_width=5, ratio=1)
+        if sessions:
+            grid.add_column("#", justify="right", no_wrap=True)
+        if marked:
+            grid.add_column("Status", no_wrap=True)
         if wide:
             grid.add_column("File", no_wrap=True)
         for row in plans:
             day = parse_day(row["date"])
             style = "bold" if row["date"] == now else ("dim" if row["date"] < now else "")
+            if row.get("dropped"):
+                style = "dim strike"
             date = f"{row['date']} {WEEKDAYS[day.weekday()][:3]}" if day else row["date"]
             title, notes = _cell(row["title"]), _cell(", ".join(row["note_ids"]))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
             cells = [_cell(date, style), _cell(distance(day, today) if day else "-", style),
                      _cell(row["minutes"]), title, notes]
+            if sessions:
+                session = row.get("session")
+                cells.append(Text("" if session is None else f"#{session}"))
+            if marked:
+                cells.append(Text("dropped", style="yellow") if row.get("dropped")
+                             else Text("done", style="green") if row.get("done") else Text(""))
             if wide:
                 cells.append(_cell(row["file"], "dim"))
             grid.add_row(*cells)
         out.print(grid)
-        if hidden_past:
-            info(f"{hidden_past} past plan(s) not shown: planner plans --all lists them.")
+        if hidden:
+            info(f"{' and '.join(hidden)} plan(s) not shown: planner plans --all lists them.")
+        if sessions:
+            _note("#n: session n of a series; planner done and reviews call it <run_id>#n.")
         if not wide:
             info("File names: planner plans --json, or a terminal 110 columns wide.")
     for row in rows:
@@ -565,3 +591,147 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
         what = "matches" if query is not None else "notes"
         info(f"Showing {len(rows):,} of {total:,} {what}: --limit N shows more (0: all)"
              + ("; --json lists them all." if query is None else "."))
+
+
+# --- planner due ------------------------------------------------------------------------------
+
+
+def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
+              next_due: _dt.date | None) -> None:
+    """`planner due`: the notes due by today + days, most overdue first; or one line saying
+    nothing is, and when the next review falls due."""
+    horizon = today + _dt.timedelta(days=days)
+    by = "today" if not days else f"{horizon.isoformat()} (in {days} day{'s' * (days != 1)})"
+    if not rows:
+        if next_due is None:
+            info(f"Nothing is due by {by}, and no note has a due date yet: planner done "
+                 "records a review.")
+        else:
+            info(f"Nothing is due by {by}; the next review is due "
+                 f"{_day_words(next_due, today)}.")
+        return
+    wide = out.width >= WIDE
+    grid = _list_table(f"Due by {by}: {total:,} note{'s' * (total != 1)}, most overdue first")
+    grid.add_column("ID", no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column("Title", min_width=8, ratio=1)
+    grid.add_column("Due", no_wrap=True)
+    grid.add_column("Last review", no_wrap=True)
+    grid.add_column("Recall", justify="right", no_wrap=True)
+    if wide:
+        grid.add_column("Reviews", justify="right", no_wrap=True)
+    for row in rows:
+        day = parse_day(row["due"])
+        overdue = day is not None and day < today
+        due = _cell(_day_words(day, today) if day else row["due"],
+                    "bold red" if overdue else "bold" if day == today else "")
+        last = parse_day(row["last_reviewed"])
+        recall = row["retrievability"]
+        title = _cell(row["title"])
+        title.no_wrap, title.overflow = True, "ellipsis"
+        cells = [_cell(row["id"]), title, due,
+                 _cell(f"{last.isoformat()} {row['last_rating']}" if last else "sr-due"),
+                 _cell(f"{recall}%" if recall is not None else "-")]
+        if wide:
+            cells.append(_cell(row["reviews"]))
+        grid.add_row(*cells)
+    out.print(grid)
+    if len(rows) < total:
+        info(f"Showing {len(rows):,} of {total:,} due notes: --limit N shows more (0: all).")
+    if not wide:
+        _note("Recall: the chance you remember the note now, by FSRS; sr-due: a due date from "
+              "Obsidian Spaced Repetition.")
+
+
+def _day_words(day: _dt.date, today: _dt.date) -> str:
+    """`2026-12-06 Sun, in 5 days`."""
+    return f"{day.isoformat()} {WEEKDAYS[day.weekday()][:3]}, {distance(day, today)}"
+
+
+# --- planner reviews --------------------------------------------------------------------------
+
+
+def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
+    """`planner reviews`: the review log, newest first; undone reviews marked (they no longer
+    count)."""
+    about = f" of {inert_line(note)}" if note is not None else ""
+    if not rows:
+        info(f"No reviews{about} in {where} yet: planner done records one.")
+        return
+    wide = out.width >= WIDE
+    counted = sum(1 for row in rows if not row["undone"])
+    grid = _list_table(f"Reviews{about} in {where}: {counted:,}"
+                       + (f", {len(rows) - counted:,} undone" if counted < len(rows) else "")
+                       + ", newest first")
+    grid.add_column("When", no_wrap=True)
+    grid.add_column("Note", no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column("Title", min_width=8, ratio=1)
+    grid.add_column("Rating", no_wrap=True)
+    grid.add_column("Min", justify="right", no_wrap=True)
+    if wide:
+        grid.add_column("Plan", no_wrap=True)
+    grid.add_column("Review ID", no_wrap=True)
+    for row in rows:
+        style = "dim strike" if row["undone"] else ""
+        title = _cell(row["title"], style)
+        title.no_wrap, title.overflow = True, "ellipsis"
+        rating = _cell(row["rating"], "dim" if row["undone"] else _RATING.get(row["rating"], ""))
+        cells = [_cell(_local_time(row["reviewed_at"]), style), _cell(row["note_id"], style),
+                 title, rating, _cell(row["minutes"], style)]
+        if wide:
+            cells.append(_cell(row["run_id"], "dim"))
+        review = _cell(row["review_id"], "dim")
+        if row["undone"]:
+            review.append(" undone", style="yellow")
+        cells.append(review)
+        grid.add_row(*cells)
+    out.print(grid)
+    if not wide:
+        info("Plans reviewed: planner reviews --json, or a terminal 110 columns wide.")
+
+
+_RATING = {"again": "red", "hard": "yellow", "good": "green", "easy": "cyan"}
+
+
+def _local_time(value: object) -> str:
+    """A UTC ISO time from the log as the person's local 'YYYY-MM-DD HH:MM'."""
+    try:
+        moment = _dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+# --- planner done -----------------------------------------------------------------------------
+
+
+def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
+                    day: _dt.date) -> None:
+    """What `planner done` recorded, and each note's next due date."""
+    from rich.table import Table
+
+    rating = rows[0]["rating"] if rows else "-"
+    when = "today" if day == today else f"on {day.isoformat()}"
+    out.print(Text.assemble(("Recorded", "bold green"), f" {rating} for {inert_line(shown)}: ",
+                            inert_line(title), f", reviewed {when}."), soft_wrap=True)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column(min_width=8, overflow="ellipsis", no_wrap=True)
+    grid.add_column(no_wrap=True)
+    for row in rows:
+        due = parse_day(row["next_due"])
+        grid.add_row(_cell(row["note_id"]), _cell(row["title"]),
+                     Text("next due " + (_day_words(due, today) if due else "-")))
+    out.print(grid)
+    ids = ", ".join(row["review_id"] for row in rows)
+    _note(f"Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).")
+
+
+def review_undone(row: dict, today: _dt.date) -> None:
+    """What `planner done --undo` did: the review no longer counts; the note's due date now."""
+    due = parse_day(row["next_due"])
+    then = _local_time(row["reviewed_at"])
+    out.print(Text.assemble(("Undone", "bold"), f": review {inert_line(row['review_id'])} of ",
+                            inert_line(row["note_id"]), f" ({inert_line(row['rating'])}, {then}) "
+                            "no longer counts; the log keeps it, marked undone."), soft_wrap=True)
+    info(f"{row['note_id']} is next due {_day_words(due, today)}." if due else
+         f"{row['note_id']} has no review left: it is new again.")
