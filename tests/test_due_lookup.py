@@ -171,10 +171,14 @@ def test_the_first_request_does_not_grow_with_the_log(home: Path, tmp_path: Path
     big.mkdir()
     for where in (small, big):
         reviews.record_reviews(where, ["N1"], "again", reviewed_at=at(40))
-    # 5,000 more lines: reviews of notes that are gone, and reviews undone.
-    for _number in range(2500):
-        [review] = reviews.record_reviews(big, ["N2"], "good", reviewed_at=at(40))
-        reviews.record_undo(big, review.review_id)
+    # 7,500 more lines (one append): reviews of notes that are gone, and reviews undone.
+    more: list[reviews.Event] = []
+    for number in range(2500):
+        gone = reviews.Review(reviews.new_review_id(), f"gone-{number}", None, at(40), "good",
+                              None)
+        undone = reviews.Review(reviews.new_review_id(), "N2", None, at(40), "good", None)
+        more += [gone, undone, reviews.Undo(undone.review_id, NOW)]
+    reviews.append(big, more)
     assert reviews.log_path(big).stat().st_size > 100 * reviews.log_path(small).stat().st_size
 
     def first(where: Path) -> str:

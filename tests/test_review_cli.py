@@ -408,6 +408,28 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     assert rows["beta"]["due"] == day(1)
 
 
+def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home: Path) -> None:
+    hostile = "Bad\x1b[2J\x1b]0;owned\x07 \u202eevil [bold]x[/bold]"
+    (home / "notes.json").write_text(json.dumps([
+        {"id": "H1", "title": hostile, "text": "t"}, {"id": "N2", "title": "ok", "text": "t"}]))
+    path = home / "plans" / f"{RUN}.json"
+    path.parent.mkdir()
+    data = json.loads(plans.plan_file_content(
+        ReviewPlan(hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
+                   ("H1", "N2"), day(0), 10), simulated=False, run_id=RUN,
+        created_at="2026-11-30T10:00:00.000+00:00", notes=[]))
+    data["notes"] = [{"id": "H1", "title": hostile}, {"id": "N2", "title": "ok"}]
+    path.write_text(json.dumps(data))
+    shown = [ok("done", RUN, "--rating", "again"), ok("due", "--days", "5"), ok("reviews"),
+             ok("plans"), ok("reviews", "--note", "\x1b[2J")]
+    for result in shown:
+        text = result.stdout + result.stderr
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text, text
+    assert "\\x1b[2J" in shown[0].stdout and "\\u202e" in shown[1].stdout
+    assert "[bold]x[/bold]" in shown[1].stdout  # markup shown, never obeyed
+    assert "Bad\\x1b[2J" in shown[2].stdout and "reviews of \\x1b[2J in" in shown[4].stdout
+
+
 # --- a log that cannot be read or appended to -----------------------------------------------------
 
 
