@@ -449,8 +449,7 @@ def runs_command(
     if as_json:
         ui.print_json_lines([row.to_json(prices) for row in rows])
     else:
-        ui.runs_table([row.to_json(prices) for row in rows], prices.currency, total,
-                      _records_label(folder))
+        ui.runs_table(rows, prices, total, _records_label(folder))
 
 
 @app.command("show", short_help="One run step by step (default: the newest).",
@@ -481,7 +480,7 @@ def show_command(
     if as_json:
         ui.print_json(detail.to_json())
     else:
-        ui.run_detail(detail.to_json())
+        ui.run_detail(detail)
 
 
 def _pick_run(folder: Path, wanted: str) -> str:
@@ -540,15 +539,12 @@ def costs_command(
             # The JSON object's shape is fixed, so the damaged count goes to stderr.
             ui.notice(f"{damaged} damaged run(s) left out (see planner runs)")
     else:
-        table_prices = {"hit": prices.input_cache_hit, "miss": prices.input_cache_miss,
-                        "output": prices.output}
         # Every run, newest first: a narrow table names a run by its -N for `planner show`.
         try:
             order = history.run_ids(folder)
         except history.HistoryError:
             order = []
-        ui.costs_table(report.to_json(prices), table_prices, damaged, shown,
-                       _records_label(folder), order)
+        ui.costs_table(report, prices, shown, _records_label(folder), order)
 
 
 # --- Saved plans: planner plans / export ---------------------------------------------------------

@@ -35,21 +35,25 @@ def _count(value: object) -> int | None:
 
 def split_usage(usage: object) -> tuple[int, int, int] | None:
     """(cache-hit input, cache-miss input, output) tokens of one call, or None if unknown."""
-    if not isinstance(usage, dict):
+    if type(usage) is not dict:
         return None
-    output = _count(usage.get("completion_tokens"))
-    if output is None:
+    get = usage.get
+    # Each count checked in place (not by a call to _count): this runs for every call of
+    # every run on `costs` and `runs`.
+    output = get("completion_tokens")
+    if type(output) is not int or not 0 <= output <= MAX_TOKENS:
         return None
-    raw_hit = usage.get("prompt_cache_hit_tokens")
-    raw_miss = usage.get("prompt_cache_miss_tokens")
-    if raw_hit is not None and raw_miss is not None:
-        hit, miss = _count(raw_hit), _count(raw_miss)
+    hit, miss = get("prompt_cache_hit_tokens"), get("prompt_cache_miss_tokens")
+    if hit is not None and miss is not None:
         # A split that is present but broken says the usage is wrong; guessing could misprice.
-        return None if hit is None or miss is None else (hit, miss, output)
-    prompt = _count(usage.get("prompt_tokens"))
+        if (type(hit) is int and type(miss) is int and 0 <= hit <= MAX_TOKENS
+                and 0 <= miss <= MAX_TOKENS):
+            return hit, miss, output
+        return None
+    prompt = _count(get("prompt_tokens"))
     if prompt is None:
         return None
-    details = usage.get("prompt_tokens_details")
+    details = get("prompt_tokens_details")
     cached = details.get("cached_tokens") if isinstance(details, dict) else None
     if cached is None:
         return 0, prompt, output
@@ -143,11 +147,16 @@ def price_tokens(split: tuple[int, int, int], prices) -> float:
 
 def tally_calls(calls: Sequence[CallEntry]) -> Tally:
     """Tally a summary's call entries; a call whose usage is unknown is counted apart."""
-    tally = Tally(len(calls))
+    return tally_usages([call.usage for call in calls])
+
+
+def tally_usages(usages: Sequence[object]) -> Tally:
+    """Tally the usage of each call (RunSummary.usages); an unknown one is counted apart."""
+    tally = Tally(len(usages))
     # Inlined add_call: this loop runs for every call of every run on `costs` and `runs`.
     hit = miss = output = unknown = 0
-    for call in calls:
-        split = split_usage(call.usage)
+    for usage in usages:
+        split = split_usage(usage)
         if split is None:
             unknown += 1
         else:

@@ -591,7 +591,7 @@ class _Run:
             approved=summary.approved, tool_result=None if result is None else result.to_json(),
             error=error, question=summary.question, explanation=summary.explanation,
             # The run's own count of its calls: the cost line needs no re-read of summary.json.
-            tally=costs.tally_calls(summary.calls),
+            tally=costs.tally_usages(summary.usages),
         )
 
     def _record_failure(self, error: OSError, consequence: str) -> str:

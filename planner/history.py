@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from planner import costs, records, storage
@@ -202,7 +203,6 @@ class RunRow(NamedTuple):
 
     run_id: str  # the folder's name
     status: str  # derived: a running run whose process is gone is interrupted; or damaged
-    word: str  # the one word a person reads for this run, in every command (status.run_word)
     problem: str | None  # why the run is damaged, else None
     tally: Tally | None  # its calls counted; None when damaged
     simulated: bool | None = None  # a demo run, never priced; None when damaged
@@ -211,6 +211,13 @@ class RunRow(NamedTuple):
     approved: bool | None = None
     tool_result: str | None = None  # the status of its tool_result: saved, cancelled, ...
     title: str | None = None  # the title of its last proposal
+
+    @property
+    def word(self) -> str:
+        """The one word a person reads for this run, in every command (status.run_word)."""
+        if self.problem is not None:
+            return WORDS[DAMAGED]
+        return run_word(self.status, self.tool_result, self.approved)
 
     def cost(self, prices) -> float | None:
         """The known part of its cost; None when simulated (never priced) or damaged."""
@@ -246,30 +253,38 @@ class RunRow(NamedTuple):
 _new = tuple.__new__
 
 
-def _row(run_id: str, summary: Run) -> RunRow:
+def _row(run_id: str, summary: Run, titled: bool = True) -> RunRow:
+    """The run's row; `titled`: with its plan's title (`planner costs` shows none)."""
     if isinstance(summary, DamagedRun):
-        return _new(RunRow, (run_id, DAMAGED, WORDS[DAMAGED], summary.why, None, None, None,
-                             None, None, None, None))
-    state = derived_status(summary)
-    result, plan = summary.tool_result, summary.plan
-    result_status = None if result is None else result.status
+        return _new(RunRow, (run_id, DAMAGED, summary.why, None, None, None, None, None, None,
+                             None))
+    result = summary.tool_result
     return _new(RunRow, (
-        run_id, state, run_word(state, result_status, summary.approved), None,
-        costs.tally_calls(summary.calls), summary.is_simulated, summary.created_at,
-        summary.mode, summary.approved, result_status, None if plan is None else plan.title,
+        run_id, derived_status(summary), None, costs.tally_usages(summary.usages),
+        summary.is_simulated, summary.created_at, summary.mode, summary.approved,
+        None if result is None else result.status, _title(summary) if titled else None,
     ))
+
+
+def _title(summary: RunSummary) -> str | None:
+    plan = summary.plan
+    return None if plan is None else plan.title
 
 
 def list_runs(home: Home, limit: int | None = None) -> tuple[list[RunRow], int]:
     """The newest `limit` runs (None: all), damaged ones included; and how many exist."""
-    folder = records_dir(home)
     names, links = _scan(home)
-    rows = []
     # Only the runs shown are read: `planner runs` in a terminal stays instant on 10,000 runs.
-    for run_id in names if limit is None else names[:limit]:
-        summary, _value = read_run(f"{folder}/{run_id}", run_id, run_id in links)
-        rows.append(_row(run_id, summary))
+    shown = names if limit is None else names[:limit]
+    rows = [_row(run_id, summary) for run_id, summary in _each_run(home, shown, links)]
     return rows, len(names)
+
+
+def _each_run(home: Home, names: list[str], links: frozenset[str]) -> Iterator[tuple[str, Run]]:
+    """Each named run and its typed summary, read one at a time and let go."""
+    folder = records_dir(home)
+    for run_id in names:
+        yield run_id, read_run(f"{folder}/{run_id}", run_id, run_id in links)[0]
 
 
 class CostReport(NamedTuple):
@@ -293,20 +308,18 @@ class CostReport(NamedTuple):
 
 def cost_report(home: Home) -> CostReport:
     """Every run's counts (demo and damaged runs counted apart), newest first, and the total."""
-    folder = records_dir(home)
     runs = []
     total = Tally()
     simulated = damaged = 0
     names, links = _scan(home)
-    for run_id in names:
-        summary, _value = read_run(f"{folder}/{run_id}", run_id, run_id in links)
+    for run_id, summary in _each_run(home, names, links):
         if isinstance(summary, DamagedRun):
             damaged += 1
             continue
         if summary.is_simulated:
             simulated += 1
             continue
-        row = _row(run_id, summary)
+        row = _row(run_id, summary, titled=False)
         total.add(row.tally)  # type: ignore[arg-type]
         runs.append(row)
     return CostReport(runs, total, simulated, damaged)

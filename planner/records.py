@@ -24,7 +24,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner import storage
 from planner.jsonlimits import MAX_DEPTH, too_deep
@@ -168,36 +168,115 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-class RunSummary(NamedTuple):
-    """summary.json of one run (version 2), as the flow writes it and every reader sees it."""
+class RunSummary:
+    """summary.json of one run (version 2), as the flow writes it and every reader sees it.
+
+    Built by the flow field by field, or by from_json from the recorded JSON. Then the fields
+    `planner costs` reads for each of 10,000 runs are converted at once (the status, mode,
+    model, time, decision, result, process and each call's usage); the plan (which `planner runs`
+    adds) when first read, and the rest (the request, the model's words, the steps, each
+    call's files and times, ...) all together when first read. Either way every field holds
+    the same value; it compares like a NamedTuple and changes by `_replace`. On 10,000 runs
+    this keeps `costs` and `runs` within a tenth of reading the JSON alone.
+    """
 
     run_id: str
     status: str
-    version: int = RECORD_VERSION
-    mode: str | None = None
-    simulated: bool | None = None
-    stage: str | None = None
-    request: str | None = None
-    model: str | None = None
-    base_url: str | None = None
-    approved: bool | None = None
-    plan: PlanRecord | None = None
-    target: str | None = None
-    tool_result: ToolResult | None = None
-    calls: tuple[CallEntry, ...] = ()
-    steps: Sequence[Step] = ()  # a tuple, or the recorded steps converted when first read
-    error: str | None = None
-    created_at: str | None = None
-    updated_at: str | None = None
-    pid: int | None = None  # lets `planner runs` tell a live run from one whose process died
-    process_start: int | None = None
-    question: str | None = None  # the model's last text without a tool call
-    explanation: str | None = None
+    version: int
+    mode: str | None
+    simulated: bool | None
+    stage: str | None
+    request: str | None
+    model: str | None
+    base_url: str | None
+    approved: bool | None
+    target: str | None
+    tool_result: ToolResult | None
+    calls: tuple[CallEntry, ...]
+    steps: tuple[Step, ...]
+    error: str | None
+    created_at: str | None
+    updated_at: str | None
+    pid: int | None  # lets `planner runs` tell a live run from one whose process died
+    process_start: int | None
+    question: str | None  # the model's last text without a tool call
+    explanation: str | None
+    # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
+    # counting never converts the rest of each call.
+    usages: tuple[dict | None, ...]
+    _plan: PlanRecord | None | _Unread
+
+    _fields = ("run_id", "status", "version", "mode", "simulated", "stage", "request", "model",
+               "base_url", "approved", "plan", "target", "tool_result", "calls", "steps",
+               "error", "created_at", "updated_at", "pid", "process_start", "question",
+               "explanation")
+    __slots__ = (*(name for name in _fields if name != "plan"), "_plan", "usages", "_recorded")
+
+    def __init__(self, run_id: str, status: str, version: int = RECORD_VERSION,
+                 mode: str | None = None, simulated: bool | None = None,
+                 stage: str | None = None, request: str | None = None,
+                 model: str | None = None, base_url: str | None = None,
+                 approved: bool | None = None, plan: PlanRecord | None = None,
+                 target: str | None = None, tool_result: ToolResult | None = None,
+                 calls: tuple[CallEntry, ...] = (), steps: tuple[Step, ...] = (),
+                 error: str | None = None, created_at: str | None = None,
+                 updated_at: str | None = None, pid: int | None = None,
+                 process_start: int | None = None, question: str | None = None,
+                 explanation: str | None = None) -> None:
+        self.run_id, self.status, self.version, self.mode = run_id, status, version, mode
+        self.simulated, self.stage, self.request, self.model = simulated, stage, request, model
+        self.base_url, self.approved, self._plan, self.target = base_url, approved, plan, target
+        self.tool_result, self.calls, self.steps, self.error = tool_result, calls, steps, error
+        self.created_at, self.updated_at, self.pid = created_at, updated_at, pid
+        self.process_start, self.question, self.explanation = process_start, question, explanation
+        self.usages = tuple([call.usage for call in calls])
+        self._recorded: dict | None = None
+
+    if not TYPE_CHECKING:  # the type checker keeps checking attribute names
+
+        def __getattr__(self, name: str) -> object:
+            # Called for a field not set yet: its part of a recorded summary, converted now.
+            recorded = object.__getattribute__(self, "_recorded")
+            convert = _LATER.get(name)
+            if recorded is None or convert is None:
+                raise AttributeError(name)
+            convert(self, recorded)
+            return object.__getattribute__(self, name)
+
+    @property
+    def plan(self) -> PlanRecord | None:
+        """The last proposal that reached the person (a recorded one read when first asked)."""
+        plan = self._plan
+        if isinstance(plan, _Unread):
+            plan = self._plan = _plan(object.__getattribute__(self, "_recorded").get("plan"))
+        return plan
+
+    @plan.setter
+    def plan(self, plan: PlanRecord | None) -> None:
+        self._plan = plan
 
     @property
     def is_simulated(self) -> bool:
         """Demo runs: their usage is simulated, so they are never priced."""
         return self.simulated is True or self.mode == "demo"
+
+    def _asdict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._fields}
+
+    def _replace(self, **changes: Any) -> RunSummary:
+        """A copy with `changes` made (the flow's every step)."""
+        return RunSummary(**{**self._asdict(), **changes})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunSummary):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self._fields)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"RunSummary({fields})"
 
 
 class DamagedRun(NamedTuple):
@@ -260,6 +339,7 @@ def _finite(text: str) -> float:
 # The hooks run only on a float or a constant: the usual summary decodes at full C speed.
 # An integer past Python's 4,300-digit limit is not JSON here (ValueError), as it always was.
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
 
 
 def decode(data: bytes) -> object:
@@ -276,7 +356,15 @@ def decode(data: bytes) -> object:
         if text is None or text[:1] == "\ufeff":
             # A BOM or UTF-16/32 file, decoded as json.loads(bytes) would.
             text = data.decode(json.detect_encoding(data), "surrogatepass").removeprefix("\ufeff")
-        value = _DECODER.decode(text)
+        try:
+            # The scanner itself, as planner writes summaries (no space before, a newline
+            # after): JSONDecoder.decode's checks around it cost a tenth more on 10,000 runs.
+            value, end = _SCAN(text, 0)
+            scanned = end == len(text) or text[end:] == "\n"
+        except StopIteration:
+            scanned = False
+        if not scanned:
+            value = _DECODER.decode(text)  # anything else: the full check, and its error
     except RecursionError:
         raise Unusable(f"summary.json is nested deeper than {MAX_DEPTH} levels") from None
     except Unusable:
@@ -308,34 +396,69 @@ def from_json(data: object, run_id: str = "") -> RunSummary | DamagedRun:
     status, calls = get("status"), get("calls")
     if type(status) is not str or type(calls) is not list:
         return DamagedRun(run_id, "summary.json has no status or no calls list")
-    recorded_id = get("run_id")
-    # One pass over the text fields (a comprehension, not a call each): this runs per run.
-    (mode, stage, request, model, base_url, target, error, created_at, updated_at, question,
-     explanation) = [value if type(value) is str else None for value in map(get, _TEXTS)]
-    simulated, approved = get("simulated"), get("approved")
-    pid, process_start = get("pid"), get("process_start")
-    plan = _plan(get("plan"))
-    tool_result = _result(get("tool_result"))
-    approved = approved if type(approved) is bool else None
-    steps: Sequence[Step]
+    # What `planner runs` and `costs` read now; the rest when first used (_convert_the_rest).
+    summary = _blank(RunSummary)
+    recorded_id, mode, model, simulated, approved, created_at, pid, process_start = map(
+        get, _FIRST)
+    summary.run_id = recorded_id if type(recorded_id) is str else run_id
+    summary.status = status
+    summary.mode = mode if type(mode) is str else None
+    summary.model = model if type(model) is str else None
+    summary.simulated = simulated if type(simulated) is bool else None
+    summary.approved = approved if type(approved) is bool else None
+    summary.created_at = created_at if type(created_at) is str else None
+    # type(), not isinstance(): a bool is not a process ID.
+    summary.pid = pid if type(pid) is int else None
+    summary.process_start = process_start if type(process_start) is int else None
+    # The model decides whether config's prices apply (SPEC 21): `runs` and `costs` read it.
+    model = get("model")
+    summary.model = model if type(model) is str else None
+    summary._plan = _UNREAD
+    summary.tool_result = _result(get("tool_result"))
+    try:
+        usages = [call.get("usage") for call in calls]
+    except AttributeError:  # a call that is not an object: its usage is unknown
+        usages = [call.get("usage") if type(call) is dict else None for call in calls]
+    summary.usages = tuple([usage if type(usage) is dict else None for usage in usages])
+    summary._recorded = data
+    return summary
+
+
+_FIRST = ("run_id", "mode", "model", "simulated", "approved", "created_at", "pid",
+          "process_start")
+_blank = object.__new__
+
+
+class _Unread:
+    """The plan of a recorded summary before it is first read."""
+
+
+_UNREAD = _Unread()
+
+
+def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
+    """The fields of a recorded summary that listing runs never reads, converted together."""
+    get = recorded.get
+    (summary.stage, summary.request, summary.base_url, summary.target, summary.error,
+     summary.updated_at, summary.question, summary.explanation) = [
+        value if type(value) is str else None for value in map(get, _TEXTS)]
+    summary.calls = _calls(recorded["calls"])  # a list: from_json checked
     if get("version") == RECORD_VERSION:
-        recorded = get("steps")
-        steps = _RecordedSteps(recorded) if type(recorded) is list else ()
+        summary.steps = _steps(get("steps"))
     else:
-        steps = _v1_steps(plan, approved, tool_result, question, explanation)
-    # tuple.__new__ with the fields in order: half the cost of calling the class, which counts
-    # on 10,000 runs.
-    return _new(RunSummary, (
-        recorded_id if type(recorded_id) is str else run_id, status, RECORD_VERSION, mode,
-        simulated if type(simulated) is bool else None, stage, request, model, base_url,
-        approved, plan, target, tool_result, tuple([_call(call) for call in calls]), steps,
-        error, created_at, updated_at, pid if type(pid) is int else None,
-        process_start if type(process_start) is int else None, question, explanation,
-    ))
+        summary.steps = _v1_steps(summary.plan, summary.approved, summary.tool_result,
+                                  summary.question, summary.explanation)
+    summary.version = RECORD_VERSION
 
 
-_TEXTS = ("mode", "stage", "request", "model", "base_url", "target", "error", "created_at",
-          "updated_at", "question", "explanation")
+# The fields from_json leaves for later, and what converts each.
+_LATER = dict.fromkeys(
+    ("version", "stage", "request", "base_url", "target", "calls", "steps", "error",
+     "updated_at", "question", "explanation"), _convert_the_rest)
+
+
+_TEXTS = ("stage", "request", "base_url", "target", "error", "updated_at", "question",
+          "explanation")
 _new = tuple.__new__
 
 
@@ -358,12 +481,10 @@ def _plan(value: object) -> PlanRecord | None:
     title, notes, date, minutes, dates = map(value.get, PlanRecord._fields)
     return _new(PlanRecord, (
         title if type(title) is str else None,
-        tuple([note if type(note) is str else str(note) for note in notes])
-        if type(notes) is list else None,
+        # str() of a note ID that is not text (the screens show it; nothing else reads it).
+        tuple(map(str, notes)) if type(notes) is list else None,
         date if type(date) is str else None, minutes if type(minutes) is int else None,
-        # A series' dates; str() of one that is not text: only the screens show them.
-        tuple([day if type(day) is str else str(day) for day in dates])
-        if type(dates) is list else None,
+        tuple(map(str, dates)) if type(dates) is list else None,
     ))
 
 
@@ -379,56 +500,30 @@ def _result(value: object) -> ToolResult | None:
 _NO_CALL = CallEntry()
 
 
-def _call(value: object) -> CallEntry:
-    # Not an object: still a call, with nothing known about it (its usage unknown).
-    if type(value) is not dict:
-        return _NO_CALL
-    request, response, started_at, duration, usage, error = map(value.get, CallEntry._fields)
-    return _new(CallEntry, (
-        request if type(request) is str else None, response if type(response) is str else None,
-        started_at if type(started_at) is str else None,
-        duration if type(duration) is int else None, usage if type(usage) is dict else None,
-        error if type(error) is str else None,
-    ))
+def _calls(calls: list) -> tuple[CallEntry, ...]:
+    """The call entries; one that is not an object is a call with nothing known about it."""
+    entries: list[CallEntry] = []
+    add = entries.append
+    for value in calls:
+        if type(value) is not dict:
+            add(_NO_CALL)
+            continue
+        request, response, started_at, duration, usage, error = map(value.get,
+                                                                    CallEntry._fields)
+        add(_new(CallEntry, (
+            request if type(request) is str else None,
+            response if type(response) is str else None,
+            started_at if type(started_at) is str else None,
+            duration if type(duration) is int else None,
+            usage if type(usage) is dict else None, error if type(error) is str else None,
+        )))
+    return tuple(entries)
 
 
-class _RecordedSteps(Sequence[Step]):
-    """Version 2's recorded steps, converted to Step values when first read.
-
-    Only `planner show` and the flow read steps: `runs` and `costs` on 10,000 runs never pay
-    for them. Compares equal to the tuple of its steps.
-    """
-
-    __slots__ = ("_recorded", "_steps")
-
-    def __init__(self, recorded: list) -> None:
-        self._recorded: list | None = recorded
-        self._steps: tuple[Step, ...] | None = None
-
-    def _converted(self) -> tuple[Step, ...]:
-        if self._steps is None:
-            recorded, self._recorded = self._recorded or [], None
-            self._steps = tuple([_step(step) for step in recorded if type(step) is dict])
-        return self._steps
-
-    def __getitem__(self, index):  # type: ignore[override]
-        return self._converted()[index]
-
-    def __len__(self) -> int:
-        return len(self._converted())
-
-    def __iter__(self):
-        return iter(self._converted())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
-            return self._converted() == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._converted())
+def _steps(value: object) -> tuple[Step, ...]:
+    if type(value) is not list:
+        return ()
+    return tuple([_step(step) for step in value if type(step) is dict])
 
 
 def _step(value: dict) -> Step:

@@ -12,21 +12,27 @@ from rich.panel import Panel
 from rich.text import Text
 
 from planner.inert import inert_block, inert_line
-from planner.status import COMPLETE, INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
+from planner.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
 from planner.ui.console import info, out
 from planner.ui.dates import WEEKDAYS, distance, parse_day
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from planner.config import Prices
+    from planner.costs import Tally
+    from planner.history import CostReport, PricedCall, RunDetail, RunRow
+    from planner.records import PlanRecord, RunSummary, Step, ToolResult
+
 WIDE = 110  # below this many columns the plans and notes tables keep only their key columns
 GAP = 2  # blank cells between two columns of a list table
 TITLE_ROOM = 16  # cells a title keeps before an optional column may take its place
 TITLE_LEAST = 10  # cells a title keeps before run IDs give way to -1, -2, ...
 ERROR_LEAST = 20  # cells the calls table's error keeps before the file names give way
+# By the one word a run is called (status.run_word); any other word is yellow.
 _STYLE = {
-    "saved": "green", "complete": "green", "no plan proposed": "cyan", "running": "cyan",
-    "stopped": "red", "call limit reached": "red", "interrupted": "yellow",
+    "saved": "green", "complete": "green", "cancelled": "yellow", "no plan proposed": "cyan",
+    "running": "cyan", "stopped": "red", "call limit reached": "red", "interrupted": "yellow",
     "damaged": "bold red",
 }
 
@@ -79,27 +85,10 @@ def _note(text: str) -> None:
 # --- Words for recorded values ----------------------------------------------------------------
 
 
-def _word(value: object) -> str:
-    """A recorded status as a person reads it: `no plan proposed`, not `no_tool`."""
-    return WORDS.get(value, value) if isinstance(value, str) else "-"
-
-
-def _status(value: object) -> Text:
-    """A status cell: its word, coloured by what it means."""
-    word = inert_line(_word(value))
-    return Text(word, style=_STYLE.get(word, ""))
-
-
-def _outcome(row: dict) -> str:
-    """How a run ended, in one word where one says it: saved, cancelled, stopped, ..."""
-    state = row["status"]
-    result = row["tool_result"]
-    if state == COMPLETE:
-        if result in ("saved", "cancelled"):
-            return result
-        return "cancelled" if row["approved"] is False else _word(state)
-    # Stopped after the write (the explanation failed, or Ctrl+C): the plan is on disk.
-    return f"saved, then {_word(state)}" if result == "saved" else _word(state)
+def _status(word: str) -> Text:
+    """A status cell: the run's one word (status.run_word), coloured by what it means."""
+    word = inert_line(word)
+    return Text(word, style=_STYLE.get(word, "yellow"))
 
 
 def _when(value: object) -> str:
@@ -125,7 +114,7 @@ def _back_numbers(count: int) -> list[Text]:
 # --- planner runs -----------------------------------------------------------------------------
 
 
-def runs_table(rows: list[dict], currency: str, total: int, where: str) -> None:
+def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -> None:
     """`planner runs`: one line per run; it fits the terminal and never cuts a status or cost.
 
     The ID, status, title and cost are always there (a long title ends in …; below about
@@ -139,22 +128,23 @@ def runs_table(rows: list[dict], currency: str, total: int, where: str) -> None:
         "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
     unknown = False
     for row in rows:
-        if row["status"] == "damaged":
-            title, price = _cell(row["problem"], "red"), "-"
+        tally = row.tally
+        if tally is None:  # damaged: the problem takes the title's place
+            title, price = _cell(row.problem, "red"), "-"
         else:
-            title = _cell(row["title"])
-            price = "simulated" if row["simulated"] else _money(row["cost"], row["unknown_calls"])
-            unknown = unknown or (not row["simulated"] and bool(row["unknown_calls"]))
+            title = _cell(row.title)
+            price = ("simulated" if row.simulated
+                     else _money(row.cost(prices), tally.unknown_calls))
+            unknown = unknown or (not row.simulated and bool(tally.unknown_calls))
         title.no_wrap, title.overflow = True, "ellipsis"
-        outcome = _outcome(row)
         for name, cell in (
-            ("Run ID", _cell(row["run_id"])), ("Time", _cell(_when(row["created_at"]))),
-            ("Mode", _cell(row["mode"])),
-            ("Status", Text(inert_line(outcome), style=_STYLE.get(outcome, "yellow"))),
-            ("Calls", _cell(_count(row["calls"]))), ("Title", title), ("Cost", _cell(price)),
+            ("Run ID", _cell(row.run_id)), ("Time", _cell(_when(row.created_at))),
+            ("Mode", _cell(row.mode)), ("Status", _status(row.word)),
+            ("Calls", _cell(_count(None if tally is None else tally.calls))), ("Title", title),
+            ("Cost", _cell(price)),
         ):
             columns[name].append(cell)
-    cost_header = f"Cost {currency}"
+    cost_header = f"Cost {prices.currency}"
     least = min(TITLE_ROOM, _span("Title", columns["Title"]))
     status, cost = _span("Status", columns["Status"]), _span(cost_header, columns["Cost"])
     _, left = _fit(out.width, [_span("Run ID", columns["Run ID"]), status,
@@ -201,7 +191,7 @@ def runs_table(rows: list[dict], currency: str, total: int, where: str) -> None:
 # --- planner costs ----------------------------------------------------------------------------
 
 
-def costs_table(report: dict, prices: dict, damaged: int, limit: int | None, where: str,
+def costs_table(report: CostReport, prices: Prices, limit: int | None, where: str,
                 order: list[str] | None = None) -> None:
     """`planner costs`: tokens and known cost per run, the total of all runs, what was left out.
 
@@ -209,29 +199,41 @@ def costs_table(report: dict, prices: dict, damaged: int, limit: int | None, whe
     with unknown usage a `+N?` beside the cost; status and cost are always there. `order`:
     every run ID, newest first, so a narrow table can name runs by their -N for `show`.
     """
-    currency, total = report["currency"], report["total"]
-    if not total["runs"]:
+    total, priced = report.total, len(report.runs)
+    if not priced:
         left_out = []
-        if report["simulated_runs_skipped"]:
-            left_out.append(f"{report['simulated_runs_skipped']} simulated (demo) run(s)")
-        if damaged:
-            left_out.append(f"{damaged} damaged run(s)")
+        if report.simulated:
+            left_out.append(f"{report.simulated} simulated (demo) run(s)")
+        if report.damaged:
+            left_out.append(f"{report.damaged} damaged run(s)")
         info(f"No priced runs in {where}: left out {' and '.join(left_out)}." if left_out
              else f"No runs in {where} yet, so nothing has cost anything.")
         return
-    runs = report["runs"] if limit is None else report["runs"][:limit]
-    ids = [_cell(run["run_id"]) for run in runs]
-    states = [_status(run["status"]) for run in runs]
-    footer = f"total, {total['runs']} runs"
-    split = [("Calls", "calls"), ("Unknown", "unknown_calls"),
-             ("Input hit", "input_cache_hit_tokens"), ("Input miss", "input_cache_miss_tokens"),
-             ("Output", "output_tokens")]
-    wide = [(name, [_cell(_count(run[key])) for run in runs], _count(total[key]))
-            for name, key in split]
-    wide.append(("Cost", [_cell(_money(run["cost"])) for run in runs], _money(total["cost"])))
-    narrow = [("Tokens", [_cell(_count(_tokens(run))) for run in runs], _count(_tokens(total))),
-              ("Cost", [_cell(_money(run["cost"], run["unknown_calls"])) for run in runs],
-               _money(total["cost"], total["unknown_calls"]))]
+    runs = report.runs if limit is None else report.runs[:limit]
+    tallies = [_counted(run) for run in runs]
+    ids = [_cell(run.run_id) for run in runs]
+    states = [_status(run.word) for run in runs]
+    footer = f"total, {priced} runs"
+
+    def column(name: str, counts: list[int], all_runs: int) -> tuple[str, list[Text], str]:
+        return name, [_cell(_count(count)) for count in counts], _count(all_runs)
+
+    wide = [
+        column("Calls", [tally.calls for tally in tallies], total.calls),
+        column("Unknown", [tally.unknown_calls for tally in tallies], total.unknown_calls),
+        column("Input hit", [tally.input_cache_hit_tokens for tally in tallies],
+               total.input_cache_hit_tokens),
+        column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
+               total.input_cache_miss_tokens),
+        column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
+        ("Cost", [_cell(_money(tally.cost(prices))) for tally in tallies],
+         _money(total.cost(prices))),
+    ]
+    narrow = [
+        column("Tokens", [tally.tokens for tally in tallies], total.tokens),
+        ("Cost", [_cell(_money(tally.cost(prices), tally.unknown_calls)) for tally in tallies],
+         _money(total.cost(prices), total.unknown_calls)),
+    ]
 
     def left_with(numbers: list[tuple[str, list[Text], str]]) -> int:
         spans = [_span("Run ID", ids, footer), _span("Status", states),
@@ -240,7 +242,7 @@ def costs_table(report: dict, prices: dict, damaged: int, limit: int | None, whe
 
     numbers = wide if left_with(wide) >= 0 else narrow
     by_number = left_with(numbers) < 0
-    grid = _list_table(f"Costs in {currency}, known part only", footer=True)
+    grid = _list_table(f"Costs in {prices.currency}, known part only", footer=True)
     grid.add_column("#" if by_number else "Run ID", no_wrap=True, footer=footer)
     grid.add_column("Status", no_wrap=True)
     for name, _cells, foot in numbers:
@@ -249,85 +251,85 @@ def costs_table(report: dict, prices: dict, damaged: int, limit: int | None, whe
     if by_number:
         # -N counts every run, as `planner show -N` does, demo and damaged ones included.
         position = {run_id: number for number, run_id in enumerate(order or (), 1)}
-        id_cells = [Text(f"-{position[run['run_id']]}" if run["run_id"] in position else "?")
+        id_cells = [Text(f"-{position[run.run_id]}" if run.run_id in position else "?")
                     for run in runs]
     for index in range(len(runs)):
         grid.add_row(id_cells[index], states[index],
                      *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
-    _note(f"Prices per million tokens: input cache hit {prices['hit']}, input cache miss "
-          f"{prices['miss']}, output {prices['output']}.")
-    _note(f"Tokens in total: input cache hit {_count(total['input_cache_hit_tokens'])}, "
-          f"input cache miss {_count(total['input_cache_miss_tokens'])}, "
-          f"output {_count(total['output_tokens'])}.")
-    if total["unknown_calls"]:
+    _note(f"Prices per million tokens: input cache hit {prices.input_cache_hit}, input cache "
+          f"miss {prices.input_cache_miss}, output {prices.output}.")
+    _note(f"Tokens in total: input cache hit {_count(total.input_cache_hit_tokens)}, "
+          f"input cache miss {_count(total.input_cache_miss_tokens)}, "
+          f"output {_count(total.output_tokens)}.")
+    if total.unknown_calls:
         marked = "; +N? beside a cost" if numbers is narrow else ""
-        _note(f"{total['unknown_calls']} call(s) have unknown usage (failed, or not "
+        _note(f"{total.unknown_calls} call(s) have unknown usage (failed, or not "
               f"reported{marked}): not priced, not counted as zero; the cost is the known part "
               "only.")
     if by_number:
         _note("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
               "terminal.")
-    if report["simulated_runs_skipped"]:
-        _note(f"Left out: {report['simulated_runs_skipped']} simulated (demo) run(s).")
-    if damaged:
-        _note(f"Left out: {damaged} damaged run(s) whose summary.json cannot be used "
+    if report.simulated:
+        _note(f"Left out: {report.simulated} simulated (demo) run(s).")
+    if report.damaged:
+        _note(f"Left out: {report.damaged} damaged run(s) whose summary.json cannot be used "
               "(see planner runs).")
-    if len(runs) < total["runs"]:
-        _note(f"Showing the newest {len(runs)} of {total['runs']} priced runs; the total covers "
+    if len(runs) < priced:
+        _note(f"Showing the newest {len(runs)} of {priced} priced runs; the total covers "
               "them all. --limit N shows more (0: all).")
 
 
-def _tokens(counts: dict) -> int:
-    return (counts["input_cache_hit_tokens"] + counts["input_cache_miss_tokens"]
-            + counts["output_tokens"])
+def _counted(run: RunRow) -> Tally:
+    assert run.tally is not None  # a priced run was read, so its calls were counted
+    return run.tally
 
 
 # --- planner show -----------------------------------------------------------------------------
 
 
-def run_detail(detail: dict) -> None:
+def run_detail(detail: RunDetail) -> None:
     """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
-    summary, state = detail["summary"], detail["status"]
     from rich.table import Table
 
+    from planner.records import DamagedRun
+
+    summary = detail.summary
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
-    grid.add_row("Status", _state_line(state, summary))
-    if summary is None:
-        grid.add_row("Problem", _cell(detail["problem"], "red"))
-    elif state != summary["status"]:
-        grid.add_row("", _cell(f"recorded as {_word(summary['status'])}; its process is gone",
-                               "dim"))
-    grid.add_row("Folder", _cell(detail["folder"]))
-    if summary is not None:
+    if isinstance(summary, DamagedRun):
+        grid.add_row("Status", _status(detail.word))
+        grid.add_row("Problem", _cell(summary.why, "red"))
+    else:
+        grid.add_row("Status", _state_line(detail.word, detail.status, summary))
+        if detail.status != summary.status:
+            recorded = WORDS.get(summary.status, summary.status)
+            grid.add_row("", _cell(f"recorded as {recorded}; its process is gone", "dim"))
+    grid.add_row("Folder", _cell(detail.folder))
+    if not isinstance(summary, DamagedRun):
         _summary_rows(grid, summary, detail)
-    grid.add_row("Files", _cell(", ".join(detail["files"]) or "none"))
-    out.print(Panel(grid, title=Text(f"Run {inert_line(detail['run_id'])}"), title_align="left",
+    grid.add_row("Files", _cell(", ".join(detail.files) or "none"))
+    out.print(Panel(grid, title=Text(f"Run {inert_line(detail.run_id)}"), title_align="left",
                     expand=False))
-    if summary is None:
+    if isinstance(summary, DamagedRun):
         return
-    if detail["calls"]:
-        _calls_table(detail["calls"])
-    steps = detail.get("steps")
-    if steps is None:
-        steps = [step for step in summary.get("steps") or () if isinstance(step, dict)]
-    if steps:
-        _conversation(steps, "Simulated model" if detail["simulated"] else "Model")
+    if detail.calls:
+        _calls_table(detail.calls)
+    if summary.steps:
+        _conversation(summary.steps, "Simulated model" if summary.is_simulated else "Model")
 
 
-def _state_line(state: str, summary: dict | None) -> Text:
-    """`stopped while asking the model`: the status and, for an unfinished run, its step."""
-    line = _status(state)
-    stage = summary.get("stage") if summary is not None else None
-    doing = STAGE_WORDS.get(stage) if isinstance(stage, str) else None
+def _state_line(word: str, state: str, summary: RunSummary) -> Text:
+    """`stopped while asking the model`: the run's word and, for an unfinished run, its step."""
+    line = _status(word)
+    doing = STAGE_WORDS.get(summary.stage) if summary.stage is not None else None
     if doing and state in (STOPPED, INTERRUPTED, RUNNING):
         line.append(f": {doing}" if state == RUNNING else f" while {doing}")
     return line
 
 
-def _conversation(steps: list[dict], model: str) -> None:
+def _conversation(steps: Sequence[Step], model: str) -> None:
     """`planner show`: the run told as the conversation it was, step by step."""
     from rich.table import Table
 
@@ -336,121 +338,113 @@ def _conversation(steps: list[dict], model: str) -> None:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     for step in steps:
-        call = step.get("call")
         who, what = _step_words(step, model)
-        grid.add_row(_cell(f"#{call}" if isinstance(call, int) else ""), Text(who), what)
+        grid.add_row(_cell("" if step.call is None else f"#{step.call}"), Text(who), what)
     out.print(Panel(grid, title=Text("Conversation"), title_align="left", expand=False))
 
 
-def _step_words(step: dict, model: str) -> tuple[str, Text]:
+def _step_words(step: Step, model: str) -> tuple[str, Text]:
     """Who spoke in one recorded step, and what they said or what the program did."""
-    kind = step.get("kind")
-    if kind == "proposal":
-        recorded = step.get("plan")
-        plan = recorded if isinstance(recorded, dict) else {}
-        notes = plan.get("note_ids")
-        notes = ", ".join(map(str, notes)) if isinstance(notes, list) else notes
-        return model, _cell(f"proposed {plan.get('title')!s}: notes {notes}; "
-                            f"{plan.get('date')}; {plan.get('minutes')} min")
-    if kind == "rejected":
-        repair = step.get("repair")
-        then = (f"sent back to be corrected ({repair})" if isinstance(repair, int) and repair
-                else "not sent back; the run stopped")
-        return "planner", _cell(f"rejected {step.get('tool')}: {step.get('error')}; {then}",
-                                "yellow")
-    if kind == "lookup":
-        arguments = json.dumps(step.get("arguments"), ensure_ascii=False)
-        return "planner", _cell(f"looked up {step.get('tool')} {arguments} → "
-                                f"{step.get('result')}")
-    if kind in ("question", "explanation"):
-        said = "said (no plan)" if kind == "question" else "explained"
-        return f"{model} {said}", Text(inert_block(step.get("text")))
-    if kind == "answer":
-        return "you answered", Text(inert_block(step.get("text")))
-    if kind == "feedback":
-        return "you asked to change", Text(inert_block(step.get("text")))
-    if kind == "decision":
-        result = step.get("result")
-        written = _written(result, None)
-        typed = step.get("near_misses")
-        missed = (f" (near misses: {', '.join(map(str, typed))})"
-                  if isinstance(typed, list) and typed else "")
-        verdict = "typed SAVE" if step.get("approved") is True else "did not type SAVE"
-        return "you", _cell(f"{verdict}: {written}{missed}")
-    if kind == "refused":
-        return "planner", _cell(f"did not run {step.get('tool')}: {step.get('error')}",
-                                "yellow")
-    return "?", _cell(f"unknown step {kind}")
+    match step.kind:
+        case "proposal":
+            plan = step.plan
+            title = None if plan is None else plan.title
+            return model, _cell(f"proposed {title!s}: {_plan_words(plan)}")
+        case "rejected":
+            then = (f"sent back to be corrected ({step.repair})" if step.repair
+                    else "not sent back; the run stopped")
+            return "planner", _cell(f"rejected {step.tool}: {step.error}; {then}", "yellow")
+        case "lookup":
+            arguments = json.dumps(step.arguments, ensure_ascii=False)
+            return "planner", _cell(f"looked up {step.tool} {arguments} → {step.found}")
+        case "question":
+            return f"{model} said (no plan)", Text(inert_block(step.text))
+        case "explanation":
+            return f"{model} explained", Text(inert_block(step.text))
+        case "answer":
+            return "you answered", Text(inert_block(step.text))
+        case "feedback":
+            return "you asked to change", Text(inert_block(step.text))
+        case "decision":
+            missed = (f" (near misses: {', '.join(step.near_misses)})" if step.near_misses
+                      else "")
+            verdict = "typed SAVE" if step.approved is True else "did not type SAVE"
+            return "you", _cell(f"{verdict}: {_written(step.result, None)}{missed}")
+        case "refused":
+            return "planner", _cell(f"did not run {step.tool}: {step.error}", "yellow")
+    return "?", _cell(f"unknown step {step.kind}")
 
 
-def _summary_rows(grid: Table, summary: dict, detail: dict) -> None:
+def _plan_words(plan: PlanRecord | None) -> str:
+    """`notes N1, N2; 2026-12-05; 20 min`."""
+    if plan is None:
+        return "notes None; None; None min"
+    notes = None if plan.note_ids is None else ", ".join(plan.note_ids)
+    return f"notes {notes}; {plan.date}; {plan.minutes} min"
+
+
+def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     """What was asked, proposed, decided and written, as label/value rows."""
-    if detail["simulated"]:
-        grid.add_row("Mode", _cell(f"{summary.get('mode')} (simulated: scripted model replies)"))
+    if summary.is_simulated:
+        grid.add_row("Mode", _cell(f"{summary.mode} (simulated: scripted model replies)"))
     else:
-        grid.add_row("Mode", _cell(summary.get("mode")))
-        grid.add_row("Model", _cell(f"{summary.get('model')} at {summary.get('base_url')}"))
-    grid.add_row("Created", _cell(summary.get("created_at")))
-    grid.add_row("Updated", _cell(summary.get("updated_at")))
-    grid.add_row("Request", _cell(summary.get("request")))
-    plan = summary.get("plan")
-    if isinstance(plan, dict):
-        notes = plan.get("note_ids")
-        notes = ", ".join(map(str, notes)) if isinstance(notes, list) else notes
-        grid.add_row("Proposal", _cell(plan.get("title")))
-        grid.add_row("", _cell(f"notes {notes}; {plan.get('date')}; {plan.get('minutes')} min"))
+        grid.add_row("Mode", _cell(summary.mode))
+        grid.add_row("Model", _cell(f"{summary.model} at {summary.base_url}"))
+    grid.add_row("Created", _cell(summary.created_at))
+    grid.add_row("Updated", _cell(summary.updated_at))
+    grid.add_row("Request", _cell(summary.request))
+    if summary.plan is not None:
+        grid.add_row("Proposal", _cell(summary.plan.title))
+        grid.add_row("", _cell(_plan_words(summary.plan)))
     else:
         grid.add_row("Proposal", _cell("none"))
-    approved = summary.get("approved")
     decision = "not asked"
-    if isinstance(approved, bool):
-        decision = "approved (typed SAVE)" if approved else "not approved"
+    if summary.approved is not None:
+        decision = "approved (typed SAVE)" if summary.approved else "not approved"
     grid.add_row("Decision", _cell(decision))
-    grid.add_row("Written", _cell(_written(summary.get("tool_result"), summary.get("target"))))
-    if summary.get("error"):
-        grid.add_row("Error", _cell(summary["error"], "red"))
-    if detail["simulated"]:
+    grid.add_row("Written", _cell(_written(summary.tool_result, summary.target)))
+    if summary.error:
+        grid.add_row("Error", _cell(summary.error, "red"))
+    if summary.is_simulated:
         grid.add_row("Cost", _cell("simulated run: not priced"))
     else:
-        cost = f"{_money(detail['cost'])} {detail['currency']}"
-        if detail["unknown_calls"]:
-            cost += f" (known part; {detail['unknown_calls']} call(s) with unknown usage)"
+        cost = f"{_money(detail.cost)} {detail.currency}"
+        unknown = 0 if detail.tally is None else detail.tally.unknown_calls
+        if unknown:
+            cost += f" (known part; {unknown} call(s) with unknown usage)"
         grid.add_row("Cost", _cell(cost))
 
 
-def _written(result: object, target: object) -> str:
+def _written(result: ToolResult | None, target: str | None) -> str:
     """What the program really did with the plan, from tool_result and target."""
-    done = result if isinstance(result, dict) else {}
-    status = done.get("status")
-    if status == "saved":
-        return f"saved to {done.get('path')}"
+    status = None if result is None else result.status
+    if result is not None and status == "saved":
+        return f"saved to {result.path}"
     if status == "cancelled":
         return "cancelled: nothing written"
-    if status == "failed":
-        return f"failed: {done.get('error')} (nothing written)"
+    if result is not None and status == "failed":
+        return f"failed: {result.error} (nothing written)"
     if target:
         # The intent was recorded but no result: the write may or may not have happened.
         return f"about to write {target}, no result recorded: check that file"
     return "nothing"
 
 
-def _calls_table(calls: list[dict]) -> None:
+def _calls_table(calls: Sequence[PricedCall]) -> None:
     """Each model call: time, tokens, cost, error; the file names too when there is room."""
     cells: dict[str, list[Text]] = {
         "#": [], "Request": [], "Response": [], "Time": [], "Tokens hit/miss/out": [],
         "Cost": [], "Error": []}
     for call in calls:
-        duration = call["duration_ms"]
-        tokens = "unknown"
-        if call["output_tokens"] is not None:
-            tokens = (f"{call['input_cache_hit_tokens']:,}/{call['input_cache_miss_tokens']:,}/"
-                      f"{call['output_tokens']:,}")
+        entry, split = call.entry, call.split
+        duration = entry.duration_ms
+        tokens = "unknown" if split is None else f"{split[0]:,}/{split[1]:,}/{split[2]:,}"
         for name, cell in (
-            ("#", _cell(call["number"])), ("Request", _cell(call["request"])),
-            ("Response", _cell(call["response"])),
+            ("#", _cell(call.number)), ("Request", _cell(entry.request)),
+            ("Response", _cell(entry.response)),
             ("Time", _cell(None if duration is None else f"{duration} ms")),
-            ("Tokens hit/miss/out", _cell(tokens)), ("Cost", _cell(_money(call["cost"]))),
-            ("Error", _cell(call["error"], "red")),
+            ("Tokens hit/miss/out", _cell(tokens)), ("Cost", _cell(_money(call.cost))),
+            ("Error", _cell(entry.error, "red")),
         ):
             cells[name].append(cell)
     fixed = ["#", "Time", "Tokens hit/miss/out", "Cost"]
