@@ -45,7 +45,13 @@ from planner.records import (
     now_iso,
 )
 from planner.records import Step as RecordedStep
-from planner.tools import MAX_LOOKUPS_PER_REPLY, MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Registry
+from planner.tools import (
+    MAX_LOOKUPS_PER_REPLY,
+    MAX_RESULT_BYTES,
+    MAX_TURN_RESULT_BYTES,
+    Registry,
+    Tool,
+)
 from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
 if TYPE_CHECKING:
@@ -217,7 +223,7 @@ class _Run:
                     self._step("refused", number, call_id=call.id, tool=_name(call.name),
                                error=self._refusal(call))
                 raise _Stop(self._after_save(calls_instead_of_text(turn)))
-            return ExplainOnly(self._refuse_all(number, turn))
+            return ExplainOnly(tuple(self._refuse_all(number, turn)))
         if turn.text is None:
             raise _Stop(self._after_save("the model sent an empty explanation"))
         self._step("explanation", number, text=turn.text)
@@ -427,9 +433,12 @@ class _Run:
         if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
             return self._reject_all(number, turn, f"at most {MAX_LOOKUPS_PER_REPLY} lookup "
                                     f"calls in one reply, got {len(turn.calls)}")
-        checked = []
+        checked: list[tuple[ToolCall, Tool, object]] = []
         for call in turn.calls:
             tool = self.registry.get(call.name)
+            if tool is None or tool.run is None:
+                # _tool_turn has sent unknown tools and tools that act elsewhere already.
+                raise AssertionError(f"{_name(call.name)} is not a lookup")
             try:
                 checked.append((call, tool, tool.check(call.arguments)))
             except InvalidArguments as error:
@@ -439,6 +448,7 @@ class _Run:
         answers = []
         room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
         for call, tool, arguments in checked:
+            assert tool.run is not None  # checked above
             result = _bounded(tool.run(arguments), room)
             room -= len(storage.to_json(result))
             summary = _short(result)
