@@ -238,9 +238,15 @@ def test_undo_appends_a_line_and_the_review_stops_counting(home: Path) -> None:
                                                  "reviews lists them)")
     # The plan has no review that counts now: it can be done again.
     ok("done", RUN)
+    [second] = [line for line in log_lines(home) if line["kind"] == "review"][1:]
+    undone = as_json("done", "--undo", second["review_id"][:24])
+    assert undone == {"review_id": second["review_id"], "note_id": "N1", "title": None,
+                      "run_id": RUN, "reviewed_at": second["reviewed_at"], "rating": "good",
+                      "minutes": None, "undone": True, "next_due": None}
+    ok("done", RUN)
     rows = as_json("reviews")
-    assert [(row["rating"], row["undone"]) for row in rows] == [("good", False),
-                                                                ("again", True)]
+    assert [(row["rating"], row["undone"]) for row in rows] == [
+        ("good", False), ("good", True), ("again", True)]
 
 
 def test_reviews_lists_the_log_newest_first_and_by_note(home: Path) -> None:

@@ -456,3 +456,20 @@ def test_schedule_words(due: int | None, words: str) -> None:
     today = _dt.date(2026, 12, 1)
     day_due = None if due is None else today + _dt.timedelta(days=due)
     assert conversation.schedule_words(day_due, today) == words
+
+
+def test_past_sessions_of_a_series_are_warned_about(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    today = _dt.date(2026, 12, 1)
+    notes = (Note("N1", "RAG", "t"),)
+    for dates, warning in [
+        (("2026-11-29", "2026-12-03"), "warning: session 1 is in the past (today is 2026-12-01)"),
+        (("2026-11-20", "2026-11-30", "2026-12-03"),
+         "warning: sessions 1 to 2 are in the past (today is 2026-12-01)"),
+    ]:
+        view = ConfirmRequest(ReviewSeries("S", ("N1",), dates, 20), notes, Path("p.json"), today)
+        assert warning in drawn(view, monkeypatch, tmp_path, capsys)
+    view = ConfirmRequest(ReviewSeries("S", ("N1",), ("2026-12-01", "2026-12-03"), 20), notes,
+                          Path("p.json"), today)
+    assert not any("warning" in line for line in drawn(view, monkeypatch, tmp_path, capsys))

@@ -250,7 +250,11 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
         for number, date in enumerate(dates, 1):
             rows.append(("Sessions" if number == 1 else "",
                          f"{number}. {describe_date(date, view.today)}, {plan.minutes} min", ""))
-    if view.date_in_past:
+    past = sum(1 for date in dates if date < view.today.isoformat())
+    if past and len(dates) > 1:
+        sessions = "session 1 is" if past == 1 else f"sessions 1 to {past} are"
+        rows.append(("", f"warning: {sessions} in the past (today is {view.today})", warn))
+    elif view.date_in_past:
         rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
     rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
     rows += [("", f"warning: {inert_line(warning)}", warn) for warning in view.warnings]
