@@ -368,6 +368,7 @@ def test_desired_retention_from_config_changes_the_schedule_as_fsrs_does(home: P
                                    "0.9)")
 
 
+@pytest.mark.slow  # several commands in a row
 def test_due_table_limit_and_nothing_due(home: Path) -> None:
     history(home)
     table = ok("due", "--days", "3650").stdout
@@ -390,6 +391,7 @@ def test_due_table_limit_and_nothing_due(home: Path) -> None:
     assert as_json("--home", str(other), "due") == []
 
 
+@pytest.mark.slow  # several commands in a row
 def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(home: Path) -> None:
     vault = home / "notes"
     (vault / ".obsidian").mkdir(parents=True)
@@ -414,6 +416,7 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     assert rows["beta"]["due"] == day(1)
 
 
+@pytest.mark.slow  # several commands in a row
 def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home: Path) -> None:
     hostile = "Bad\x1b[2J\x1b]0;owned\x07 \u202eevil [bold]x[/bold]"
     (home / "notes.json").write_text(json.dumps([
@@ -559,6 +562,7 @@ def readme_section() -> str:
     return section[:section.index("\n## ", 4)]
 
 
+@pytest.mark.slow  # several commands in a row
 def test_the_readme_review_examples_run_in_order(home: Path) -> None:
     """The README's review block, line by line, with two saved plans (run -2 and -1)."""
     [block] = re.findall(r"```text\n(.*?)```", readme_section(), re.S)
@@ -585,6 +589,7 @@ def test_the_readme_review_examples_run_in_order(home: Path) -> None:
         assert " ".join(claim.split()) in " ".join(section.split()), claim
 
 
+@pytest.mark.slow  # several commands in a row
 def test_each_review_commands_help_has_an_example_that_runs(home: Path) -> None:
     for run_id in (RUN, OTHER):
         (home / "tool-records" / run_id).mkdir(parents=True)
