@@ -34,9 +34,21 @@ class MissingLibrary(SyncError):
     """The caldav library (the optional extra) is not installed."""
 
 
+def available() -> bool:
+    """Whether the caldav library (the optional extra) is installed; it is not imported."""
+    from importlib.util import find_spec
+
+    return find_spec("caldav") is not None
+
+
 def sync(url: str, calendar_name: str | None, user: str | None, password: str | None,
-         events: Iterable[ics.Item], timeout: int = TIMEOUT_SECONDS) -> Counts:
-    """Put every event into the calendar by UID: create new, update changed, leave the rest."""
+         events: Iterable[ics.Item], timeout: int = TIMEOUT_SECONDS,
+         default_name: str | None = None) -> Counts:
+    """Put every event into the calendar by UID: create new, update changed, leave the rest.
+
+    The calendar is the one named `calendar_name`; without a name, the one at `url`, else the
+    one named `default_name` (config's calendar_name) among the calendars found from `url`.
+    """
     try:
         from caldav.calendarobjectresource import Event
         from caldav.davclient import DAVClient
@@ -54,7 +66,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     try:
         with DAVClient(url=url, username=user, password=password, timeout=timeout,
                               enable_rfc6764=False) as client:
-            calendar = _find_calendar(client, url, calendar_name, shown)
+            calendar = _find_calendar(client, url, calendar_name, shown, default_name)
             stage = "listing"
             found: dict[str, tuple] = {}
             for resource in calendar.search(event=True):
@@ -110,8 +122,10 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
                                f"{_so_far(written, items)}", password)) from None
 
 
-def _find_calendar(client, url: str, name: str | None, shown: str):
-    """The calendar named `name` (display name or its last path part), or the one at `url`."""
+def _find_calendar(client, url: str, name: str | None, shown: str,
+                   default_name: str | None = None):
+    """The calendar named `name` (display name or its last path part), or the one at `url`,
+    or (no name, `url` not a calendar) the one named `default_name`."""
     calendars = client.principal().get_calendars()
     wanted = _path(url)
     for calendar in calendars:
@@ -120,11 +134,19 @@ def _find_calendar(client, url: str, name: str | None, shown: str):
             return calendar
         if name is not None and name in (calendar.get_display_name(), path.rsplit("/", 1)[-1]):
             return calendar
+    if name is None and default_name is not None:
+        for calendar in calendars:
+            if default_name in (calendar.get_display_name(),
+                                _path(str(calendar.url)).rsplit("/", 1)[-1]):
+                return calendar
     names = [str(calendar.get_display_name() or _path(str(calendar.url))) for calendar in
              calendars]
     there = ", ".join(repr(found) for found in names[:_NAMES_SHOWN]) + (
         ", ..." if len(names) > _NAMES_SHOWN else "")
     where = f"(its calendars: {there})" if names else "(it has no calendars)"
+    if name is None and default_name is not None:
+        raise SyncError(f"{shown} is not a calendar and has no calendar named {default_name!r} "
+                        f"{where}; name one with --calendar")
     if name is None:
         raise SyncError(f"{shown} is not a calendar {where}; name one with --calendar")
     raise SyncError(f"no calendar named {name!r} at {shown} {where}")

@@ -266,8 +266,11 @@ def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
 def _run_cost(tally: "Tally", config: "Config") -> None:
     """One line: the run's calls, tokens and cost, from its own tally, as `costs` counts."""
     if tally.calls:
-        ui.run_cost(tally.calls, tally.unknown_calls, tally.tokens, tally.cost(config.prices),
-                    config.prices.currency)
+        # Prices belong to the model they name: another model's run has no known cost.
+        prices = config.prices
+        cost = tally.cost(prices) if prices.applies_to(config.model) else None
+        ui.run_cost(tally.calls, tally.unknown_calls, tally.tokens, cost, prices.currency,
+                    config.model)
 
 
 def _config(path: Path | None, home: Path = Path(".")) -> "Config":
@@ -554,6 +557,19 @@ def costs_command(
 DemoPlansFlag = Annotated[
     bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
 ]
+# export's calendar targets (SPEC 17); the code behind them is in the Calendars section below.
+FeedOption = Annotated[
+    Path | None,
+    typer.Option("--feed", metavar="FILE", help="Keep this calendar file up to date: created "
+                 "the first time, then replaced whole (a file planner did not write is "
+                 "refused). For a calendar that subscribes to a file."),
+]
+VdirOption = Annotated[
+    Path | None,
+    typer.Option("--vdir", metavar="DIR", help="Keep a folder of one .ics file per event "
+                 "(vdir) for khal or vdirsyncer; only changed events are rewritten, other "
+                 "files are never touched."),
+]
 
 
 def _plans_failed(error: object) -> NoReturn:
@@ -624,9 +640,12 @@ def export_command(
         typer.Option("--output", "-o", help="Create this file (an existing file is refused, "
                      "never overwritten). Default: stdout."),
     ] = None,
+    feed: FeedOption = None,
+    vdir_folder: VdirOption = None,
     show_all: Annotated[
         bool, typer.Option("--all", "-a",
-                           help="Every plan, past ones too (default: upcoming ones).")
+                           help="Every plan, past ones too (default: upcoming ones; --feed "
+                           "and --vdir always carry every plan).")
     ] = False,
     demo: DemoPlansFlag = False,
     home: HomeOption = None,
@@ -635,7 +654,8 @@ def export_command(
     """Export saved plans as calendar events at review_time (config), with a reminder.
 
     Each plan keeps its event ID, so importing a newer export updates the events instead of
-    adding them twice.
+    adding them twice. --feed keeps one file up to date for a calendar that subscribes to it;
+    --vdir keeps a folder of one file per event for khal or vdirsyncer.
 
     Example: planner export --ics --output plans.ics
     """
@@ -643,16 +663,21 @@ def export_command(
 
     from planner import plans, storage
 
-    if not ics:
+    if not (ics or feed or vdir_folder):
         _usage("choose the format: --ics (iCalendar)")
+    if sum(target is not None for target in (output, feed, vdir_folder)) > 1:
+        _usage("choose one of --output, --feed and --vdir")
     if output is not None and (output.is_symlink() or output.exists()):
         _usage(f"{output} already exists; planner never overwrites a file: "
                "choose another name or remove it")
     workspace = _workspace(ctx, home, config_path)
-    folder, review_time = workspace.home, workspace.config().review_time
+    config = workspace.config()
+    folder, review_time = workspace.home, config.review_time
     label = plans.PLANS_DIR["demo" if demo else "live"]
+    # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
+    keeps_all = show_all or feed is not None or vdir_folder is not None
     try:
-        rows = plans.list_plans(folder, demo, show_all, _dt.date.today())
+        rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today())
     except plans.PlansError as error:
         _plans_failed(error)
     good = [row for row in rows if row["problem"] is None]
@@ -660,14 +685,17 @@ def export_command(
         if row["problem"] is not None:
             ui.notice(f"Skipped {row['file']}: {row['problem']}")
     if not good:
-        ui.notice(f"No plans in {label}/ to export; nothing was written." if show_all else
+        ui.notice(f"No plans in {label}/ to export; nothing was written." if keeps_all else
                   f"No upcoming plans in {label}/ to export (--all exports past ones too); "
                   "nothing was written.")
+        return
+    if feed is not None or vdir_folder is not None:
+        _export_calendar(good, config, label, feed, vdir_folder)
         return
     from planner.ics import export_ics
 
     try:
-        data = export_ics(good, review_time)
+        data = export_ics(good, review_time, name=config.calendar_name)
     except ValueError as error:
         _usage(str(error))
     if output is None:
@@ -685,6 +713,252 @@ def export_command(
         _plans_failed(f"could not create {output} ({error.strerror or error}); "
                       "nothing was written")
     ui.notice(f"Exported {len(good)} plan(s) from {label}/ to {output}.")
+
+
+# --- Calendars that stay in step: export --feed / --vdir, planner sync (SPEC 17) -----------------
+# planner.ics (icalendar), planner.vdir and planner.caldav_sync (caldav, an optional extra) are
+# imported inside these functions only, so no other command loads them.
+
+
+def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path | None,
+                     folder: Path | None) -> None:
+    """export --feed FILE or --vdir DIR: a calendar file or folder planner owns, kept in step."""
+    from planner import ics, vdir
+
+    try:
+        events = ics.events_from_rows(rows)
+        if feed is not None:
+            change = vdir.update_feed(feed, events, config.review_time,
+                                      name=config.calendar_name)
+        elif folder is not None:
+            counts = vdir.write_vdir(folder, events, config.review_time)
+            vdir.name_vdir(folder, config.calendar_name)
+    except vdir.CalendarFileError as error:
+        _plans_failed(error)
+    except ValueError as error:
+        _usage(str(error))
+    if feed is not None:
+        ui.info(f"Feed {feed}: {change} ({_events(len(events))} from {label}/).")
+        return
+    ui.info(f"Vdir {folder}: {_counts(counts)} ({_events(len(events))} from {label}/).")
+    if counts.skipped:
+        ui.notice(f"Left alone: {counts.skipped} file(s) in {folder} at an event's name that "
+                  "planner did not write.")
+
+
+def _events(count: int) -> str:
+    return f"{count} event" + ("" if count == 1 else "s")
+
+
+def _counts(counts) -> str:
+    return f"{counts.created} created, {counts.updated} updated, {counts.unchanged} unchanged"
+
+
+@app.command("sync", short_help="Put your plans into a CalDAV calendar.")
+def sync_command(
+    ctx: typer.Context,
+    caldav_url: Annotated[
+        str | None,
+        typer.Option("--caldav", metavar="URL", help="The CalDAV calendar's URL, or the "
+                     "server's (then --calendar, or calendar_name in config, names it)."),
+    ] = None,
+    calendar: Annotated[
+        str | None,
+        typer.Option("--calendar", metavar="NAME", help="The calendar's name (its display "
+                     "name or the last part of its URL)."),
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", "-u", metavar="USER", help="The user to log in as. The "
+                     "password: PLANNER_CALDAV_PASSWORD, else the OS keyring (planner key set "
+                     "caldav:USER@HOST), else a hidden prompt."),
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Put every saved plan into a CalDAV calendar (Nextcloud, Radicale, iCloud, Fastmail...).
+
+    Events are put by their ID: new ones created, changed ones updated, the rest left alone;
+    events planner did not create are never changed. Running it again changes nothing.
+    Needs the caldav extra: pip install 'planner[caldav]'.
+
+    Example: planner sync --caldav https://dav.example.com/cal/alice/reviews/ --user alice
+    """
+    import datetime as _dt
+    import urllib.parse
+
+    from planner import caldav_sync, plans
+
+    if caldav_url is None:
+        _usage("choose where to sync: --caldav URL")
+    if not caldav_url.startswith(("http://", "https://")):
+        _usage("--caldav takes the calendar's http:// or https:// URL")
+    if not caldav_sync.available():
+        _usage(f"planner sync needs the caldav library: {caldav_sync.INSTALL_HINT}")
+    workspace = _workspace(ctx, home, config_path)
+    config = workspace.config()
+    try:
+        rows = plans.list_plans(workspace.home, False, True, _dt.date.today())
+    except plans.PlansError as error:
+        _plans_failed(error)
+    good = [row for row in rows if row["problem"] is None]
+    for row in rows:
+        if row["problem"] is not None:
+            ui.notice(f"Skipped {row['file']}: {row['problem']}")
+    if not good:
+        ui.notice(f"No plans in {plans.PLANS_DIR['live']}/ to sync; nothing was sent.")
+        return
+    from planner import ics
+
+    try:
+        items = ics.event_items(ics.events_from_rows(good), config.review_time)
+    except ValueError as error:
+        _usage(str(error))
+    try:
+        in_url = urllib.parse.urlsplit(caldav_url).username
+    except ValueError:
+        _usage("--caldav is not a valid URL")
+    login = user or (urllib.parse.unquote(in_url) if in_url else None)
+    password = _caldav_password(caldav_url, login)
+    try:
+        counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
+                                  default_name=config.calendar_name)
+    except caldav_sync.MissingLibrary as error:
+        _usage(str(error))
+    except caldav_sync.SyncError as error:
+        _plans_failed(error)
+    ui.info(f"CalDAV: {_counts(counts)} ({_events(len(items))} from "
+            f"{plans.PLANS_DIR['live']}/).")
+
+
+def _caldav_password(url: str, user: str | None) -> str | None:
+    """The CalDAV password from its sources (planner.keys); the problems as one line."""
+    from planner.keys import KeyProblem, MissingKey, find_caldav_password
+
+    ask = ui.ask_hidden if ui.has_terminal() else None
+    try:
+        return find_caldav_password(url, user, ask)
+    except KeyProblem as error:
+        _plans_failed(error)
+    except MissingKey as error:
+        _usage(str(error))
+
+
+# --- Keys in the OS keyring: planner key set / forget / status (SPEC 18) -------------------------
+# planner.keys imports the keyring library (an optional extra) only when the keyring is used.
+
+key_app = typer.Typer(no_args_is_help=False, rich_markup_mode=None)
+app.add_typer(key_app, name="key", short_help="Keep API keys in the OS keyring.")
+
+
+@key_app.callback(invoke_without_command=True)
+def key_command(ctx: typer.Context) -> None:
+    """Keep API keys (and CalDAV passwords) in the OS keyring, or see where keys come from.
+
+    Example: planner key set openai
+    """
+    if ctx.invoked_subcommand is None:
+        # Plain `planner key`: its help, exit 0, as plain `planner` does.
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+ProviderArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[PROVIDER]", show_default=False,
+                   help="A provider (deepseek, openai, ...), a base_url host, or "
+                   "caldav:USER@HOST for a CalDAV password (default: the configured provider)."),
+]
+
+
+def _key_failed(error: Exception) -> NoReturn:
+    """A keyring problem: a missing extra, no keyring or a refused key is exit 2, else exit 1."""
+    from planner.keys import KeyRefused, KeyringUnavailable
+
+    ui.error(str(error))
+    usage = isinstance(error, KeyringUnavailable | KeyRefused)
+    raise typer.Exit(EXIT_USAGE if usage else status.EXIT_FAILED)
+
+
+@key_app.command("set", short_help="Store a key in the OS keyring (typed at a hidden prompt).")
+def key_set_command(
+    ctx: typer.Context,
+    provider: ProviderArgument = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Store a key in the OS keyring: it is typed at a hidden prompt, never shown or written.
+
+    A run takes it from there when the key variable is not set and api_key_cmd is not given.
+
+    Example: planner key set openai
+    """
+    from planner import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    try:
+        user = keys.user_for(config, provider)
+        keys.check_keyring()
+        if not ui.has_terminal():
+            raise keys.KeyRefused("planner key set reads the key at a hidden prompt; run it "
+                                  "in a terminal (nothing was stored)")
+        secret = ui.ask_hidden(f"Key for {user} (input hidden): ")
+        keys.set_key(user, secret)
+    except KeyboardInterrupt:
+        ui.error("interrupted (Ctrl+C); nothing was stored")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except keys.KeyProblem as error:
+        _key_failed(error)
+    ui.info(f"Stored the key for {user} in the OS keyring (service {keys.SERVICE}, user {user}).")
+    if provider is None or user == keys.key_user(config):
+        source = keys.key_source(config, terminal=True, probe_keyring=True)
+        if source.kind != "keyring":
+            ui.notice(f"A run still takes its key from {source.detail} first.")
+
+
+@key_app.command("forget", short_help="Remove a key from the OS keyring.")
+def key_forget_command(
+    ctx: typer.Context,
+    provider: ProviderArgument = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Remove a key from the OS keyring (nothing else is changed).
+
+    Example: planner key forget openai
+    """
+    from planner import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    try:
+        user = keys.user_for(config, provider)
+        removed = keys.forget_key(user)
+    except keys.KeyProblem as error:
+        _key_failed(error)
+    if removed:
+        ui.info(f"Removed the key for {user} from the OS keyring.")
+    else:
+        ui.info(f"No key for {user} in the OS keyring; nothing was removed.")
+
+
+@key_app.command("status", short_help="Where each provider's key would come from.")
+def key_status_command(
+    ctx: typer.Context,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Where the configured provider's key would come from, and which other providers have a
+    key in the environment or the OS keyring. No key is ever shown.
+
+    Example: planner key status
+    """
+    from planner import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    rows = keys.key_status(config, terminal=ui.has_terminal())
+    for row in rows:
+        ui.info(f"{row.user}{' (configured)' if row.configured else ''}: {row.source.detail}")
+    if not keys.keyring_installed():
+        ui.notice("The OS keyring is not used: it needs pip install 'planner[keyring]'.")
 
 
 # --- Your notes: planner notes -------------------------------------------------------------------

@@ -25,6 +25,7 @@ RETENTION_RANGE = (0.70, 0.99)
 # never replace these.
 RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n",
                       "max_completion_tokens", "input", "store", "include", "max_output_tokens")
+MAX_CALENDAR_NAME = 100
 # The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
 APIS = ("chat", "responses")
 MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
@@ -87,6 +88,8 @@ class Config(NamedTuple):
     api_key_cmd: tuple[str, ...] | None = None
     # The chance of recall FSRS schedules each note's next review for (0.70-0.99, SPEC 16).
     desired_retention: float = 0.9
+    # The calendar's name in exports, the feed, the vdir and CalDAV sync (SPEC 17).
+    calendar_name: str = "planner reviews"
 
 
 def load_config(path: Path | None) -> Config:
@@ -170,6 +173,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         values["review_time"] = _review_time(data["review_time"], source)
     if "desired_retention" in data:
         values["desired_retention"] = _retention(data["desired_retention"], source)
+    if "calendar_name" in data:
+        values["calendar_name"] = _calendar_name(data["calendar_name"], source)
     return defaults._replace(**values)
 
 
@@ -245,6 +250,15 @@ def _review_time(value: object, source: str) -> str:
         raise ConfigError(
             f"{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. \"19:00\""
         )
+    return value
+
+
+def _calendar_name(value: object, source: str) -> str:
+    # One short line: it is the calendar's name in every calendar program (X-WR-CALNAME, NAME).
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CALENDAR_NAME \
+            or not value.isprintable():
+        raise ConfigError(f"{source}: key 'calendar_name' must be a calendar name: one line of "
+                          f"1 to {MAX_CALENDAR_NAME} printable characters")
     return value
 
 

@@ -211,6 +211,7 @@ class RunRow(NamedTuple):
     approved: bool | None = None
     tool_result: str | None = None  # the status of its tool_result: saved, cancelled, ...
     title: str | None = None  # the title of its last proposal
+    model: str | None = None  # the model it asked: config's prices apply to that model only
 
     @property
     def word(self) -> str:
@@ -220,8 +221,9 @@ class RunRow(NamedTuple):
         return run_word(self.status, self.tool_result, self.approved)
 
     def cost(self, prices) -> float | None:
-        """The known part of its cost; None when simulated (never priced) or damaged."""
-        if self.tally is None or self.simulated:
+        """The known part of its cost; None when simulated (never priced), damaged, or when
+        the prices are for another model (SPEC 21: costs are never invented)."""
+        if self.tally is None or self.simulated or not prices.applies_to(self.model):
             return None
         return self.tally.cost(prices)
 
@@ -247,7 +249,9 @@ class RunRow(NamedTuple):
     def cost_json(self, prices) -> dict:
         """One entry of `planner costs --json`: the run's counts and known cost."""
         assert self.tally is not None  # only priced runs are in the report
-        return {"run_id": self.run_id, "status": self.status, **self.tally.as_dict(prices)}
+        # cost null: the prices are for another model (as in `runs --json`).
+        return {"run_id": self.run_id, "status": self.status, **self.tally.as_dict(prices),
+                "cost": self.cost(prices)}
 
 
 _new = tuple.__new__
@@ -257,12 +261,13 @@ def _row(run_id: str, summary: Run, titled: bool = True) -> RunRow:
     """The run's row; `titled`: with its plan's title (`planner costs` shows none)."""
     if isinstance(summary, DamagedRun):
         return _new(RunRow, (run_id, DAMAGED, summary.why, None, None, None, None, None, None,
-                             None))
+                             None, None))
     result = summary.tool_result
     return _new(RunRow, (
         run_id, derived_status(summary), None, costs.tally_usages(summary.usages),
         summary.is_simulated, summary.created_at, summary.mode, summary.approved,
         None if result is None else result.status, _title(summary) if titled else None,
+        summary.model,
     ))
 
 
@@ -295,13 +300,27 @@ class CostReport(NamedTuple):
     simulated: int  # demo runs: never priced
     damaged: int  # runs whose summary.json cannot be used
 
+    def priced(self, prices) -> Tally:
+        """The counts of the runs whose model the prices are for: the total's known cost."""
+        tally = Tally()
+        for run in self.runs:
+            if prices.applies_to(run.model):
+                tally.add(run.tally)  # type: ignore[arg-type]
+        return tally
+
+    def unpriced(self, prices) -> int:
+        """How many runs asked a model the prices are not for: their cost is unknown."""
+        return sum(1 for run in self.runs if not prices.applies_to(run.model))
+
     def to_json(self, prices, limit: int | None = None) -> dict:
         """The `planner costs --json` object; `limit` shortens the list, never the total."""
         runs = self.runs if limit is None else self.runs[:limit]
         return {
             "currency": prices.currency,
             "runs": [run.cost_json(prices) for run in runs],
-            "total": {"runs": len(self.runs), **self.total.as_dict(prices)},
+            # The tokens of every run; the cost of those whose model the prices are for.
+            "total": {"runs": len(self.runs), **self.total.as_dict(prices),
+                      "cost": self.priced(prices).cost(prices)},
             "simulated_runs_skipped": self.simulated,
         }
 
@@ -419,14 +438,15 @@ def run_detail(home: Home, run_id: str, prices) -> RunDetail:
     if isinstance(summary, DamagedRun):
         return RunDetail(run_id, path, summary, DAMAGED, WORDS[DAMAGED], prices.currency, None,
                          None, (), files, None)
-    simulated = summary.is_simulated
+    # Never priced: a simulated run, or one that asked a model the prices are not for.
+    unpriced = summary.is_simulated or not prices.applies_to(summary.model)
     tally = Tally()
     calls = []
     for number, entry in enumerate(summary.calls, 1):
         split = tally.add_call(entry.usage)
-        cost = None if split is None or simulated else costs.price_tokens(split, prices)
+        cost = None if split is None or unpriced else costs.price_tokens(split, prices)
         calls.append(PricedCall(number, entry, split, cost))
     state = derived_status(summary)
     return RunDetail(run_id, path, summary, state, _word(state, summary), prices.currency,
-                     None if simulated else tally.cost(prices), tally, tuple(calls), files,
+                     None if unpriced else tally.cost(prices), tally, tuple(calls), files,
                      value)

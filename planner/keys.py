@@ -16,6 +16,7 @@ message here names a source, never a key or a command's output.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import threading
@@ -27,6 +28,8 @@ from planner import providers
 from planner.config import Config, MissingKey
 
 SERVICE = "planner"
+# The CalDAV password for `planner sync` (SPEC 17), before the keyring and the prompt.
+CALDAV_PASSWORD_ENV = "PLANNER_CALDAV_PASSWORD"
 COMMAND_TIMEOUT = 10.0
 # A key is one short line; a command printing more than this is not printing a key.
 COMMAND_OUTPUT_LIMIT = 64 * 1024
@@ -39,6 +42,14 @@ _OUTPUT_GRACE = 1.0
 
 class KeyProblem(MissingKey):
     """A key source failed; the message names the source, never the key or any output."""
+
+
+class KeyringUnavailable(KeyProblem):
+    """There is no keyring to store in: the library (the optional extra) or a backend is missing."""
+
+
+class KeyRefused(KeyProblem):
+    """The key typed cannot be stored (empty, too long, or not sendable); nothing was stored."""
 
 
 class KeySource(NamedTuple):
@@ -191,10 +202,10 @@ def set_key(user: str, secret: str) -> None:
     """Store `secret` in the OS keyring (service "planner", user `user`)."""
     secret = secret.strip()
     if not secret:
-        raise KeyProblem("no key was typed; nothing was stored")
-    _check_header_safe(secret, "the key typed")
+        raise KeyRefused("no key was typed; nothing was stored")
+    _check_header_safe(secret, "the key typed", KeyRefused)
     if len(secret) > MAX_KEY_LENGTH:
-        raise KeyProblem(f"the key typed is longer than {MAX_KEY_LENGTH:,} characters; "
+        raise KeyRefused(f"the key typed is longer than {MAX_KEY_LENGTH:,} characters; "
                          "nothing was stored")
     keyring = _keyring_or_explain()
     try:
@@ -217,10 +228,126 @@ def forget_key(user: str) -> bool:
     return True
 
 
+# --- which entry a command means, and what `planner key status` shows ---------------------------
+
+# A base_url host as key_user gives it (a name, an IPv4 or IPv6 address), and a CalDAV entry:
+# `caldav:USER@HOST` (the user may itself hold an @, as iCloud's do; HOST may carry a port).
+_HOST = re.compile(r"[a-z0-9][a-z0-9._:-]{0,252}", re.ASCII)
+_CALDAV = re.compile(r"caldav:([^\s@][^\s]{0,200})@([a-z0-9][a-z0-9._:\[\]-]{0,252})", re.ASCII)
+
+
+class ProviderKey(NamedTuple):
+    """One line of `planner key status`: a keyring user, whether config uses it, its source."""
+
+    user: str
+    configured: bool
+    source: KeySource
+
+
+def user_for(config: Config, provider: str | None) -> str:
+    """The keyring user `planner key set/forget [PROVIDER]` means: with no PROVIDER the
+    configured provider (key_user), else a preset's name, a base_url host, or a CalDAV entry
+    `caldav:USER@HOST`; KeyRefused for anything else."""
+    if provider is None:
+        return key_user(config)
+    name = provider.strip()
+    if name.lower() in providers.PRESETS:
+        return name.lower()
+    if _CALDAV.fullmatch(name):
+        return name
+    # A host needs a dot (a typo of a preset's name is refused, not stored), unless it is the
+    # configured one (localhost).
+    if _HOST.fullmatch(name.lower()) and ("." in name or name.lower() == key_user(config)):
+        return name.lower()
+    raise KeyRefused(f"{provider!r} names no provider: give one of "
+                     f"{', '.join(providers.PRESETS)}, a base_url host such as api.example.com, "
+                     "or caldav:USER@HOST for a CalDAV password")
+
+
+def key_status(config: Config, terminal: bool) -> list[ProviderKey]:
+    """The configured provider's key source (the keyring asked whether it holds an entry),
+    then every other preset that has a key in the environment or the keyring. No key is read
+    into the result: a source is named, never its secret."""
+    from planner.config import parse_config
+
+    first = ProviderKey(key_user(config), True, key_source(config, terminal, probe_keyring=True))
+    rows = [first]
+    # A keyring that cannot be read is said once, not once per provider.
+    probe = first.source.kind != "error"
+    for name, preset in providers.PRESETS.items():
+        if name == first.user or preset.api_key_env is None:
+            continue
+        source = key_source(parse_config({"provider": name}), terminal, probe_keyring=probe)
+        if source.kind == "env" or (probe and source.kind == "keyring"):
+            rows.append(ProviderKey(name, False, source))
+    return rows
+
+
+def check_keyring() -> None:
+    """Raise KeyringUnavailable (or KeyProblem) unless keys can be kept in the OS keyring, so
+    `planner key set` says so before asking for a key."""
+    _keyring_or_explain()
+
+
+def keyring_installed() -> bool:
+    """Whether the keyring library (the optional extra) is installed; it is not imported."""
+    return _keyring_installed()
+
+
+def caldav_user(url: str, user: str) -> str:
+    """The keyring user of a CalDAV password: `caldav:USER@HOST` (HOST with its port, if any)."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        host, port = "", None
+    host = f"[{host}]" if ":" in host else host
+    return f"caldav:{user}@{host}{f':{port}' if port else ''}"
+
+
+def caldav_password(url: str, user: str) -> str | None:
+    """The CalDAV password stored for `user` at `url`'s host (`planner key set
+    caldav:USER@HOST`), or None: no keyring library, no backend, or no entry. A keyring that
+    fails raises KeyProblem (one line, never a secret)."""
+    return _stored(caldav_user(url, user))
+
+
+def find_caldav_password(url: str, user: str | None,
+                         ask: Callable[[str], str] | None) -> str | None:
+    """The CalDAV password, in this order: PLANNER_CALDAV_PASSWORD; the password in the URL
+    itself (None is returned: the sync takes it from there); with no user, None (a server that
+    needs no login); the OS keyring (`caldav:USER@HOST`); the hidden prompt `ask`. Raises
+    MissingKey when there is none (KeyProblem when the keyring cannot be read)."""
+    from_env = os.environ.get(CALDAV_PASSWORD_ENV, "")
+    if from_env:
+        return from_env
+    try:
+        in_url = urlsplit(url).password
+    except ValueError:
+        in_url = None
+    if in_url or not user:
+        return None
+    stored = caldav_password(url, user)
+    if stored:
+        return stored
+    entry = caldav_user(url, user)
+    if ask is not None:
+        typed = ask(f"CalDAV password for {entry.removeprefix('caldav:')} (input hidden): ")
+        if typed:
+            return typed
+        raise MissingKey(f"no password was typed; set {CALDAV_PASSWORD_ENV} or store one with "
+                         f"`planner key set {entry}`")
+    raise MissingKey(f"no CalDAV password for {user}: set {CALDAV_PASSWORD_ENV}, store one with "
+                     f"`planner key set {entry}`, or run in a terminal to type it at a hidden "
+                     "prompt")
+
+
 def _fallback(config: Config, terminal: bool) -> KeySource:
     name = config.api_key_env or "API key"
     if terminal:
-        return KeySource("prompt", f"the hidden prompt ({name} (input hidden): )")
+        # Named, not quoted: a dry run's line must not look like the prompt itself.
+        return KeySource("prompt", f"a hidden prompt for {name} on the terminal")
     return KeySource("missing", f"no key: {name} is not set and there is no terminal to ask on")
 
 
@@ -250,15 +377,15 @@ def _keyring_or_explain():  # noqa: ANN202 - the keyring module, imported here o
     try:
         import keyring
     except ImportError:
-        raise KeyProblem("keeping keys in the OS keyring needs the keyring library: "
-                         "pip install 'planner[keyring]'") from None
+        raise KeyringUnavailable("keeping keys in the OS keyring needs the keyring library: "
+                                 "pip install 'planner[keyring]'") from None
     try:
         backend = keyring.get_keyring()
     except Exception as error:  # noqa: BLE001 - a broken keyring configuration
         raise KeyProblem(_backend_line("could not be opened", error)) from None
     if type(backend).__module__ == "keyring.backends.fail":
-        raise KeyProblem("no OS keyring is available here (no backend found); keep the key in "
-                         "the environment or use api_key_cmd instead")
+        raise KeyringUnavailable("no OS keyring is available here (no backend found); keep the "
+                                 "key in the environment or use api_key_cmd instead")
     return keyring
 
 
@@ -274,11 +401,11 @@ def _backend_line(what: str, error: BaseException, secret: str | None = None) ->
     return f"the OS keyring {what} ({name}{': ' + said if said else ''})"
 
 
-def _check_header_safe(key: str, where: str) -> None:
+def _check_header_safe(key: str, where: str, problem: type[KeyProblem] = KeyProblem) -> None:
     # An HTTP header carries printable ASCII only; the SDK would otherwise fail with a raw
     # error, or echo the key in its message.
     if not (key.isascii() and key.isprintable()):
-        raise KeyProblem(f"{where} has characters an HTTP header cannot carry (non-ASCII or "
+        raise problem(f"{where} has characters an HTTP header cannot carry (non-ASCII or "
                          "control characters)")
 
 

@@ -21,6 +21,8 @@ from planner import ics, storage
 MAX_FEED_BYTES = 64 * storage.MIB
 MAX_ITEM_BYTES = storage.MIB
 NEW_FILE_MODE = 0o600
+# The vdir metadata file holding the calendar's name (vdirsyncer's and khal's `displayname`).
+DISPLAYNAME = "displayname"
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 # A UID written as a file name as it is (what vdirsyncer does for such UIDs).
 _SAFE_NAME = re.compile(r"[0-9A-Za-z@_+-][0-9A-Za-z@._+-]*", re.ASCII)
@@ -69,6 +71,16 @@ def _write_feed(path: str, data: bytes, mode: int) -> None:
     except OSError as error:
         raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
                                 "it is as it was") from None
+
+
+def update_feed(path: str | os.PathLike[str], events: Iterable[ics.EventSpec], review_time: str,
+                *, name: str = ics.DEFAULT_NAME, zone: ics.LocalZone | None = None,
+                now: _dt.datetime | None = None) -> str:
+    """`planner export --feed`: the feed made from `events`, each event keeping its revision
+    (SEQUENCE, LAST-MODIFIED) from the feed as it is, then written by write_feed."""
+    data = ics.calendar_ics(events, review_time, name=name, now=now, zone=zone,
+                            previous=read_feed(path))
+    return write_feed(path, data)
 
 
 def read_feed(path: str | os.PathLike[str]) -> bytes | None:
@@ -141,6 +153,38 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
     return Counts(created, updated, unchanged, skipped)
 
 
+def name_vdir(folder: str | os.PathLike[str], name: str) -> bool:
+    """Give the vdir folder a name when it has none: the vdir metadata file `displayname`,
+    which khal and vdirsyncer read. A name already there (the person's, or one vdirsyncer
+    brought from a server) is kept. True when the name was written."""
+    path = os.path.join(os.fspath(folder), DISPLAYNAME)
+    if os.path.lexists(path):
+        return False
+    temp = os.path.join(os.fspath(folder), f".{DISPLAYNAME}.{os.urandom(4).hex()}.tmp")
+    try:
+        fd = os.open(temp, _TEMP_FLAGS, NEW_FILE_MODE)
+        try:
+            os.write(fd, name.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            # A link, not a rename: a name that appeared meanwhile is never replaced.
+            os.link(temp, path)
+        except FileExistsError:
+            return False
+        finally:
+            os.unlink(temp)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise CalendarFileError(f"could not write {path} ({_reason(error)}); the events "
+                                "were written") from None
+    with contextlib.suppress(OSError):
+        _sync_folder(os.fspath(folder))
+    return True
+
+
 def vdir_name(uid: str) -> str:
     """The vdir file name of an event: its UID and .ics (planner's UIDs are file-name safe)."""
     if not _SAFE_NAME.fullmatch(uid) or len(uid) > 200:
@@ -163,8 +207,8 @@ def _vdir_folder(folder: str) -> None:
     except OSError as error:
         raise CalendarFileError(f"cannot look at {folder} ({_reason(error)})") from None
     if not stat.S_ISDIR(info.st_mode):
-        raise CalendarFileError(f"{folder} is not a folder ({storage.file_kind(info.st_mode)}); "
-                                "nothing was written")
+        kind = "a file" if stat.S_ISREG(info.st_mode) else storage.file_kind(info.st_mode)
+        raise CalendarFileError(f"{folder} is not a folder ({kind}); nothing was written")
 
 
 def _check_folder(folder: str, path: str) -> None:

@@ -413,7 +413,7 @@ def test_vdir_that_is_a_file_is_one_line(out: Path) -> None:
     path.write_bytes(b"not a folder")
     with pytest.raises(vdir.CalendarFileError) as caught:
         to_vdir(path, spec(1))
-    assert str(caught.value) == f"{path} is not a folder (not a plain file); nothing was written"
+    assert str(caught.value) == f"{path} is not a folder (a file); nothing was written"
     assert files(out) == {"calendar": b"not a folder"}
 
 

@@ -437,9 +437,11 @@ def test_tables_fit_the_width_and_keep_status_title_and_cost(home: Path, columns
 
 @pytest.fixture
 def server(home: Path):
-    """A scripted Chat Completions server, with home/config.json pointing at it."""
+    """A scripted Chat Completions server, with home/config.json pointing at it (and prices
+    for its model: prices belong to the model they name)."""
     with StubServer() as stub:
-        (home / "config.json").write_text(json.dumps({"base_url": stub.url, "model": "m"}))
+        (home / "config.json").write_text(json.dumps({"base_url": stub.url, "model": "m",
+                                                      "prices": {"model": "m"}}))
         yield stub
 
 

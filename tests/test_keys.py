@@ -307,7 +307,7 @@ def test_dry_run_source_reads_no_secret(file_keyring: Path, tmp_path: Path) -> N
     source = keys.key_source(config(), terminal=True)
     assert source == keys.KeySource(
         "keyring", "the OS keyring (service planner, user deepseek) if it holds a key; else "
-                   "the hidden prompt (DEEPSEEK_API_KEY (input hidden): )")
+                   "a hidden prompt for DEEPSEEK_API_KEY on the terminal")
     assert STORED not in repr(source)
 
 

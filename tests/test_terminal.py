@@ -272,7 +272,8 @@ def slow_server(home: Path):
                    Reply(body=text_reply("Saved.", usage_data=usage(550, 40, hit=None)),
                          delay=1.5))
         (home / "config.json").write_text(json.dumps({"base_url": server.url,
-                                                      "model": "slow-model"}))
+                                                      "model": "slow-model",
+                                                      "prices": {"model": "slow-model"}}))
         yield server
 
 

@@ -178,12 +178,19 @@ def _host(base_url: object) -> str:
     return f"{host}:{port}" if port else host
 
 
-def run_cost(calls: int, unknown: int, tokens: int, cost: float, currency: str) -> None:
-    """The line after a live run: `2 calls · 1,130 tokens · $0.0002` (as `planner costs`)."""
+def run_cost(calls: int, unknown: int, tokens: int, cost: float | None, currency: str,
+             model: str | None = None) -> None:
+    """The line after a live run: `2 calls · 1,130 tokens · $0.0002` (as `planner costs`).
+
+    `cost` None: config has no prices for the run's `model`, so its cost is unknown (SPEC 21).
+    """
     dot = " · " if _utf(err) else " - "
     parts = [f"{calls:,} call" + ("" if calls == 1 else "s")]
     if unknown == calls:
         parts.append("cost unknown (no usage reported)")
+    elif cost is None:
+        parts += [f"{tokens:,} tokens" + (" known" if unknown else ""),
+                  f"cost unknown (no prices for {inert_line(model or 'this model')} in config)"]
     elif unknown:
         parts += [f"{tokens:,} tokens known",
                   f"cost unknown ({unknown:,} call(s) without usage; the rest "

@@ -126,16 +126,21 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
         return
     columns: dict[str, list[Text]] = {
         "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
-    unknown = False
+    unknown = unpriced = False
     for row in rows:
         tally = row.tally
         if tally is None:  # damaged: the problem takes the title's place
             title, price = _cell(row.problem, "red"), "-"
         else:
             title = _cell(row.title)
-            price = ("simulated" if row.simulated
-                     else _money(row.cost(prices), tally.unknown_calls))
-            unknown = unknown or (not row.simulated and bool(tally.unknown_calls))
+            cost = row.cost(prices)
+            if row.simulated:
+                price = "simulated"
+            elif cost is None:
+                price, unpriced = "unknown", True
+            else:
+                price = _money(cost, tally.unknown_calls)
+                unknown = unknown or bool(tally.unknown_calls)
         title.no_wrap, title.overflow = True, "ellipsis"
         for name, cell in (
             ("Run ID", _cell(row.run_id)), ("Time", _cell(_when(row.created_at))),
@@ -176,6 +181,8 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
     out.print(grid)
     if unknown:
         _note("+N? = N calls with unknown usage (failed or not reported): not priced, not zero.")
+    if unpriced:
+        _note(_unpriced_note(prices))
     if by_number:
         _note("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs --json "
               "or a wider terminal.")
@@ -211,6 +218,8 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         return
     runs = report.runs if limit is None else report.runs[:limit]
     tallies = [_counted(run) for run in runs]
+    # The total cost is the known part: runs whose model the prices are for (SPEC 21).
+    known = report.priced(prices).cost(prices)
     ids = [_cell(run.run_id) for run in runs]
     states = [_status(run.word) for run in runs]
     footer = f"total, {priced} runs"
@@ -226,13 +235,12 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
                total.input_cache_miss_tokens),
         column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
-        ("Cost", [_cell(_money(tally.cost(prices))) for tally in tallies],
-         _money(total.cost(prices))),
+        ("Cost", [_cell(_run_money(run, prices)) for run in runs], _money(known)),
     ]
     narrow = [
         column("Tokens", [tally.tokens for tally in tallies], total.tokens),
-        ("Cost", [_cell(_money(tally.cost(prices), tally.unknown_calls)) for tally in tallies],
-         _money(total.cost(prices), total.unknown_calls)),
+        ("Cost", [_cell(_run_money(run, prices, True)) for run in runs],
+         _money(known, total.unknown_calls)),
     ]
 
     def left_with(numbers: list[tuple[str, list[Text], str]]) -> int:
@@ -270,6 +278,9 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     if by_number:
         _note("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
               "terminal.")
+    unpriced = report.unpriced(prices)
+    if unpriced:
+        _note(f"{unpriced} run(s) asked another model: " + _unpriced_note(prices))
     if report.simulated:
         _note(f"Left out: {report.simulated} simulated (demo) run(s).")
     if report.damaged:
@@ -278,6 +289,20 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     if len(runs) < priced:
         _note(f"Showing the newest {len(runs)} of {priced} priced runs; the total covers "
               "them all. --limit N shows more (0: all).")
+
+
+def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
+    """A run's known cost ('+N?' when `marked` and calls have unknown usage); 'unknown' when
+    the prices are for another model."""
+    cost = run.cost(prices)
+    if cost is None:
+        return "unknown"
+    return _money(cost, _counted(run).unknown_calls if marked else 0)
+
+
+def _unpriced_note(prices: Prices) -> str:
+    return (f"unknown = the prices in config are for {inert_line(prices.model)}, not for the "
+            "run's model; its cost is not counted (set prices.model and the prices for it).")
 
 
 def _counted(run: RunRow) -> Tally:
@@ -380,7 +405,9 @@ def _plan_words(plan: PlanRecord | None) -> str:
     if plan is None:
         return "notes None; None; None min"
     notes = None if plan.note_ids is None else ", ".join(plan.note_ids)
-    return f"notes {notes}; {plan.date}; {plan.minutes} min"
+    # A series (SPEC 16) has its sessions' dates in the place of one date.
+    when = plan.date if plan.dates is None else ", ".join(plan.dates)
+    return f"notes {notes}; {when}; {plan.minutes} min"
 
 
 def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
@@ -407,6 +434,10 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
         grid.add_row("Error", _cell(summary.error, "red"))
     if summary.is_simulated:
         grid.add_row("Cost", _cell("simulated run: not priced"))
+    elif detail.cost is None:
+        # Not simulated, yet no cost: the prices in config are for another model (SPEC 21).
+        grid.add_row("Cost", _cell(f"unknown: config has no prices for "
+                                   f"{summary.model or 'an unnamed model'}"))
     else:
         cost = f"{_money(detail.cost)} {detail.currency}"
         unknown = 0 if detail.tally is None else detail.tally.unknown_calls
