@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -476,3 +478,46 @@ def test_sync_takes_the_password_from_the_keyring(home: Path, tmp_path: Path,
     # The variable comes first: a wrong one is used (and refused), the keyring not asked.
     wrong = sync(home, str(calendar.url), password="from-the-variable", **env)
     assert wrong.returncode == 1 and "refused the login" in one_error(wrong)
+
+
+# --- the README's Calendars lines, run as written --------------------------------------------
+
+
+def readme_lines(section: str) -> list[list[str]]:
+    """The command lines of the text block in the README section `section`, as words."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```text\n(.*?)```", body, re.S)
+    return [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+def test_the_readme_calendar_lines_run(home: Path, tmp_path: Path,
+                                       radicale: str) -> None:  # noqa: F811
+    lines = readme_lines("Calendars")
+    assert [words[:2] for words in lines] == [["planner", "export"]] * 2 + [["planner", "sync"]]
+    user_home = tmp_path / "user"
+    (user_home / "public").mkdir(parents=True)
+    (user_home / ".calendars").mkdir()
+    calendar = new_calendar(radicale)
+    first, second = plans(home)
+    outputs = []
+    for words in lines:
+        # What the shell would do with ~; the example server is the test's Radicale.
+        args = [str(user_home) + word[1:] if word.startswith("~/") else word
+                for word in words[1:]]
+        args = [str(calendar.url) if arg.startswith("https://dav.example.com/") else arg
+                for arg in args]
+        if args[-2:] == ["--user", "alice"]:
+            args[-1] = USER
+        done = planner(home, *args, PLANNER_CALDAV_PASSWORD=PASSWORD)
+        assert done.returncode == 0, (words, done.stderr)
+        outputs.append(done.stdout)
+    assert outputs[0].endswith(": created (2 events from plans/).\n")
+    assert outputs[1].endswith(": 2 created, 0 updated, 0 unchanged (2 events from plans/).\n")
+    assert outputs[2] == "CalDAV: 2 created, 0 updated, 0 unchanged (2 events from plans/).\n"
+    uids = [f"{first}@planner", f"{second}@planner"]
+    assert sorted(events_of((user_home / "public" / "reviews.ics").read_bytes())) == uids
+    assert sorted(path.name for path in (user_home / ".calendars" / "reviews").iterdir()) == [
+        *(f"{uid}.ics" for uid in uids), "displayname"]
+    assert sorted(on_server(calendar)) == uids

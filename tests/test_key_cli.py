@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -204,6 +205,9 @@ def test_key_forget_removes_only_that_key(home: Path, store: Path) -> None:
     assert planner(home, store, "key", "forget").stdout == (
         "Removed the key for deepseek from the OS keyring.\n")
     assert stored(store) == {}
+    # A base_url host names a keyring entry too (as a config without a provider uses it).
+    assert planner(home, store, "key", "forget", "API.Example.com").stdout == (
+        "No key for api.example.com in the OS keyring; nothing was removed.\n")
 
 
 def test_a_keyring_that_fails_is_one_line_that_never_shows_a_key(home: Path,
@@ -363,3 +367,28 @@ def test_another_models_run_has_no_invented_cost(home: Path, store: Path,
     assert {path: value for path, value in snapshot(home).items()
             if not path.endswith("config.json")} == {
         path: value for path, value in before.items() if not path.endswith("config.json")}
+
+
+# --- the README's Keys lines, run as written ----------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_readme_key_lines_run(home: Path, store: Path) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    body = text.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```text\n(.*?)```", body, re.S)
+    lines = [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
+    assert [words[:3] for words in lines] == [["planner", "key", "set"],
+                                              ["planner", "key", "status"],
+                                              ["planner", "key", "forget"]]
+    child, _seen = spawn(home, store, *lines[0][1:])
+    child.expect_exact("Key for openai (input hidden): ")
+    child.sendline(SECRET)
+    assert finish(child) == 0
+    assert stored(store) == {"openai": SECRET}
+    status = planner(home, store, *lines[1][1:])
+    assert status.returncode == 0
+    assert "openai: the OS keyring (service planner, user openai)" in status.stdout.splitlines()
+    forget = planner(home, store, *lines[2][1:])
+    assert forget.stdout == "Removed the key for openai from the OS keyring.\n"
+    assert stored(store) == {}
