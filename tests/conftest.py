@@ -120,3 +120,12 @@ def server():
     """A scripted Chat Completions server on 127.0.0.1, stopped after the test."""
     with StubServer() as stub:
         yield stub
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests measured as slow in tests/slow_tests.txt (make check skips them)."""
+    listed = Path(__file__).with_name("slow_tests.txt").read_text(encoding="utf-8").splitlines()
+    measured = {line for line in listed if line and not line.startswith("#")}
+    for item in items:
+        if item.nodeid in measured:
+            item.add_marker(pytest.mark.slow)
