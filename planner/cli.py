@@ -572,7 +572,8 @@ VdirOption = Annotated[
 ]
 
 
-def _plans_failed(error: object) -> NoReturn:
+def _failed(error: object) -> NoReturn:
+    """A command that failed: its one line, exit 1."""
     ui.error(str(error))
     raise typer.Exit(status.EXIT_FAILED)
 
@@ -611,7 +612,7 @@ def plans_command(
     try:
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
-        _plans_failed(error)
+        _failed(error)
     hidden = dropped = 0
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
@@ -679,7 +680,7 @@ def export_command(
     try:
         rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today())
     except plans.PlansError as error:
-        _plans_failed(error)
+        _failed(error)
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -702,7 +703,7 @@ def export_command(
         try:
             ui.write_bytes(data)
         except OSError as error:
-            _plans_failed(f"could not write the calendar to stdout ({error.strerror or error})")
+            _failed(f"could not write the calendar to stdout ({error.strerror or error})")
         return
     try:
         storage.create_exclusive(output, data)
@@ -710,7 +711,7 @@ def export_command(
         _usage(f"{output} already exists; planner never overwrites a file: "
                "choose another name or remove it")
     except OSError as error:
-        _plans_failed(f"could not create {output} ({error.strerror or error}); "
+        _failed(f"could not create {output} ({error.strerror or error}); "
                       "nothing was written")
     ui.notice(f"Exported {len(good)} plan(s) from {label}/ to {output}.")
 
@@ -734,7 +735,7 @@ def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path 
             counts = vdir.write_vdir(folder, events, config.review_time)
             vdir.name_vdir(folder, config.calendar_name)
     except vdir.CalendarFileError as error:
-        _plans_failed(error)
+        _failed(error)
     except ValueError as error:
         _usage(str(error))
     if feed is not None:
@@ -800,7 +801,7 @@ def sync_command(
     try:
         rows = plans.list_plans(workspace.home, False, True, _dt.date.today())
     except plans.PlansError as error:
-        _plans_failed(error)
+        _failed(error)
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -826,7 +827,7 @@ def sync_command(
     except caldav_sync.MissingLibrary as error:
         _usage(str(error))
     except caldav_sync.SyncError as error:
-        _plans_failed(error)
+        _failed(error)
     ui.info(f"CalDAV: {_counts(counts)} ({_events(len(items))} from "
             f"{plans.PLANS_DIR['live']}/).")
 
@@ -839,7 +840,7 @@ def _caldav_password(url: str, user: str | None) -> str | None:
     try:
         return find_caldav_password(url, user, ask)
     except KeyProblem as error:
-        _plans_failed(error)
+        _failed(error)
     except MissingKey as error:
         _usage(str(error))
 
@@ -1036,11 +1037,6 @@ RunArgument = Annotated[
 ]
 
 
-def _review_failed(error: object) -> NoReturn:
-    ui.error(str(error))
-    raise typer.Exit(status.EXIT_FAILED)
-
-
 def _reviewing(call, *args, **kwargs):
     """Run a planner.reviewing step: Refused is exit 2, Failed exit 1, one line each."""
     from planner import reviewing
@@ -1050,7 +1046,7 @@ def _reviewing(call, *args, **kwargs):
     except reviewing.Refused as refused:
         _usage(str(refused))
     except reviewing.Failed as failed:
-        _review_failed(failed)
+        _failed(failed)
 
 
 def _log_warnings(lines: list[str]) -> None:
@@ -1348,7 +1344,7 @@ def due_command(
     memory = ReviewMemory(folder, catalog, config.desired_retention)
     log = memory.log()
     if memory.problem is not None:
-        _review_failed(memory.problem)
+        _failed(memory.problem)
     _log_warnings(log.warnings)
     shown = (None if as_json else TABLE_LIMIT) if limit is None else (limit or None)
     today = _dt.date.today()

@@ -53,11 +53,11 @@ def create_exclusive(path: Path, data: bytes) -> None:
     """Write a new file that must not exist yet, flushed to disk; leave nothing partial."""
     fd = os.open(path, _EXCLUSIVE, FILE_MODE)
     try:
-        _write_all(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
         os.close(fd)
         fd = -1
-        _sync_dir(path.parent)
+        sync_dir(path.parent)
     except BaseException:
         if fd >= 0:
             os.close(fd)
@@ -71,7 +71,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temp, _EXCLUSIVE, FILE_MODE)
     try:
-        _write_all(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
         os.close(fd)
         fd = -1
@@ -83,14 +83,15 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte of `data` to `fd` (a write may take only part of it)."""
     view = memoryview(data)
     while view:
         written = os.write(fd, view)
         view = view[written:]
 
 
-def _sync_dir(path: Path) -> None:
+def sync_dir(path: str | os.PathLike[str]) -> None:
     """Make a new directory entry durable (the file's own fsync does not cover its name)."""
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:

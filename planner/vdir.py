@@ -149,7 +149,7 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
         if created + updated:
             # Once for every rename rather than once per file; each file was flushed already.
             with contextlib.suppress(OSError):
-                _sync_folder(folder)
+                storage.sync_dir(folder)
     return Counts(created, updated, unchanged, skipped)
 
 
@@ -181,7 +181,7 @@ def name_vdir(folder: str | os.PathLike[str], name: str) -> bool:
         raise CalendarFileError(f"could not write {path} ({_reason(error)}); the events "
                                 "were written") from None
     with contextlib.suppress(OSError):
-        _sync_folder(os.fspath(folder))
+        storage.sync_dir(folder)
     return True
 
 
@@ -239,16 +239,7 @@ def _replace(path: str, data: bytes, mode: int, sync: bool = True) -> None:
             pass
         raise
     if sync:
-        _sync_folder(folder)
-
-
-def _sync_folder(folder: str) -> None:
-    """Flush a folder: a rename is durable only once the folder itself is."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        storage.sync_dir(folder)
 
 
 def _mode_of(path: str) -> int:

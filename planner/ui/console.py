@@ -10,6 +10,7 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
+from planner import storage
 from planner.inert import inert_block, inert_line
 
 TTY = "/dev/tty"
@@ -159,23 +160,15 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
             try:
                 # Written straight to the terminal, inside the try: a Ctrl+C that lands while
                 # the prompt is still being written must also end the prompt's line.
-                _write_all(raw.fileno(), prompt.encode("utf-8", "replace"))
+                storage.write_all(raw.fileno(), prompt.encode("utf-8", "replace"))
                 return tty.readline()
             except KeyboardInterrupt:
                 # End the prompt's line, so the line about the interruption starts on its own.
-                _write_all(raw.fileno(), b"\n")
+                storage.write_all(raw.fileno(), b"\n")
                 raise
     except OSError:
         # The terminal went away (hung up) mid-prompt: nobody can answer, as with none at all.
         return None
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Every byte of `data` to the terminal (a write may take only part of it)."""
-    import os
-
-    while data:
-        data = data[os.write(fd, data):]
 
 
 def _discard_pending_input(fd: int) -> None:
