@@ -5,21 +5,27 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test check bench compile clean
+# The compiled Chinese catalog: every install builds it from po/zh/*.po (setup.py); a changed
+# .po file rebuilds it the same way.
+MO := planner/locale/zh/LC_MESSAGES/planner.mo
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
+$(MO): $(wildcard po/zh/*.po) po/build.py setup.py | $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+
 # Byte-compile planner like a regular install does (the editable install leaves it to first use,
 # which PYTHONDONTWRITEBYTECODE=1 turns into compiling on every start).
-compile: $(STAMP)
+compile: $(STAMP) $(MO)
 	$(BIN)/python -m compileall -q planner
 
 demo: compile
 	$(BIN)/planner --demo
 
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest

@@ -373,7 +373,10 @@ def main() -> None:
     sys.stdout = output
     ending = SystemExit(status.EXIT_OK)
     try:
-        app(prog_name="planner")
+        command = typer.main.get_command(app)
+        if _use_language(sys.argv[1:]) == "zh":
+            _translate_commands(command)
+        command(prog_name="planner")
     except SystemExit as done:
         ending = done
     finally:
@@ -394,6 +397,99 @@ def main() -> None:
         if ending.code in (None, status.EXIT_OK):
             ending = SystemExit(status.EXIT_FAILED)
     raise ending
+
+
+# --- The person's language (SPEC 19) -------------------------------------------------------------
+
+
+def _use_language(arguments: list[str]) -> str:
+    """Install the language config and environment ask for, before any help text is built."""
+    import os
+
+    from planner import i18n
+
+    language = i18n.choose(_configured_language(arguments, os.environ), os.environ)
+    i18n.install(language)
+    return i18n.language()
+
+
+def _configured_language(arguments: list[str], environ) -> str:
+    """The config file's `language`, read ahead of the command line's own parsing.
+
+    A config that cannot be read or is wrong gives `auto` here: the command reports it in full
+    when it loads the config.
+    """
+    import json
+
+    from planner.config import DEFAULT_CONFIG_FILE
+
+    config = _argument_value(arguments, ("--config", "-c"))
+    home = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV) or "."
+    path = Path(config) if config else Path(home) / DEFAULT_CONFIG_FILE
+    try:
+        with path.open("rb") as stream:
+            value = json.loads(stream.read(1 << 20)).get("language", "auto")
+    except (OSError, ValueError, AttributeError):
+        return "auto"
+    return value if isinstance(value, str) else "auto"
+
+
+def _argument_value(arguments: list[str], names: tuple[str, ...]) -> str | None:
+    """The value of the last of `names` in `arguments` (`--name VALUE` or `--name=VALUE`)."""
+    found = None
+    for index, argument in enumerate(arguments):
+        if argument == "--":
+            break
+        if argument in names and index + 1 < len(arguments):
+            found = arguments[index + 1]
+        elif argument.startswith("--") and argument.split("=", 1)[0] in names:
+            found = argument.split("=", 1)[1]
+    return found
+
+
+def _translate_commands(command) -> None:
+    """Chinese help and usage errors: every command's and option's text, and the words Typer
+    and its Click print around them, from the catalog."""
+    from typer import _click as click
+
+    from planner.i18n import _, lookup, shown
+
+    # Typer's own words (Options, Commands, default: ...) go through its module-level `_`.
+    typer.core._ = lookup  # type: ignore[assignment]
+    write_usage = click.formatting.HelpFormatter.write_usage
+
+    def usage_in_language(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, _("Usage: ") if prefix is None else prefix)
+
+    def show_usage_error(error, file=None) -> None:
+        # Click's usage error, its words translated: usage line, hint, then the error itself.
+        lines = []
+        if error.ctx is not None:
+            lines.append(error.ctx.get_usage())
+            lines.append(_("Try '{command} {option}' for help.").format(
+                command=error.ctx.command_path, option=error.ctx.help_option_names[0]))
+            lines.append("")
+        lines.append(_("Error: {message}").format(message=shown(error.format_message())))
+        click.utils.echo("\n".join(lines), file=file, err=True)
+
+    # Replaced on the classes, not subclassed: Typer makes the formatter and raises the errors.
+    click.formatting.HelpFormatter.write_usage = usage_in_language  # type: ignore[method-assign]
+    click.exceptions.UsageError.show = show_usage_error  # type: ignore[method-assign,assignment]
+    stack = [command]
+    while stack:
+        current = stack.pop()
+        for attribute in ("help", "short_help", "epilog"):
+            text = getattr(current, attribute, None)
+            if text:
+                setattr(current, attribute, lookup(text))
+        parameters = list(current.params)
+        help_option = current.get_help_option(click.Context(current))
+        if help_option is not None:
+            parameters.append(help_option)
+        for parameter in parameters:
+            if getattr(parameter, "help", None):
+                parameter.help = lookup(parameter.help)
+        stack.extend(getattr(current, "commands", {}).values())
 
 
 # --- Reading the records back: planner runs / show / costs ---------------------------------------

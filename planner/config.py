@@ -28,6 +28,7 @@ RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "ma
 MAX_CALENDAR_NAME = 100
 # The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
 APIS = ("chat", "responses")
+LANGUAGES = ("auto", "en", "zh")  # i18n.LANGUAGES; config stays free of the catalog
 MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
 # api_key_cmd: a short argument list, never a shell string.
 MAX_KEY_CMD_ARGS = 64
@@ -90,6 +91,8 @@ class Config(NamedTuple):
     desired_retention: float = 0.9
     # The calendar's name in exports, the feed, the vdir and CalDAV sync (SPEC 17).
     calendar_name: str = "planner reviews"
+    # The language of every program line: "auto" (the environment's), "en" or "zh" (SPEC 19).
+    language: str = "auto"
 
 
 def load_config(path: Path | None) -> Config:
@@ -175,6 +178,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         values["desired_retention"] = _retention(data["desired_retention"], source)
     if "calendar_name" in data:
         values["calendar_name"] = _calendar_name(data["calendar_name"], source)
+    if "language" in data:
+        values["language"] = _choice(data["language"], source, "language", LANGUAGES)
     return defaults._replace(**values)
 
 

@@ -6,6 +6,7 @@ import datetime as _dt
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from planner import i18n
 from planner.config import Config
 from planner.notes import Catalog, ListCatalog, Note, listing
 from planner.plan import (
@@ -99,6 +100,11 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
         f"Today is {today.isoformat()} ({today.strftime('%A')}, {zone}); resolve words like "
         "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
     )
+    if i18n.language() == "zh":
+        # The program's own lines are Chinese: the model's words should be too (SPEC 19).
+        content += ("The person reads Chinese (Simplified): write your questions and "
+                    "explanations in Chinese; keep note IDs, dates and tool arguments as they "
+                    "are.\n")
     listed = catalog.listed()
     if catalog.offers_lookups:
         content += ("Use search_notes to find notes by their words and get_note to read one; "

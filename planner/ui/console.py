@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from planner import storage
+from planner.i18n import _, shown
 from planner.inert import inert_block, inert_line
 
 TTY = "/dev/tty"
@@ -24,19 +25,20 @@ err = Console(stderr=True, highlight=False, emoji=False)
 def error(message: str) -> None:
     """The one line a failure prints."""
     # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
-    err.print(Text.assemble(("Error:", "bold red"), " ", inert_line(message)), soft_wrap=True)
+    err.print(Text.assemble((_("Error:"), "bold red"), " ", inert_line(shown(message))),
+              soft_wrap=True)
 
 
 def info(message: str) -> None:
     """A plain line on stdout."""
-    out.print(Text(inert_line(message)), soft_wrap=True)
+    out.print(Text(inert_line(shown(message))), soft_wrap=True)
 
 
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
     # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
     # the terminal itself would cut a word at the edge.
-    err.print(Text(inert_line(message), style="dim"), soft_wrap=not err.is_terminal)
+    err.print(Text(inert_line(shown(message)), style="dim"), soft_wrap=not err.is_terminal)
 
 
 # --- Exact output: JSON and bytes -------------------------------------------------------------

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from planner.i18n import _
+
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def weekday(day: _dt.date) -> str:
+    """The day's weekday in the person's language."""
+    return (_("Monday"), _("Tuesday"), _("Wednesday"), _("Thursday"), _("Friday"),
+            _("Saturday"), _("Sunday"))[day.weekday()]
 
 
 def parse_day(date: object) -> _dt.date | None:
@@ -20,16 +28,19 @@ def describe_date(date: str, today: _dt.date) -> str:
     day = parse_day(date)
     if day is None:
         return str(date)
-    return f"{date} ({WEEKDAYS[day.weekday()]}, {distance(day, today)})"
+    return _("{date} ({weekday}, {distance})").format(
+        date=date, weekday=weekday(day), distance=distance(day, today))
 
 
 def distance(day: _dt.date, today: _dt.date) -> str:
     """`today`, `tomorrow`, `yesterday`, `in N days` or `N days ago`."""
     days = (day - today).days
     if days == 0:
-        return "today"
+        return _("today")
     if days == 1:
-        return "tomorrow"
+        return _("tomorrow")
     if days == -1:
-        return "yesterday"
-    return f"in {days:,} days" if days > 0 else f"{-days:,} days ago"
+        return _("yesterday")
+    if days > 0:
+        return _("in {days} days").format(days=f"{days:,}")
+    return _("{days} days ago").format(days=f"{-days:,}")

@@ -1,0 +1,177 @@
+"""The person's language (SPEC 19): which one, its catalog, and lines translated at the edge.
+
+Two kinds of marked text:
+- `_("...")` is for text only a person reads (prompts, table headers, help): translated at once.
+- `t("... {name} ...", name=value)` is for a line that is also recorded or sent to the model
+  (errors, notices, stop lines). It returns the English line, so records, `--json` and the model
+  see the same words in either language; `shown()` translates it where it is printed, matching the
+  line against the catalog's templates and translating each value that is itself a program line.
+
+English is the source language: with `en` nothing is loaded and both are the identity.
+"""
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+LANGUAGES = ("auto", "en", "zh")
+DOMAIN = "planner"
+LOCALE_DIR = Path(__file__).parent / "locale"
+# The gettext variables, in gettext's order: the first one set decides.
+_ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+# A placeholder in a template: {name} or {name:format}.
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
+
+_translations = None  # gettext.GNUTranslations when Chinese is in use
+_language = "en"
+_templates: list[tuple[re.Pattern[str], str, tuple[str, ...]]] | None = None
+
+
+def choose(setting: str, environ: Mapping[str, str] = os.environ) -> str:
+    """`en` or `zh` for a config value: `auto` follows LANGUAGE, LC_ALL, LC_MESSAGES, LANG."""
+    if setting in ("en", "zh"):
+        return setting
+    for variable in _ENVIRONMENT:
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        # LANGUAGE may list several (zh_CN:en); the first of English or Chinese wins.
+        for name in value.split(":"):
+            name = name.strip().lower()
+            if name.startswith("zh"):
+                return "zh"
+            if name.startswith("en") or name in ("c", "posix") or name.startswith("c."):
+                return "en"
+        return "en"
+    return "en"
+
+
+def install(language: str) -> None:
+    """Use `language` (`en` or `zh`) for every line from now on."""
+    global _translations, _language, _templates
+    _language, _templates = language, None
+    if language != "zh":
+        _translations = None
+        return
+    import gettext
+
+    try:
+        _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=["zh"])
+    except OSError:
+        # A build without the compiled catalog: English rather than no program at all.
+        _translations, _language = None, "en"
+
+
+def language() -> str:
+    """The language in use: `en` or `zh`."""
+    return _language
+
+
+def _(message: str) -> str:
+    """The translation of a line only a person reads."""
+    return message if _translations is None else _translations.gettext(message)
+
+
+def lookup(text: str) -> str:
+    """The translation of text held in a variable (help texts, collected by the tests)."""
+    return text if _translations is None else _translations.gettext(text)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The translation of a line whose wording depends on a count."""
+    if _translations is None:
+        return singular if count == 1 else plural
+    return _translations.ngettext(singular, plural, count)
+
+
+def t(template: str, /, **values: object) -> str:
+    """The English line from `template` and `values`; `shown()` translates it when printed."""
+    return template.format(**values) if values else template
+
+
+def shown(line: str) -> str:
+    """`line` in the person's language: a catalog line, or a template's with its values."""
+    if _translations is None or not line:
+        return line
+    translated = _translations.gettext(line)
+    if translated is not line:
+        return translated
+    for pattern, target, names in _compiled():
+        match = pattern.fullmatch(line)
+        if match is not None:
+            return _fill(target, {name: _value(match.group(name)) for name in names})
+    return line
+
+
+def _value(text: str) -> str:
+    # A value with a space may be a program line itself (a reason, an advice); a single word
+    # is a name, an ID or a number, and is shown as it is.
+    return shown(text) if " " in text else text
+
+
+def _fill(target: str, values: Mapping[str, str]) -> str:
+    return PLACEHOLDER.sub(lambda found: values.get(found.group(1), found.group(0)), target)
+
+
+def shown_lines(text: str) -> str:
+    """Each line of `text` as `shown` gives it."""
+    if _translations is None:
+        return text
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
+def _compiled() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
+    """The catalog's templates as patterns, those with the most fixed text first."""
+    global _templates
+    if _templates is None:
+        catalog = getattr(_translations, "_catalog", {})
+        entries = []
+        for source, target in catalog.items():
+            if not isinstance(source, str) or "{" not in source or not target:
+                continue
+            entry = template_pattern(source)
+            if entry is not None:
+                pattern, names, fixed = entry
+                entries.append((fixed, pattern, target, names))
+        entries.sort(key=lambda entry: -entry[0])
+        _templates = [(pattern, target, names) for _fixed, pattern, target, names in entries]
+    return _templates
+
+
+def template_pattern(source: str) -> tuple[re.Pattern[str], tuple[str, ...], int] | None:
+    """A pattern matching the lines `source` formats to, its placeholder names and the length
+    of its fixed text; None when it has no placeholder."""
+    parts: list[str] = []
+    names: list[str] = []
+    position = fixed = 0
+    for found in PLACEHOLDER.finditer(source):
+        literal = _literal(source[position:found.start()])
+        parts.append(re.escape(literal))
+        fixed += len(literal)
+        name = found.group(1)
+        # A name used twice must hold the same text both times.
+        parts.append(f"(?P={name})" if name in names else f"(?P<{name}>.+?)")
+        if name not in names:
+            names.append(name)
+        position = found.end()
+    if not names:
+        return None
+    literal = _literal(source[position:])
+    parts.append(re.escape(literal))
+    fixed += len(literal)
+    return re.compile("".join(parts), re.DOTALL), tuple(names), fixed
+
+
+def _literal(text: str) -> str:
+    """Fixed template text as str.format prints it ({{ and }} are braces)."""
+    return text.replace("{{", "{").replace("}}", "}")
+
+
+def placeholders(text: str) -> Sequence[str]:
+    """The placeholder names in `text`, sorted (a translation must keep the source's)."""
+    return sorted(set(PLACEHOLDER.findall(_strip_braces(text))))
+
+
+def _strip_braces(text: str) -> str:
+    return text.replace("{{", "").replace("}}", "")
