@@ -18,6 +18,7 @@ EXIT_USAGE = status.EXIT_USAGE
 EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
 HOME_ENV = "PLANNER_HOME"
+HELP_OPTION_NAMES = ["-h", "--help"]
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
 HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
 
@@ -42,7 +43,7 @@ app = typer.Typer(
     # would exit 2, the code of a usage error.
     no_args_is_help=False,
     # -h as well as --help, like most command-line tools; subcommands inherit it.
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": HELP_OPTION_NAMES},
     # Plain help: Rich help formatting loads a Markdown parser and costs ~60 ms per command.
     rich_markup_mode=None,
     help=HELP,
@@ -451,6 +452,7 @@ def _translate_commands(command) -> None:
     """Chinese help and usage errors: every command's and option's text, and the words Typer
     and its Click print around them, from the catalog."""
     from typer import _click as click
+    from typer._click import _textwrap
 
     from planner.i18n import _, lookup, shown
 
@@ -475,6 +477,9 @@ def _translate_commands(command) -> None:
     # Replaced on the classes, not subclassed: Typer makes the formatter and raises the errors.
     click.formatting.HelpFormatter.write_usage = usage_in_language  # type: ignore[method-assign]
     click.exceptions.UsageError.show = show_usage_error  # type: ignore[method-assign,assignment]
+    # Click measures text with len(): a Chinese character takes two columns on a terminal.
+    click.formatting.term_len = _columns  # type: ignore[assignment]
+    _textwrap.TextWrapper = _wide_wrapper(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
     stack = [command]
     while stack:
         current = stack.pop()
@@ -483,13 +488,84 @@ def _translate_commands(command) -> None:
             if text:
                 setattr(current, attribute, lookup(text))
         parameters = list(current.params)
-        help_option = current.get_help_option(click.Context(current))
+        help_option = current.get_help_option(
+            click.Context(current, help_option_names=HELP_OPTION_NAMES))
         if help_option is not None:
             parameters.append(help_option)
         for parameter in parameters:
             if getattr(parameter, "help", None):
                 parameter.help = lookup(parameter.help)
         stack.extend(getattr(current, "commands", {}).values())
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns `text` takes (wide characters two; escape codes none)."""
+    import re
+    import unicodedata
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in plain)
+
+
+# Closing punctuation never starts a line (the rule Chinese typesetting keeps).
+_NO_LINE_START = "，。、；：？！）》」』】,.;:?!)"
+
+
+def _wide_wrapper(base):
+    """Click's TextWrapper, measuring in terminal columns and breaking between Chinese
+    characters; never inside a Latin word or a path's hyphen."""
+
+    class WideTextWrapper(base):
+        def __init__(self, *arguments, **options) -> None:
+            options["break_on_hyphens"] = False
+            super().__init__(*arguments, **options)
+
+        def _split(self, text: str) -> list[str]:
+            pieces: list[str] = []
+            for chunk in super()._split(text):
+                # Each wide character may end a line; a run of narrow ones stays whole.
+                run = ""
+                for char in chunk:
+                    if _columns(char) == 2:
+                        pieces += [run, char] if run else [char]
+                        run = ""
+                    else:
+                        run += char
+                if run:
+                    pieces.append(run)
+            return pieces
+
+        def _wrap_chunks(self, chunks: list[str]) -> list[str]:
+            lines: list[str] = []
+            chunks = list(reversed(chunks))
+            while chunks:
+                indent = self.subsequent_indent if lines else self.initial_indent
+                room = self.width - _columns(indent)
+                if lines and not chunks[-1].strip():
+                    chunks.pop()
+                line: list[str] = []
+                used = 0
+                while chunks and used + _columns(chunks[-1]) <= room:
+                    used += _columns(chunks[-1])
+                    line.append(chunks.pop())
+                if chunks and not line:
+                    # One piece wider than the line: it is cut, as Click cuts a long word.
+                    piece = chunks.pop()
+                    while piece and used + _columns(piece[0]) <= max(room, 2):
+                        used += _columns(piece[0])
+                        line.append(piece[0])
+                        piece = piece[1:]
+                    if piece:
+                        chunks.append(piece)
+                elif chunks and chunks[-1][:1] in _NO_LINE_START and len(line) > 1:
+                    chunks.append(line.pop())
+                while line and not line[-1].strip():
+                    line.pop()
+                if line:
+                    lines.append(indent + "".join(line))
+            return lines
+
+    return WideTextWrapper
 
 
 # --- Reading the records back: planner runs / show / costs ---------------------------------------
