@@ -69,10 +69,16 @@ class Limits(NamedTuple):
     max_repairs: int = 1
 
 
+# Words a person may type meaning "yes, save" (SPEC 19): named and asked once more, never accepted.
+YES_WORDS = frozenset({"保存", "确认", "是", "y", "yes"})
+
+
 def is_near_miss(line: str) -> bool:
-    """save, Save, ' SAVE', 'SAVE ' or full-width ＳＡＶＥ: close to SAVE, never accepted."""
+    """save, Save, ' SAVE', 'SAVE ', full-width ＳＡＶＥ, 保存, 确认, 是, y or yes: close to SAVE,
+    never accepted."""
     typed = line.removesuffix("\n")
-    return typed != "SAVE" and unicodedata.normalize("NFKC", typed).strip().upper() == "SAVE"
+    folded = unicodedata.normalize("NFKC", typed).strip()
+    return typed != "SAVE" and (folded.upper() == "SAVE" or folded.lower() in YES_WORDS)
 
 
 # --- The next step, as a value: what a turn decided should happen after it -----------------

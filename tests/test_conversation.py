@@ -32,7 +32,11 @@ PLAN = {"title": "RAG basics", "note_ids": ["N1", "N2"], "date": "2026-10-05", "
 REVISED = {**PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 QUESTION = "Which day should the review be on?"
 EXPLAINED = "The program saved the plan; review the notes on that day."
-NEAR_MISSES = ["save", "Save", " SAVE", "SAVE ", "\uff33\uff21\uff36\uff25"]
+# SPEC 19: the words for "yes, save" in Chinese and English are near misses too.
+NEAR_MISSES = ["save", "Save", " SAVE", "SAVE ", "\uff33\uff21\uff36\uff25", "保存", "确认", "是",
+               "y", "yes", "YES"]
+NEAR_MISS_IDS = ["save", "Save", "lead", "trail", "wide", "baocun", "queren", "shi", "y", "yes",
+                 "YES"]
 ROLES_FIRST = ["system", "user"]
 
 
@@ -375,7 +379,7 @@ def test_repairs_spent_stops_the_run(home: Path, max_repairs: int) -> None:
 # --- near misses at SAVE -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", NEAR_MISSES, ids=["save", "Save", "lead", "trail", "wide"])
+@pytest.mark.parametrize("typed", NEAR_MISSES, ids=NEAR_MISS_IDS)
 def test_near_miss_is_named_and_asked_once_more_then_save_saves(home: Path, typed: str) -> None:
     assert is_near_miss(typed + "\n")
     run = converse(home, [propose(), say(EXPLAINED)], [typed + "\n", "SAVE\n"])
@@ -386,7 +390,7 @@ def test_near_miss_is_named_and_asked_once_more_then_save_saves(home: Path, type
     assert_saved(run, PLAN)
 
 
-@pytest.mark.parametrize("typed", NEAR_MISSES, ids=["save", "Save", "lead", "trail", "wide"])
+@pytest.mark.parametrize("typed", NEAR_MISSES, ids=NEAR_MISS_IDS)
 def test_second_near_miss_cancels(home: Path, typed: str) -> None:
     run = converse(home, [propose(), say("Nothing was saved.")], [typed + "\n", "save\n", "\n"])
     assert (run.outcome.status, run.outcome.exit_code) == ("complete", 0)
