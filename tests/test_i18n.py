@@ -170,17 +170,19 @@ def test_config_language_wins_over_the_environment():
 
 
 def test_recorded_lines_are_english_and_translated_where_shown():
-    line = i18n.t("{path}: no such config file", path="/tmp/a b.json")
-    assert line == "/tmp/a b.json: no such config file"
+    line = i18n.t("Error: {message}", message="in 1,000 days")
+    assert line == "Error: in 1,000 days"
     i18n.install("zh")
     try:
-        assert i18n.t("{path}: no such config file", path="x") == "x: no such config file"
-        shown = i18n.shown(line)
-        assert shown != line and "/tmp/a b.json" in shown
+        assert i18n.t("Error: {message}", message="x") == "Error: x"
+        # The template is found, and its value (a program line itself) is translated too.
+        assert i18n.shown(line) == "错误：1,000 天后"
+        assert i18n.shown("Error: one") == "错误：one"  # one word: a name, kept
         assert i18n.shown("not a program line") == "not a program line"
+        assert i18n.shown("Tuesday") == "星期二"
     finally:
         i18n.install("en")
-    assert i18n.shown(line) == line
+    assert i18n.shown(line) == line and i18n.language() == "en"
 
 
 def test_template_patterns_match_back_their_values():

@@ -1,0 +1,105 @@
+"""SPEC 19 end to end: planner speaks Chinese when asked, and nothing machine-read changes.
+
+Runs the installed planner under `LANGUAGE=zh_CN` (and config `"language": "zh"`), side by side
+with English: the help of every command, the JSON outputs, the demo in a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+import pexpect
+import pytest
+from conftest import PLANNER, run_planner
+
+pytestmark = pytest.mark.slow  # each case runs planner many times
+
+ENGLISH = {"LANGUAGE": "en"}
+CHINESE = {"LANGUAGE": "zh_CN"}
+COMMANDS = ["", "runs", "show", "costs", "plans", "export", "sync", "notes", "done", "reviews",
+            "drop", "due", "key", "key set", "key forget", "key status"]
+# Three English words in a row is an English sentence; command lines and names are not.
+_SENTENCE = re.compile(r"(?<![\w/.\-'])[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}(?![\w/.\-'])")
+_COMMAND_LINE = re.compile(r"planner(?: [\w:@./\-\[\]'\"]+)*")
+
+
+def english_sentences(text: str) -> list[str]:
+    """The English phrases of three words or more in `text`, commands written out left aside."""
+    return _SENTENCE.findall(_COMMAND_LINE.sub("", text))
+
+
+def columns(line: str) -> int:
+    """A line's width on a terminal: wide (Chinese) characters take two columns."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
+
+
+def planner(home: Path, *args: str, language: dict[str, str], **extra: str):
+    return run_planner(*args, cwd=home, env={**os.environ, **language, **extra})
+
+
+def test_sentence_detector_finds_english_and_leaves_commands():
+    assert english_sentences("Type SAVE to save this plan") == ["Type SAVE to save this plan"]
+    assert english_sentences("示例：planner key set openai") == []
+    assert english_sentences("错误：没有这个选项：--bogus") == []
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[c or "planner" for c in COMMANDS])
+def test_help_is_chinese_and_fits_80_columns(home: Path, command: str) -> None:
+    result = planner(home, *command.split(), "--help", language=CHINESE)
+    assert result.returncode == 0, result.stderr
+    assert english_sentences(result.stdout) == []
+    assert [line for line in result.stdout.splitlines() if columns(line) > 80] == []
+    assert "用法：" in result.stdout and "选项" in result.stdout
+    english = planner(home, *command.split(), "--help", language=ENGLISH)
+    assert "Usage: " in english.stdout and "用法" not in english.stdout
+
+
+def test_config_language_decides_over_the_environment(home: Path) -> None:
+    (home / "config.json").write_text(json.dumps({"language": "zh"}))
+    assert "用法：" in planner(home, "--help", language=ENGLISH).stdout
+    (home / "config.json").write_text(json.dumps({"language": "en"}))
+    assert "Usage: " in planner(home, "--help", language=CHINESE).stdout
+    (home / "config.json").write_text(json.dumps({"language": "fr"}))
+    result = planner(home, "runs", language=CHINESE)
+    assert result.returncode == 2
+    assert result.stderr.startswith("错误：") and "language" in result.stderr
+
+
+def test_usage_error_is_chinese(home: Path) -> None:
+    result = planner(home, "--bogus", language=CHINESE)
+    assert result.returncode == 2
+    assert "错误：没有这个选项：--bogus" in result.stderr
+    assert english_sentences(result.stderr) == []
+
+
+def demo_saved(home: Path, language: dict[str, str]) -> str:
+    """Run the demo in a terminal at 80 columns and type SAVE; the screen it showed."""
+    child = pexpect.spawn(PLANNER, ["--demo"], cwd=str(home), encoding="utf-8", timeout=30,
+                          env={**os.environ, **language, "COLUMNS": "80"}, dimensions=(50, 80))
+    child.expect("SAVE")
+    child.expect(": ")
+    child.sendline("SAVE")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "")
+
+
+JSON_COMMANDS = [("runs", "--json"), ("show", "last", "--json"), ("costs", "--json"),
+                 ("plans", "--demo", "--json"), ("plans", "--all", "--json"),
+                 ("notes", "--json"), ("due", "--json"), ("reviews", "--json")]
+
+
+def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
+    demo_saved(home, CHINESE)
+    assert list((home / "demo-plans").iterdir())
+    for command in JSON_COMMANDS:
+        english = planner(home, *command, language=ENGLISH)
+        chinese = planner(home, *command, language=CHINESE)
+        assert (english.returncode, english.stdout) == (chinese.returncode, chinese.stdout), \
+            command
+        assert english.stdout.strip(), command
