@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from planner.i18n import t
+
 # An opening or closing fence: three dashes (or three dots to close), trailing spaces allowed.
 _OPEN = re.compile(r"---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
@@ -24,12 +26,12 @@ def split_front_matter(text: str) -> tuple[dict, str]:
         return {}, text
     closing = _CLOSE.search(text, opening.end())
     if closing is None:
-        raise FrontMatterError("front matter starts with --- but has no closing --- line")
+        raise FrontMatterError(t("front matter starts with --- but has no closing --- line"))
     data = _load(text[opening.end():closing.start()])
     if data is None:
         return {}, text[closing.end():]
     if not isinstance(data, dict):
-        raise FrontMatterError("front matter is not a YAML mapping of key: value lines")
+        raise FrontMatterError(t("front matter is not a YAML mapping of key: value lines"))
     return data, text[closing.end():]
 
 
@@ -40,11 +42,14 @@ def _load(source: str) -> object:
     try:
         return yaml.load(source, Loader=loader)  # noqa: S506 - the base loader builds no objects
     except yaml.MarkedYAMLError as error:
-        where = f" at line {error.problem_mark.line + 2}" if error.problem_mark else ""
-        raise FrontMatterError(
-            f"front matter is not valid YAML ({error.problem or error.context}{where})"
-        ) from None
+        problem = error.problem or error.context
+        if error.problem_mark:
+            raise FrontMatterError(t("front matter is not valid YAML ({reason} at line {line})",
+                                     reason=problem, line=error.problem_mark.line + 2)) from None
+        raise FrontMatterError(t("front matter is not valid YAML ({reason})",
+                                 reason=problem)) from None
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as error:
         # A note is the person's own file: whatever it holds is one warning, never a crash.
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise FrontMatterError(f"front matter is not valid YAML ({reason})") from None
+        raise FrontMatterError(t("front matter is not valid YAML ({reason})",
+                                 reason=reason)) from None

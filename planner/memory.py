@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner import reviews as review_log
+from planner.i18n import t
 
 if TYPE_CHECKING:
     from planner.notes import Catalog
@@ -69,7 +70,8 @@ class ReviewMemory:
         """One line per log line skipped, and why the log cannot be read (if it cannot)."""
         lines = list(self.log().warnings)
         if self.problem is not None:
-            lines.append(f"{self.problem}; no review counts until it can be read")
+            lines.append(t("{problem}; no review counts until it can be read",
+                           problem=self.problem))
         return lines
 
     def reviews(self) -> list[review_log.Review]:

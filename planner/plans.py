@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from planner import storage, strictjson
+from planner.i18n import t
 from planner.plan import (
     FIELDS,
     MAX_MINUTES,
@@ -156,20 +157,22 @@ def plan_names(folder: str) -> list[str]:
     except FileNotFoundError:
         return []
     except OSError as error:
-        raise PlansError(f"cannot look at {folder} ({error.strerror or error})") from None
+        raise PlansError(t("cannot look at {folder} ({reason})", folder=folder,
+                           reason=error.strerror or error)) from None
     if stat.S_ISLNK(info.st_mode):
         # A link could lead anywhere on the disk: plans are read only inside the home folder.
-        raise PlansError(f"{folder} is a symbolic link, which is not followed; "
-                         "make it a real folder")
+        raise PlansError(t("{folder} is a symbolic link, which is not followed; make it a real "
+                           "folder", folder=folder))
     if not stat.S_ISDIR(info.st_mode):
-        raise PlansError(f"{folder} is not a folder")
+        raise PlansError(t("{folder} is not a folder", folder=folder))
     try:
         with os.scandir(folder) as entries:
             # Dot names are never plans (.gitkeep, editors' files), nor are names not ending .json.
             names = [entry.name for entry in entries
                      if entry.name[0] != "." and entry.name.endswith(".json")]
     except OSError as error:
-        raise PlansError(f"cannot list {folder} ({error.strerror or error})") from None
+        raise PlansError(t("cannot list {folder} ({reason})", folder=folder,
+                           reason=error.strerror or error)) from None
     names.sort()
     return names
 
@@ -179,16 +182,18 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
     one per session for a series, or one row with its problem; never raises."""
     shown = _printable_name(name)
     if shown != name:
-        return [_problem_row(label, shown, "its name is not valid UTF-8")]
+        return [_problem_row(label, shown, t("its name is not valid UTF-8"))]
     path = f"{folder}/{name}"
     try:
         data = storage.read_regular_file(path, MAX_PLAN_BYTES, follow_links=False)
     except storage.FileRefused as error:
-        return [_problem_row(label, shown, _short(str(error), path))]
+        # The row names the file: storage's refusal without the path in front.
+        return [_problem_row(label, shown, error.reason)]
     except FileNotFoundError:
-        return [_problem_row(label, shown, "disappeared while being read")]
+        return [_problem_row(label, shown, t("disappeared while being read"))]
     except OSError as error:
-        return [_problem_row(label, shown, f"cannot be read ({error.strerror or error})")]
+        return [_problem_row(label, shown, t("cannot be read ({reason})",
+                                             reason=error.strerror or error))]
     try:
         value = _decode(data)
     except BadPlan as error:
@@ -198,8 +203,8 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
     except BadPlan as error:
         # A valid plan nests 3 levels, so anything deeper has failed a check by now: the depth
         # is measured only then, never on the way of a good plan.
-        problem = f"is JSON nested deeper than {MAX_DEPTH} levels" if _deeper_than(
-            value, MAX_DEPTH) else str(error)
+        problem = t("is JSON nested deeper than {max_depth} levels",
+                    max_depth=MAX_DEPTH) if _deeper_than(value, MAX_DEPTH) else str(error)
         return [_problem_row(label, shown, problem)]
 
 
@@ -227,7 +232,8 @@ def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date,
             # A copied file keeps the run ID: two calendar events with one UID would merge.
             earlier = first_file.setdefault(first["run_id"], first["file"])
             if earlier != first["file"]:
-                rows = [_problem_row(label, name, f"has the same run_id as {earlier} (a copy?)")]
+                rows = [_problem_row(label, name, t("has the same run_id as {file} (a copy?)",
+                                                    file=earlier))]
         for row in rows:
             if row["problem"] is not None:
                 problems.append(row)
@@ -270,8 +276,9 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
         return []
     warnings = []
     if len(names) > MAX_WARNING_FILES:
-        warnings.append(f"only the newest {MAX_WARNING_FILES:,} of {len(names):,} files in "
-                        f"{label}/ were checked for plans on this date")
+        warnings.append(t("only the newest {checked:,} of {count:,} files in {folder}/ were "
+                          "checked for plans on this date", checked=MAX_WARNING_FILES,
+                          count=len(names), folder=label))
         names = names[-MAX_WARNING_FILES:]
     days = plan_days(plan)
     wanted = frozenset(plan.note_ids)
@@ -293,19 +300,26 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
             if frozenset(row["note_ids"]) == wanted:
                 where = row["file"]
                 if row["session"] is not None:
-                    where += f" (session {row['session']})"
+                    where = t("{file} (session {session})", file=where, session=row["session"])
                 same[day].append(where)
     series = len(days) > 1 or isinstance(plan, ReviewSeries)
     for number, day in enumerate(days, 1):
-        which = f"session {number} ({day}): " if series else ""
-        found = same[day]
-        if found:
-            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
-            warnings.append(f"{which}the same review (same date, same notes) is already saved "
-                            f"in {found[0]}{more}")
-        if count[day]:
-            plans = "1 plan" if count[day] == 1 else f"{count[day]} plans"
-            warnings.append(f"{which}that day already holds {minutes[day]} minutes in {plans}")
+        found, day_warnings = same[day], []
+        if len(found) > 1:
+            day_warnings.append(t("the same review (same date, same notes) is already saved in "
+                                  "{file} and {more} more", file=found[0], more=len(found) - 1))
+        elif found:
+            day_warnings.append(t("the same review (same date, same notes) is already saved in "
+                                  "{file}", file=found[0]))
+        if count[day] == 1:
+            day_warnings.append(t("that day already holds {minutes} minutes in 1 plan",
+                                  minutes=minutes[day]))
+        elif count[day]:
+            day_warnings.append(t("that day already holds {minutes} minutes in {count} plans",
+                                  minutes=minutes[day], count=count[day]))
+        for warning in day_warnings:
+            warnings.append(t("session {number} ({day}): {warning}", number=number, day=day,
+                              warning=warning) if series else warning)
     return warnings
 
 
@@ -325,9 +339,9 @@ def _decode(data: bytes) -> object:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadPlan("is not UTF-8 text") from None
+        raise BadPlan(t("is not UTF-8 text")) from None
     if not text.strip():
-        raise BadPlan("is empty")
+        raise BadPlan(t("is empty"))
     try:
         # Every number in a plan file has a range: one too large is named with its key.
         return strictjson.loads(text, overflow_as_infinity=True)
@@ -353,35 +367,36 @@ def _children(node: object) -> Iterable[object]:
 def _rows(file: str, name: str, data: object) -> list[dict]:
     """The listing rows of a decoded plan file (version 1, 2 or 3), or BadPlan."""
     if type(data) is not dict:
-        raise BadPlan("is not a JSON object")
+        raise BadPlan(t("is not a JSON object"))
     version = data.get("version")
     series = False
     if version is None and "version" not in data:
-        _exact_keys(data, _V1_KEYS, "a version-1 plan file")
+        _exact_keys(data, _V1_KEYS, t("a version-1 plan file"))
         run_id = name[:-5]  # version 1 files are named after their run; ".json" removed
         if not is_run_id(run_id):
             # It would become a calendar UID and a run to look up: only planner's own form.
-            raise BadPlan("its name is not a run ID (letters, digits, '.', '_' or '-', "
-                          "at most 100, then .json)")
+            raise BadPlan(t("its name is not a run ID (letters, digits, '.', '_' or '-', "
+                            "at most 100, then .json)"))
         notes = None
     elif version in (PLAN_VERSION, SERIES_VERSION) and type(version) is int:
         series = version == SERIES_VERSION
-        _exact_keys(data, _V2_KEYS, "a plan file")
+        _exact_keys(data, _V2_KEYS, t("a plan file"))
         run_id = data["run_id"]
         if not is_run_id(run_id):
-            raise BadPlan("run_id: must be letters, digits, '.', '_' or '-' (at most 100)")
+            raise BadPlan(t("run_id: must be letters, digits, '.', '_' or '-' (at most 100)"))
         _check_created_at(data["created_at"])
         notes = data["notes"]
     elif type(version) is int and version > SERIES_VERSION:
-        raise BadPlan(f"is a version-{version} plan file; this planner reads versions 1 to 3")
+        raise BadPlan(t("is a version-{version} plan file; this planner reads versions 1 to 3",
+                        version=version))
     else:
-        raise BadPlan("version: must be 2 or 3 (or absent, for version 1)")
+        raise BadPlan(t("version: must be 2 or 3 (or absent, for version 1)"))
     simulated = data["simulated"]
     if type(simulated) is not bool:
-        raise BadPlan("simulated: must be true or false")
+        raise BadPlan(t("simulated: must be true or false"))
     plan = data["plan"]
     if type(plan) is not dict:
-        raise BadPlan("plan: must be an object")
+        raise BadPlan(t("plan: must be an object"))
     _exact_keys(plan, _SERIES_KEYS if series else _PLAN_KEYS, "plan")
     title, note_ids = plan["title"], plan["note_ids"]
     _check_title(title)
@@ -389,7 +404,8 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
     dates = _check_dates(plan["dates"]) if series else [_check_date(plan["date"], "plan.date")]
     minutes = plan["minutes"]
     if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
-        raise BadPlan(f"plan.minutes: must be an integer from 1 to {MAX_MINUTES}")
+        raise BadPlan(t("plan.minutes: must be an integer from 1 to {max_minutes}",
+                        max_minutes=MAX_MINUTES))
     if notes is None:
         notes = [{"id": note_id, "title": None} for note_id in note_ids]
     else:
@@ -404,21 +420,23 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
 
 def _check_date(date: object, field: str) -> str:
     if type(date) is not str or not _DATE.fullmatch(date):
-        raise BadPlan(f"{field}: must be written YYYY-MM-DD")
+        raise BadPlan(t("{field}: must be written YYYY-MM-DD", field=field))
     try:
         _dt.date.fromisoformat(date)
     except ValueError:
-        raise BadPlan(f"{field}: {date} is not a real calendar date") from None
+        raise BadPlan(t("{field}: {date} is not a real calendar date", field=field,
+                        date=date)) from None
     return date
 
 
 def _check_dates(dates: object) -> list[str]:
     if type(dates) is not list or not MIN_SESSIONS <= len(dates) <= MAX_SESSIONS:
-        raise BadPlan(f"plan.dates: must be a list of {MIN_SESSIONS} to {MAX_SESSIONS} dates")
+        raise BadPlan(t("plan.dates: must be a list of {least} to {most} dates",
+                        least=MIN_SESSIONS, most=MAX_SESSIONS))
     checked = [_check_date(date, "plan.dates") for date in dates]
     for earlier, later in zip(checked, checked[1:], strict=False):
         if later <= earlier:
-            raise BadPlan("plan.dates: must be strictly increasing")
+            raise BadPlan(t("plan.dates: must be strictly increasing"))
     return checked
 
 
@@ -426,55 +444,56 @@ def _exact_keys(data: dict, keys: frozenset, what: str) -> None:
     if len(data) != len(keys) or not keys.issuperset(data):
         missing = sorted(keys - data.keys())
         if missing:
-            raise BadPlan(f"{what}: has no {missing[0]!r}")
+            raise BadPlan(t("{what}: has no {key}", what=what, key=repr(missing[0])))
         extra = sorted(data.keys() - keys)
-        raise BadPlan(f"{what}: has an unknown key {_short_text(extra[0])}")
+        raise BadPlan(t("{what}: has an unknown key {key}", what=what, key=_short_text(extra[0])))
 
 
 def _check_title(title: object) -> None:
     if type(title) is not str:
-        raise BadPlan("plan.title: must be a string")
+        raise BadPlan(t("plan.title: must be a string"))
     if not 1 <= len(title) <= MAX_TITLE:
-        raise BadPlan(f"plan.title: must be 1 to {MAX_TITLE} characters")
+        raise BadPlan(t("plan.title: must be 1 to {max_title} characters", max_title=MAX_TITLE))
     if not title.isprintable() and not _printable_or_space(title):
-        raise BadPlan("plan.title: contains a control or format character")
+        raise BadPlan(t("plan.title: contains a control or format character"))
     # Printable characters and spaces only by now, so isspace() means a space at an end.
     if title[0].isspace() or title[-1].isspace():
-        raise BadPlan("plan.title: has spaces at its ends")
+        raise BadPlan(t("plan.title: has spaces at its ends"))
 
 
 def _check_note_ids(note_ids: object) -> None:
     if type(note_ids) is not list or not 1 <= len(note_ids) <= MAX_NOTES:
-        raise BadPlan(f"plan.note_ids: must be a list of 1 to {MAX_NOTES} note IDs")
+        raise BadPlan(t("plan.note_ids: must be a list of 1 to {max_notes} note IDs",
+                        max_notes=MAX_NOTES))
     for note_id in note_ids:
         if type(note_id) is not str or not note_id or not note_id.isprintable():
-            raise BadPlan("plan.note_ids: must hold non-empty printable strings")
+            raise BadPlan(t("plan.note_ids: must hold non-empty printable strings"))
     if len(set(note_ids)) != len(note_ids):
-        raise BadPlan("plan.note_ids: repeats a note ID")
+        raise BadPlan(t("plan.note_ids: repeats a note ID"))
 
 
 def _check_notes(notes: object, note_ids: list) -> None:
     if type(notes) is not list or len(notes) != len(note_ids):
-        raise BadPlan("notes: must list the plan's notes")
+        raise BadPlan(t("notes: must list the plan's notes"))
     for note, note_id in zip(notes, note_ids, strict=True):
         if type(note) is not dict:
-            raise BadPlan("notes: must hold objects")
-        _exact_keys(note, _NOTE_KEYS, "notes item")
+            raise BadPlan(t("notes: must hold objects"))
+        _exact_keys(note, _NOTE_KEYS, t("notes item"))
         if note["id"] != note_id:
-            raise BadPlan("notes: must be the plan's notes, in the order of plan.note_ids")
+            raise BadPlan(t("notes: must be the plan's notes, in the order of plan.note_ids"))
         title = note["title"]
         if type(title) is not str or len(title) > MAX_NOTE_TITLE:
-            raise BadPlan(f"notes: each title must be a string of at most {MAX_NOTE_TITLE:,} "
-                          "characters")
+            raise BadPlan(t("notes: each title must be a string of at most {max_title:,} "
+                            "characters", max_title=MAX_NOTE_TITLE))
 
 
 def _check_created_at(value: object) -> None:
     if type(value) is not str or len(value) > 40:
-        raise BadPlan("created_at: must be an ISO 8601 time")
+        raise BadPlan(t("created_at: must be an ISO 8601 time"))
     try:
         _dt.datetime.fromisoformat(value)
     except ValueError:
-        raise BadPlan("created_at: must be an ISO 8601 time") from None
+        raise BadPlan(t("created_at: must be an ISO 8601 time")) from None
 
 
 def _printable_or_space(text: str) -> bool:
@@ -496,11 +515,6 @@ def _printable_name(name: str) -> str:
     if name.isascii():
         return name
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _short(message: str, path: str) -> str:
-    """storage's refusal without the path in front: the row already names the file."""
-    return message.removeprefix(f"{path} ")
 
 
 def _short_text(value: str) -> str:

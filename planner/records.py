@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner import storage
+from planner.i18n import t
 from planner.jsonlimits import MAX_DEPTH, too_deep
 
 RECORDS_DIR = "tool-records"
@@ -329,13 +330,14 @@ class Unusable(ValueError):
 
 
 def _no_constant(name: str) -> None:
-    raise Unusable(f"summary.json contains {name}, which is not a JSON number")
+    raise Unusable(t("summary.json contains {name}, which is not a JSON number", name=name))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise Unusable(f"summary.json contains a number that overflows: {text[:40]}")
+        raise Unusable(t("summary.json contains a number that overflows: {number}",
+                         number=text[:40]))
     return value
 
 
@@ -369,16 +371,18 @@ def decode(data: bytes) -> object:
         if not scanned:
             value = _DECODER.decode(text)  # anything else: the full check, and its error
     except RecursionError:
-        raise Unusable(f"summary.json is nested deeper than {MAX_DEPTH} levels") from None
+        raise Unusable(t("summary.json is nested deeper than {max_depth} levels",
+                         max_depth=MAX_DEPTH)) from None
     except Unusable:
         raise
     except ValueError:
         # UnicodeDecodeError is a ValueError too.
-        raise Unusable("summary.json is empty" if not data.strip()
-                       else "summary.json is not JSON") from None
+        raise Unusable(t("summary.json is empty") if not data.strip()
+                       else t("summary.json is not JSON")) from None
     # The bracket count first, inline: it settles every usual summary without a call.
     if text.count("{") + text.count("[") > MAX_DEPTH and too_deep(text, value):
-        raise Unusable(f"summary.json is nested deeper than {MAX_DEPTH} levels")
+        raise Unusable(t("summary.json is nested deeper than {max_depth} levels",
+                         max_depth=MAX_DEPTH))
     return value
 
 
@@ -394,11 +398,11 @@ def from_json(data: object, run_id: str = "") -> RunSummary | DamagedRun:
         except Unusable as unusable:
             return DamagedRun(run_id, str(unusable))
     if type(data) is not dict:
-        return DamagedRun(run_id, "summary.json is not a JSON object")
+        return DamagedRun(run_id, t("summary.json is not a JSON object"))
     get = data.get
     status, calls = get("status"), get("calls")
     if type(status) is not str or type(calls) is not list:
-        return DamagedRun(run_id, "summary.json has no status or no calls list")
+        return DamagedRun(run_id, t("summary.json has no status or no calls list"))
     # What `planner runs` and `costs` read now; the rest when first used (_convert_the_rest).
     summary = _blank(RunSummary)
     recorded_id, mode, model, simulated, approved, created_at, pid, process_start = map(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner import plans
 from planner import reviews as review_log
+from planner.i18n import t
 
 if TYPE_CHECKING:
     from planner.memory import ReviewMemory
@@ -47,7 +48,9 @@ class Target(NamedTuple):
     def shown(self) -> str:
         """How a person reads it: `plans/<run_id>.json` and, for a session, which one."""
         session = self.row["session"]
-        return self.row["file"] + ("" if session is None else f" (session {session})")
+        if session is None:
+            return self.row["file"]
+        return t("{file} (session {session})", file=self.row["file"], session=session)
 
 
 def read_log(home: Home) -> review_log.LogContents:
@@ -74,30 +77,33 @@ def plan_rows(home: Home, run_id: str, today: _dt.date, marks: plans.Marks) -> l
     name = f"{plans.PLANS_DIR['live']}/{run_id}.json"
     for row in rows:
         if row["problem"] is not None and row["file"] == name:
-            raise Refused(f"{name} cannot be used: {row['problem']}")
+            raise Refused(t("{name} cannot be used: {problem}", name=name,
+                            problem=row["problem"]))
     try:
         demo = plans.list_plans(home, True, True, today, plans.NO_MARKS)
     except plans.PlansError:
         demo = []
     if any(row["run_id"] == run_id for row in demo):
-        raise Refused(f"run {run_id} saved a demo plan (demo-plans/); demo plans are not real "
-                      "reviews, so nothing is recorded for them")
-    raise Refused(f"run {run_id} saved no plan in {plans.PLANS_DIR['live']}/; nothing to "
-                  "record (planner plans --all lists the saved plans)")
+        raise Refused(t("run {run_id} saved a demo plan (demo-plans/); demo plans are not real "
+                        "reviews, so nothing is recorded for them", run_id=run_id))
+    raise Refused(t("run {run_id} saved no plan in {folder}/; nothing to record (planner plans "
+                    "--all lists the saved plans)", run_id=run_id, folder=plans.PLANS_DIR["live"]))
 
 
 def target_of(rows: Sequence[dict], run_id: str) -> Target:
     """The plan of `rows` (one saved plan), or its earliest session not yet done."""
     if rows[0]["dropped"]:
-        raise Refused(f"{rows[0]['file']} was dropped (planner drop); planner drop --undo "
-                      f"{run_id} brings it back")
+        raise Refused(t("{file} was dropped (planner drop); planner drop --undo {run_id} brings "
+                        "it back", file=rows[0]["file"], run_id=run_id))
     open_rows = sorted((row for row in rows if not row["done"]),
                        key=lambda row: row["session"] or 0)
     if not open_rows:
-        what = ("every session of this series has" if rows[0]["session"] is not None
-                else "it already has")
-        raise Refused(f"{rows[0]['file']}: {what} reviews (planner reviews lists them; "
-                      "planner done --undo REVIEW_ID takes one back)")
+        if rows[0]["session"] is not None:
+            raise Refused(t("{file}: every session of this series has reviews (planner reviews "
+                            "lists them; planner done --undo REVIEW_ID takes one back)",
+                            file=rows[0]["file"]))
+        raise Refused(t("{file}: it already has reviews (planner reviews lists them; planner "
+                        "done --undo REVIEW_ID takes one back)", file=rows[0]["file"]))
     return Target(open_rows[0])
 
 
@@ -112,8 +118,8 @@ def latest_open(home: Home, today: _dt.date, marks: plans.Marks) -> Target:
     candidates = [row for row in rows if row["problem"] is None and not row["done"]
                   and not row["dropped"] and row["date"] <= now]
     if not candidates:
-        raise Refused("no saved plan dated today or earlier is waiting for its review; name "
-                      "one: planner done RUN (planner plans --all lists them)")
+        raise Refused(t("no saved plan dated today or earlier is waiting for its review; name "
+                        "one: planner done RUN (planner plans --all lists them)"))
     newest = max(candidates, key=lambda row: (row["date"], row["run_id"]))
     return target_of([row for row in rows if row["run_id"] == newest["run_id"]],
                      newest["run_id"])
@@ -126,8 +132,8 @@ def chosen_notes(target: Target, wanted: Sequence[str]) -> list[str]:
         return note_ids
     for note_id in wanted:
         if note_id not in note_ids:
-            raise Refused(f"--note {note_id}: not a note of {target.shown} (its notes: "
-                          f"{', '.join(note_ids)})")
+            raise Refused(t("--note {note_id}: not a note of {target} (its notes: {notes})",
+                            note_id=note_id, target=target.shown, notes=", ".join(note_ids)))
     return list(dict.fromkeys(wanted))
 
 
@@ -138,8 +144,8 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
     day = parse_date(date)
     today = now.astimezone().date()
     if day > today:
-        raise Refused(f"--date {date} is in the future (today is {today.isoformat()}); record "
-                      "a review once it has happened")
+        raise Refused(t("--date {date} is in the future (today is {today}); record a review "
+                        "once it has happened", date=date, today=today.isoformat()))
     if day == today:
         return now
     return _dt.datetime.combine(day, _dt.time(12)).astimezone().astimezone(_dt.UTC)
@@ -148,11 +154,11 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
 def parse_date(text: str) -> _dt.date:
     """A YYYY-MM-DD date, exactly; Refused otherwise."""
     if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
-        raise Refused(f"--date {text}: must be written YYYY-MM-DD")
+        raise Refused(t("--date {date}: must be written YYYY-MM-DD", date=text))
     try:
         return _dt.date.fromisoformat(text)
     except ValueError:
-        raise Refused(f"--date {text}: not a real calendar date") from None
+        raise Refused(t("--date {date}: not a real calendar date", date=text)) from None
 
 
 def record_done(home: Home, target: Target, note_ids: Sequence[str], rating: str,
@@ -182,15 +188,17 @@ def find_review(log: review_log.LogContents, wanted: str) -> review_log.Review:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise Refused(f"'{wanted}' starts {len(matches)} review IDs; give more of it "
-                      "(planner reviews lists them)")
-    raise Refused(f"no review '{wanted}' in {review_log.LOG_NAME} (planner reviews lists them)")
+        raise Refused(t("'{wanted}' starts {count} review IDs; give more of it (planner reviews "
+                        "lists them)", wanted=wanted, count=len(matches)))
+    raise Refused(t("no review '{wanted}' in {log} (planner reviews lists them)", wanted=wanted,
+                    log=review_log.LOG_NAME))
 
 
 def undo(home: Home, log: review_log.LogContents, review: review_log.Review) -> None:
     """Append the undo line of `review`; Refused when it is already undone."""
     if review.review_id in review_log.undone_ids(log.events):
-        raise Refused(f"review {review.review_id} is already undone; it no longer counts")
+        raise Refused(t("review {review_id} is already undone; it no longer counts",
+                        review_id=review.review_id))
     try:
         review_log.record_undo(home, review.review_id)
     except review_log.ReviewLogError as error:
@@ -226,10 +234,10 @@ def review_row(review: review_log.Review, title: str | None, undone: bool = Fals
 def drop(home: Home, rows: Sequence[dict], run_id: str, undo: bool = False) -> None:
     """Say that a saved plan will not happen (or, `undo`, that it will after all)."""
     if undo and not rows[0]["dropped"]:
-        raise Refused(f"{rows[0]['file']} is not dropped; nothing to bring back")
+        raise Refused(t("{file} is not dropped; nothing to bring back", file=rows[0]["file"]))
     if not undo and rows[0]["dropped"]:
-        raise Refused(f"{rows[0]['file']} is already dropped (planner drop --undo {run_id} "
-                      "brings it back)")
+        raise Refused(t("{file} is already dropped (planner drop --undo {run_id} brings it back)",
+                        file=rows[0]["file"], run_id=run_id))
     try:
         if undo:
             review_log.record_drop_undo(home, run_id)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from planner import storage, strictjson
+from planner.i18n import t
 
 LOG_NAME = "reviews.jsonl"
 LOG_VERSION = 1
@@ -119,7 +120,7 @@ def record_reviews(home: str | os.PathLike[str], note_ids: Sequence[str], rating
     moment = _utc(reviewed_at)
     events = [Review(new_review_id(), note_id, run_id, moment, rating, minutes)
               for note_id in note_ids]
-    append(home, events, "the review" if len(events) == 1 else "the reviews")
+    append(home, events, t("the review") if len(events) == 1 else t("the reviews"))
     return events
 
 
@@ -127,7 +128,7 @@ def record_undo(home: str | os.PathLike[str], review_id: str, *,
                 at: _dt.datetime | None = None) -> Undo:
     """Append an undo line: the review stops counting."""
     event = Undo(review_id, _utc(at))
-    append(home, [event], "the undo")
+    append(home, [event], t("the undo"))
     return event
 
 
@@ -135,7 +136,7 @@ def record_drop(home: str | os.PathLike[str], run_id: str, *,
                 at: _dt.datetime | None = None) -> Drop:
     """Append a drop line: the plan will not happen."""
     event = Drop(run_id, _utc(at))
-    append(home, [event], "the drop")
+    append(home, [event], t("the drop"))
     return event
 
 
@@ -143,11 +144,12 @@ def record_drop_undo(home: str | os.PathLike[str], run_id: str, *,
                      at: _dt.datetime | None = None) -> DropUndo:
     """Append a drop-undo line: the dropped plan is back."""
     event = DropUndo(run_id, _utc(at))
-    append(home, [event], "the undo of the drop")
+    append(home, [event], t("the undo of the drop"))
     return event
 
 
-def append(home: str | os.PathLike[str], events: Iterable[Event], what: str = "the events") -> None:
+def append(home: str | os.PathLike[str], events: Iterable[Event],
+           what: str = t("the events")) -> None:
     """Append `events` to the log in one write, or raise ReviewLogError with the log as it was."""
     path = log_path(home)
     data = b"".join(encode(event) for event in events)
@@ -161,7 +163,7 @@ def append(home: str | os.PathLike[str], events: Iterable[Event], what: str = "t
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = storage.file_kind(info.st_mode)
-            raise ReviewLogError(_not_recorded(what, path, f"it is {kind}"))
+            raise ReviewLogError(_not_recorded(what, path, t("it is {kind}", kind=kind)))
         fcntl.flock(fd, fcntl.LOCK_EX)
         # Measured under the lock: no other planner appends until we close.
         before = os.fstat(fd).st_size
@@ -170,7 +172,7 @@ def append(home: str | os.PathLike[str], events: Iterable[Event], what: str = "t
             data = b"\n" + data
         if before + len(data) > MAX_LOG_BYTES:
             # Past 64 MiB the log could no longer be read: refuse now rather than lose it all.
-            raise ReviewLogError(_not_recorded(what, path, "the log would pass 64 MiB"))
+            raise ReviewLogError(_not_recorded(what, path, t("the log would pass 64 MiB")))
         _write_whole(fd, data, before, what, path)
         if before == 0:
             _sync_dir_quietly(path.parent)
@@ -187,16 +189,17 @@ def _write_whole(fd: int, data: bytes, before: int, what: str, path: Path) -> No
         if written != len(data):
             # How a filling disk shows itself: the kernel takes what fits and says how much.
             raise ReviewLogError(_not_recorded(
-                what, path, f"only {written} of {len(data)} bytes could be written; is the disk "
-                "full?"))
+                what, path, t("only {written} of {total} bytes could be written; is the disk "
+                              "full?", written=written, total=len(data))))
         os.fsync(fd)
     except BaseException as failure:
         if not _cut_back(fd, before) and isinstance(failure, (OSError, ReviewLogError)):
             # Only here can the log keep part of a call: the rarest case, and said so.
             reason = (_reason(failure) if isinstance(failure, OSError)
-                      else "only part of it could be written")
-            raise ReviewLogError(f"could not record {what} in {path} ({reason}) nor cut the "
-                                 "log back; the log may hold part of it") from None
+                      else t("only part of it could be written"))
+            raise ReviewLogError(t("could not record {what} in {path} ({reason}) nor cut the "
+                                   "log back; the log may hold part of it",
+                                   what=what, path=path, reason=reason)) from None
         raise
 
 
@@ -234,7 +237,7 @@ def encode(event: Event) -> bytes:
     try:
         _event(data)
     except _BadLine as bad:
-        raise ValueError(f"not a valid review log event: {bad}") from None
+        raise ValueError(t("not a valid review log event: {problem}", problem=bad)) from None
     text = json.dumps(data, ensure_ascii=False, separators=_SEPARATORS)
     return (text + "\n").encode("utf-8")
 
@@ -244,7 +247,7 @@ def _utc(moment: _dt.datetime | None) -> _dt.datetime:
     if moment is None:
         moment = _dt.datetime.now(_dt.UTC)
     elif moment.tzinfo is None:
-        raise ValueError("a review time must carry its time zone")
+        raise ValueError(t("a review time must carry its time zone"))
     return moment.astimezone(_dt.UTC).replace(microsecond=0)
 
 
@@ -253,12 +256,13 @@ def _iso(moment: _dt.datetime) -> str:
 
 
 def _not_recorded(what: str, path: Path, reason: str) -> str:
-    return f"could not record {what} in {path} ({reason}); nothing was recorded"
+    return t("could not record {what} in {path} ({reason}); nothing was recorded",
+             what=what, path=path, reason=reason)
 
 
 def _reason(error: OSError) -> str:
     if error.errno == errno.ELOOP:
-        return "it is a symbolic link, which is not followed"
+        return t("it is a symbolic link, which is not followed")
     return error.strerror or str(error)
 
 
@@ -289,7 +293,8 @@ def read_log(home: str | os.PathLike[str]) -> LogContents:
     except storage.FileRefused as refused:
         raise ReviewLogError(_refused(path, str(refused))) from None
     except OSError as error:
-        raise ReviewLogError(f"{path} cannot be read ({_reason(error)})") from None
+        raise ReviewLogError(t("{path} cannot be read ({reason})", path=path,
+                               reason=_reason(error))) from None
     events: list[Event] = []
     warnings: list[str] = []
     first_line: dict[str, int] = {}
@@ -304,11 +309,11 @@ def read_log(home: str | os.PathLike[str]) -> LogContents:
             if type(event) is Review:
                 seen = first_line.setdefault(event.review_id, number)
                 if seen != number:
-                    raise _BadLine(f"repeats the review_id of line {seen}")
+                    raise _BadLine(t("repeats the review_id of line {line}", line=seen))
         except UnicodeDecodeError:
-            warnings.append(_skipped(number, "not UTF-8"))
+            warnings.append(_skipped(number, t("not UTF-8")))
         except strictjson.JSONRefused as refused:
-            warnings.append(_skipped(number, str(refused).removeprefix("is ")))
+            warnings.append(_skipped(number, refused.bare))
         except _BadLine as bad:
             warnings.append(_skipped(number, str(bad)))
         else:
@@ -323,12 +328,14 @@ def _refused(path: Path, message: str) -> str:
     except OSError:
         return message
     if size > MAX_LOG_BYTES:
-        return f"{path} is {size:,} bytes, more than the 64 MiB planner reads"
+        return t("{path} is {size:,} bytes, more than the 64 MiB planner reads", path=path,
+                 size=size)
     return message
 
 
 def _skipped(number: int, reason: str) -> str:
-    return f"{LOG_NAME} line {number} cannot be read ({reason}); skipped"
+    return t("{log} line {number} cannot be read ({reason}); skipped", log=LOG_NAME,
+             number=number, reason=reason)
 
 
 _KEYS = {
@@ -343,19 +350,20 @@ _KEYS = {
 def _event(data: object) -> Event:
     """The event a decoded line holds, every field checked; _BadLine says what is wrong."""
     if type(data) is not dict:
-        raise _BadLine("not a JSON object")
+        raise _BadLine(t("not a JSON object"))
     version = data.get("version")
     if type(version) is not int or version != LOG_VERSION:
-        raise _BadLine(f"version is {_show(version)}, not 1")
+        raise _BadLine(t("version is {value}, not 1", value=_show(version)))
     kind = data.get("kind")
     keys = _KEYS.get(kind) if type(kind) is str else None
     if keys is None:
-        raise _BadLine(f"kind is {_show(kind)}, not review, undo, drop or drop-undo")
+        raise _BadLine(t("kind is {value}, not review, undo, drop or drop-undo",
+                         value=_show(kind)))
     if data.keys() != keys:
         missing = sorted(keys - data.keys())
         if missing:
-            raise _BadLine(f"has no {missing[0]}")
-        raise _BadLine(f"has the unknown key {_show(sorted(data.keys() - keys)[0])}")
+            raise _BadLine(t("has no {key}", key=missing[0]))
+        raise _BadLine(t("has the unknown key {key}", key=_show(sorted(data.keys() - keys)[0])))
     match kind:
         case "review":
             return Review(_text(data, "review_id"), _text(data, "note_id"),
@@ -372,7 +380,7 @@ def _event(data: object) -> Event:
 def _text(data: dict, key: str) -> str:
     value = data[key]
     if type(value) is not str or not value:
-        raise _BadLine(f"{key} is {_show(value)}, not a non-empty string")
+        raise _BadLine(t("{key} is {value}, not a non-empty string", key=key, value=_show(value)))
     return value
 
 
@@ -388,13 +396,14 @@ def _moment(data: dict, key: str) -> _dt.datetime:
             return _dt.datetime.fromisoformat(value)
         except ValueError:
             pass  # e.g. a 30 February
-    raise _BadLine(f"{key} is {_show(value)}, not a UTC time such as 2026-05-01T09:30:00Z")
+    raise _BadLine(t("{key} is {value}, not a UTC time such as 2026-05-01T09:30:00Z", key=key,
+                     value=_show(value)))
 
 
 def _rating(data: dict) -> str:
     value = data["rating"]
     if type(value) is not str or value not in RATINGS:
-        raise _BadLine(f"rating is {_show(value)}, not again, hard, good or easy")
+        raise _BadLine(t("rating is {value}, not again, hard, good or easy", value=_show(value)))
     return value
 
 
@@ -402,7 +411,8 @@ def _minutes(data: dict) -> int | None:
     value = data["minutes"]
     if value is None or (type(value) is int and 1 <= value <= MAX_MINUTES):
         return value
-    raise _BadLine(f"minutes is {_show(value)}, not a whole number from 1 to 120 or null")
+    raise _BadLine(t("minutes is {value}, not a whole number from 1 to 120 or null",
+                     value=_show(value)))
 
 
 def _show(value: object) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import NamedTuple
 
+from planner.i18n import t
 from planner.reviews import Review
 
 DEFAULT_RETENTION = 0.9
@@ -45,7 +46,8 @@ def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None
     import fsrs
 
     if not MIN_RETENTION <= desired_retention <= MAX_RETENTION:
-        raise ValueError(f"desired_retention {desired_retention} is not from 0.70 to 0.99")
+        raise ValueError(t("desired_retention {value} is not from 0.70 to 0.99",
+                           value=desired_retention))
     moment = now if now is not None else _dt.datetime.now(_dt.UTC)
     scheduler = fsrs.Scheduler(desired_retention=desired_retention, learning_steps=(),
                                relearning_steps=(), enable_fuzzing=False)

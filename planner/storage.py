@@ -8,6 +8,8 @@ import os
 import stat
 from pathlib import Path
 
+from planner.i18n import t
+
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 # "x" and no links: never overwrite a plan the person already saved, never write through a link.
@@ -46,7 +48,7 @@ def ensure_dir(path: Path) -> None:
         make_private_dir(path)
     except FileExistsError:
         if path.is_symlink() or not path.is_dir():
-            raise NotADirectoryError(f"{path} exists and is not a folder") from None
+            raise NotADirectoryError(t("{path} exists and is not a folder", path=path)) from None
 
 
 def create_exclusive(path: Path, data: bytes) -> None:
@@ -108,7 +110,15 @@ def _unlink_quietly(path: Path) -> None:
 
 
 class FileRefused(ValueError):
-    """A file planner was asked to read is not a regular file of bounded size."""
+    """A file planner was asked to read is not a regular file of bounded size.
+
+    str() is the line naming the file; `reason` is the same without the path in front, for a
+    listing whose row already names the file.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 MIB = 1024 * 1024
@@ -128,14 +138,18 @@ def read_regular_file(path: Path | str, limit: int, follow_links: bool = True) -
         fd = os.open(path, flags)
     except OSError as error:
         if error.errno == errno.ELOOP and not follow_links:
-            raise FileRefused(f"{path} is a symbolic link, which is not followed here") from None
+            raise FileRefused(
+                t("{path} is a symbolic link, which is not followed here", path=path),
+                t("is a symbolic link, which is not followed here")) from None
         raise
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"{path} is not a regular file ({file_kind(info.st_mode)})")
+            kind = file_kind(info.st_mode)
+            raise FileRefused(t("{path} is not a regular file ({kind})", path=path, kind=kind),
+                              t("is not a regular file ({kind})", kind=kind))
         if info.st_size > limit:
-            raise FileRefused(f"{path} is larger than {_size(limit)}")
+            raise _too_large(path, limit)
         # Read one byte past the limit: a file that grows while being read is refused too.
         parts, left = [], limit + 1
         while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
@@ -143,24 +157,30 @@ def read_regular_file(path: Path | str, limit: int, follow_links: bool = True) -
             left -= len(chunk)
         data = b"".join(parts)
         if len(data) > limit:
-            raise FileRefused(f"{path} is larger than {_size(limit)}")
+            raise _too_large(path, limit)
         return data
     finally:
         os.close(fd)
 
 
+def _too_large(path: Path | str, limit: int) -> FileRefused:
+    size = _size(limit)
+    return FileRefused(t("{path} is larger than {size}", path=path, size=size),
+                       t("is larger than {size}", size=size))
+
+
 def file_kind(mode: int) -> str:
     """What a non-regular file is, in words: 'a FIFO', 'a device', ..."""
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return t("a folder")
     if stat.S_ISFIFO(mode):
-        return "a FIFO"
+        return t("a FIFO")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return t("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
+        return t("a socket")
+    return t("not a plain file")
 
 
 def _size(limit: int) -> str:
-    return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit:,} bytes"
+    return f"{limit // MIB} MiB" if limit % MIB == 0 else t("{count:,} bytes", count=limit)

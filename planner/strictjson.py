@@ -12,13 +12,22 @@ from __future__ import annotations
 import json
 import sys
 
+from planner.i18n import t
 from planner.jsonlimits import MAX_DEPTH, too_deep
 
 _MAX_DIGITS = sys.get_int_max_str_digits() or 4300
 
 
 class JSONRefused(ValueError):
-    """The text is not strict JSON; str() is the reason, e.g. "repeats the key 'model'"."""
+    """The text is not strict JSON; str() is the reason, e.g. "repeats the key 'model'".
+
+    `bare` is the reason without a leading "is " ("not valid JSON (...)"), for a line that
+    names the text's problem in parentheses.
+    """
+
+    def __init__(self, reason: str, bare: str | None = None) -> None:
+        super().__init__(reason)
+        self.bare = reason if bare is None else bare
 
 
 def _unique(pairs: list[tuple[str, object]]) -> dict:
@@ -26,25 +35,27 @@ def _unique(pairs: list[tuple[str, object]]) -> dict:
     if len(data) != len(pairs):
         keys = [key for key, _ in pairs]
         repeated = next(key for number, key in enumerate(keys) if key in keys[:number])
-        raise JSONRefused(f"repeats the key {json.dumps(repeated, ensure_ascii=True)[:60]}")
+        raise JSONRefused(t("repeats the key {key}",
+                            key=json.dumps(repeated, ensure_ascii=True)[:60]))
     return data
 
 
 def _no_constant(name: str) -> None:
-    raise JSONRefused(f"contains {name}, which is not a JSON number")
+    raise JSONRefused(t("contains {name}, which is not a JSON number", name=name))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise JSONRefused(f"contains a number that overflows: {text[:40]}")
+        raise JSONRefused(t("contains a number that overflows: {number}", number=text[:40]))
     return value
 
 
 def _readable_integer(text: str) -> int:
     if len(text) - text.startswith("-") <= _MAX_DIGITS:
         return int(text)
-    raise JSONRefused(f"contains a number too long to read ({len(text):,} digits)")
+    raise JSONRefused(t("contains a number too long to read ({digits:,} digits)",
+                        digits=len(text)))
 
 
 def _integer_or_infinity(text: str) -> int | float:
@@ -68,10 +79,16 @@ def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = Fa
         raise
     except RecursionError:
         # The parser gives up near 1,000 levels, at once and without reading further.
-        raise JSONRefused(f"is JSON nested deeper than {max_depth} levels") from None
+        raise _too_deep(max_depth) from None
     except ValueError as error:
-        reason = getattr(error, "msg", None) or "cannot be read"
-        raise JSONRefused(f"is not valid JSON ({reason})") from None
+        reason = getattr(error, "msg", None) or t("cannot be read")
+        raise JSONRefused(t("is not valid JSON ({reason})", reason=reason),
+                          t("not valid JSON ({reason})", reason=reason)) from None
     if too_deep(text, value, max_depth):
-        raise JSONRefused(f"is JSON nested deeper than {max_depth} levels")
+        raise _too_deep(max_depth)
     return value
+
+
+def _too_deep(max_depth: int) -> JSONRefused:
+    return JSONRefused(t("is JSON nested deeper than {max_depth} levels", max_depth=max_depth),
+                       t("JSON nested deeper than {max_depth} levels", max_depth=max_depth))
