@@ -25,7 +25,10 @@ err = Console(stderr=True, highlight=False, emoji=False)
 def error(message: str) -> None:
     """The one line a failure prints."""
     # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
-    err.print(Text.assemble((_("Error:"), "bold red"), " ", inert_line(shown(message))),
+    label = _("Error:")
+    # A full-width colon (错误：) carries its own space.
+    space = "" if label.endswith("：") else " "
+    err.print(Text.assemble((label, "bold red"), space, inert_line(shown(message))),
               soft_wrap=True)
 
 
