@@ -379,8 +379,9 @@ class _Run:
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
-        self.person.show(Notice(f"No model call is left for an explanation "
-                                f"(max_calls {self.allowed})."))
+        limit = (f"max_calls {self.allowed}" if self.allowed == self.limits.max_calls
+                 else f"all {self.allowed} calls allowed are used")
+        self.person.show(Notice(f"No model call is left for an explanation ({limit})."))
         return FINISH
 
     def _decide(self) -> tuple[bool, list[str]]:

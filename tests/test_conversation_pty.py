@@ -39,6 +39,8 @@ SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "
 FEEDBACK_PROMPT = "What should change? (Enter to finish): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
+ASKS_LINE = "The model asks (nothing is saved yet):"
+BUDGET_PROMPT = "The run has used its 2 model calls. Allow 2 more? [y/N]: "
 QUESTION = "Which day should the review be on?"
 REVISED = {**GOOD_PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 BAD = {**GOOD_PLAN, "minutes": "20"}
@@ -128,7 +130,8 @@ def test_question_answer_then_plan(server: StubServer, home: Path) -> None:
     child.sendline("SAVE")
     assert finish(child) == 0
     output = screen(seen)
-    assert output.index(NO_PLAN_LINE) < output.index("Model reply (no plan proposed)")
+    assert output.index(ASKS_LINE) < output.index("Model question") < output.index(QUESTION)
+    assert NO_PLAN_LINE not in output  # a question in the middle is not the end (SPEC 21)
     assert output.index(QUESTION) < output.index(ANSWER_PROMPT) < output.index("Proposed plan")
 
     received = bodies(server)
@@ -287,23 +290,32 @@ def test_second_near_miss_cancels(server: StubServer, home: Path) -> None:
 # --- the call budget ---------------------------------------------------------------------------
 
 
-def test_budget_exhausted_ends_with_one_line_without_asking(
-    server: StubServer, home: Path
+@pytest.mark.parametrize("no", ["n", "", "yeah"])
+def test_budget_exhausted_when_the_person_allows_no_more(
+    no: str, server: StubServer, home: Path
 ) -> None:
     child, seen = start(server, home, offer(BAD, "c1"), question(), explanation(),
                         max_calls=2, max_repairs=1)
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline("tomorrow")
+    child.expect_exact(BUDGET_PROMPT)
+    child.sendline(no)
     assert finish(child) == 1
     output = screen(seen)
     line = ("Error: the run reached its limit of 2 model calls (max_calls) before the model "
-            "finished; nothing more was sent; nothing was saved")
+            "finished; nothing more was sent; nothing was saved; to go on from here, run "
+            "planner --continue -r TEXT")
     assert error_lines(output) == [line]
-    assert QUESTION in output and ANSWER_PROMPT not in output and SAVE_PROMPT not in output
+    assert output.index(ANSWER_PROMPT) < output.index(BUDGET_PROMPT)
+    assert SAVE_PROMPT not in output
     received = bodies(server)
     assert len(received) == 2
     summary = records(home, received)
     assert (summary["status"], summary["error"]) == ("budget_exhausted",
                                                      line.removeprefix("Error: "))
-    assert kinds(summary) == ["rejected", "question"]
+    assert kinds(summary) == ["rejected", "question", "answer", "budget"]
+    assert summary["steps"][-1] == {"call": 2, "kind": "budget", "approved": False,
+                                    "max_calls": 2}
     assert plan_files(home) == []
 
 

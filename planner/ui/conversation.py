@@ -329,7 +329,7 @@ def change_words(change: Change) -> str:
 
 
 def _quoted(value: object) -> str:
-    return json.dumps(inert_line(str(value)), ensure_ascii=False)
+    return f'"{inert_line(str(value))}"'
 
 
 def _days(value: object) -> str:
