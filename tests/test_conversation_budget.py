@@ -1,12 +1,16 @@
 """A conversation that never strands you (SPEC 21) at flow level: the budget checkpoint, what a
-later proposal changes, and a question that is not a failure.
+later proposal changes, a question that is not a failure, and the limits in plain view.
 
-The same through the real `planner --request` in a terminal: test_conversation_continue.py.
+Through the real `planner --request` in a terminal: test_conversation_pty.py (the budget
+question) and test_conversation_continue.py (`--continue`).
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import ROOT
 from test_conversation import (
     BAD,
     EXPLAINED,
@@ -24,7 +28,14 @@ from test_conversation import (
 
 from planner.events import ConfirmRequest, ModelText, Prompt
 from planner.flow import MAX_RUN_CALLS
-from planner.plan import ReviewPlan, ReviewSeries
+from planner.plan import (
+    InvalidArguments,
+    ReviewPlan,
+    ReviewSeries,
+    parse_arguments,
+    series_tool_definition,
+    tool_definition,
+)
 from planner.plan_changes import Change, plan_changes
 from planner.ui.conversation import change_rows, change_words, prompt_text
 
@@ -241,3 +252,39 @@ def test_the_first_proposal_shows_no_changes_the_second_does(home) -> None:
                               Change("note_removed", "N2", None), Change("minutes", 20, 30))
     assert isinstance(run.events("ModelText")[0], ModelText)
     assert_saved(run, REVISED)
+
+
+# --- limits in plain view ------------------------------------------------------------------------
+
+LIMIT_CASES = [
+    ({"minutes": 0}, "minutes", "from 1 to 120"),
+    ({"minutes": 121}, "minutes", "from 1 to 120"),
+    ({"note_ids": []}, "note_ids", "1 to 3 note IDs"),
+    ({"note_ids": ["N1", "N2", "N3", "N4"]}, "note_ids", "1 to 3 note IDs"),
+    ({"note_ids": ["N1", "N1"]}, "note_ids", "repeats a note ID"),
+    ({"title": " "}, "title", "1 to 80 characters"),
+    ({"title": "x" * 81}, "title", "at most 80"),
+]
+
+
+@pytest.mark.parametrize(("changes", "field", "limit"), LIMIT_CASES)
+def test_every_rejection_names_the_limit_it_broke(changes: dict, field: str, limit: str) -> None:
+    notes = ["N1", "N2", "N3", "N4"]
+    with pytest.raises(InvalidArguments) as caught:
+        parse_arguments(json.dumps({**PLAN, **changes}), notes)
+    assert caught.value.field == field and limit in caught.value.rule
+
+
+def test_the_tools_tell_the_model_the_limits_and_the_readme_tells_the_person() -> None:
+    for definition in (tool_definition(["N1"]), series_tool_definition(None)):
+        function = definition["function"]
+        assert ("Limits: 1 to 3 existing notes, each once; 1 to 120 minutes; a title of 1 to 80 "
+                "characters on one line.") in function["description"]
+        properties = function["parameters"]["properties"]
+        assert "1 to 80 characters" in properties["title"]["description"]
+        assert "1 to 3, each once" in properties["note_ids"]["description"]
+        assert "1 to 120" in properties["minutes"]["description"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for words in ("**1 to 3 notes per plan**", "**1 to 120 minutes**",
+                  "**title of\n1 to 80 characters**"):
+        assert words in readme
