@@ -541,3 +541,70 @@ def test_demo_cancel_points_to_live_mode_instead_of_asking(home: Path) -> None:
     assert (summary["status"], summary["approved"]) == ("complete", False)
     assert kinds(summary) == ["proposal", "decision", "explanation"]
     assert not (home / "demo-plans").exists() or not any((home / "demo-plans").iterdir())
+
+
+# --- SPEC 21: a conversation that never strands you ----------------------------------------------
+
+
+def test_questions_two_cancels_and_no_calls_left_still_save(server: StubServer, home: Path) -> None:
+    """The issue's done-when: four questions and two proposals use the six calls; the last
+    change is still asked for, the person allows more calls and saves the plan they wanted."""
+    dropped = {**GOOD_PLAN, "note_ids": ["N1"], "minutes": 30}
+    wanted = {**GOOD_PLAN, "minutes": 30}
+    child, seen = start(server, home, *(question(f"Question {n}?") for n in range(1, 5)),
+                        offer(GOOD_PLAN, "p1"), offer(dropped, "p2"), offer(wanted, "p3"),
+                        explanation(), max_calls=6)
+    for number in range(1, 5):
+        child.expect_exact(ANSWER_PROMPT)
+        child.sendline(f"Answer {number}")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("30 minutes")
+    child.expect_exact(SAVE_PROMPT)
+    # The second proposal dropped N2: the screen says so before the person answers.
+    shown = one_line("".join(seen))
+    assert "Changed Note N2 removed" in shown and "Minutes 20 → 30" in shown
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("Keep N2 too")
+    child.expect_exact("The run has used its 6 model calls. Allow 6 more? [y/N]: ")
+    child.sendline("y")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("SAVE")
+    assert finish(child) == 0
+    output = screen(seen)
+    assert error_lines(output) == [] and output.count(ASKS_LINE) == 4
+    assert output.index("Sending your change needs another model call.") < output.index(
+        "The run has used its 6 model calls.")
+
+    received = bodies(server)
+    assert len(received) == 8
+    assert tool_content(received[6]) == {"status": "cancelled", "feedback": "Keep N2 too"}
+    summary = records(home, received)
+    assert_saved(home, summary, wanted)
+    assert kinds(summary)[-5:] == ["feedback", "budget", "proposal", "decision", "explanation"]
+    assert {"call": 6, "kind": "budget", "approved": True, "max_calls": 12} in summary["steps"]
+
+
+def test_a_yes_typed_ahead_never_allows_more_calls(server: StubServer, home: Path) -> None:
+    child, seen = start(server, home, offer(GOOD_PLAN, "p1"), offer(REVISED, "p2"),
+                        explanation(), max_calls=2)
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("shorter")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    # The change and a "y" pasted together: the "y" was typed before the question was shown.
+    child.send("N3 please\ny\n")
+    child.expect_exact("The run has used its 2 model calls. Allow 2 more? [y/N]: ")
+    child.sendline("n")
+    assert finish(child) == 1
+    assert len(bodies(server)) == 2
+    summary = records(home, bodies(server))
+    assert summary["status"] == "budget_exhausted"
+    assert [step for step in summary["steps"] if step["kind"] == "budget"] == [
+        {"call": 2, "kind": "budget", "approved": False, "max_calls": 2}]
+    assert plan_files(home) == []
