@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_planner
 from test_conversation import (
     BAD,
     EXPLAINED,
@@ -288,3 +288,15 @@ def test_the_tools_tell_the_model_the_limits_and_the_readme_tells_the_person() -
     for words in ("**1 to 3 notes per plan**", "**1 to 120 minutes**",
                   "**title of\n1 to 80 characters**"):
         assert words in readme
+
+
+@pytest.mark.slow  # planner show in a subprocess
+def test_show_tells_each_budget_decision(home) -> None:
+    replies = [say(f"Question {number}?") for number in range(1, 5)]
+    converse(home, replies, ["A1\n", "A2\n", "yes\n", "A3\n", "A4\n", ""], max_calls=2)
+    shown = run_planner("--home", str(home), "show", "last")
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    assert "#2 you allowed more model calls (up to 4 in this run)" in text
+    assert "#4 you allowed no more model calls (the limit stayed 4)" in text
+    assert "call limit reached" in text
