@@ -73,7 +73,11 @@ _YES = ("y", "yes")
 
 
 class Limits(NamedTuple):
-    """Hard bounds of one run (SPEC 10); the defaults come from config."""
+    """Bounds of one run (SPEC 10); the defaults come from config.
+
+    With a terminal, the person may allow `max_calls` more each time they run out, up to
+    MAX_RUN_CALLS in all (SPEC 21); without one, `max_calls` is the hard cap.
+    """
 
     max_calls: int = 6
     max_repairs: int = 1
