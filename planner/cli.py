@@ -107,6 +107,12 @@ def main_command(
         bool, typer.Option("--dry-run", "-n", help="Print the first request live mode would "
                            "send; send nothing, write nothing.")
     ] = False,
+    continue_run: Annotated[
+        str | None,
+        typer.Option("--continue", "-C", metavar="[RUN]", show_default=False,
+                     help="Go on with an earlier run's conversation, -r TEXT being your next "
+                     "message: the newest run, or last, -N, a run ID or a unique start of one."),
+    ] = None,
     config_path: ConfigOption = None,
     home: HomeOption = None,
     version: Annotated[
@@ -123,9 +129,15 @@ def main_command(
     workspace = ctx.obj = _workspace(ctx, home, config_path)
     home = workspace.home
     if ctx.invoked_subcommand is not None:
-        if request is not None or demo or dry_run:
-            _usage("--request, --demo and --dry-run cannot be combined with a subcommand")
+        if request is not None or demo or dry_run or continue_run is not None:
+            _usage("--request, --demo, --dry-run and --continue cannot be combined with a "
+                   "subcommand")
         return
+    if continue_run is not None and demo:
+        _usage("--continue cannot be used with --demo: the demo's scripted replies cannot go "
+               "on with a conversation; use --continue with -r TEXT (live) or add --dry-run")
+    if continue_run is not None and request is None:
+        _usage("--continue needs your next message: planner --continue [RUN] -r TEXT")
     if demo and request is not None:
         _usage("--demo uses fixed scripted replies that would not be about your text; "
                "use --request TEXT (live) or --dry-run --request TEXT")
@@ -137,16 +149,18 @@ def main_command(
     if request is not None and not request.strip():
         _usage("--request needs some text")
     config = workspace.config()
+    # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
+    earlier = None if continue_run is None else _earlier(home, continue_run)
     try:
         if dry_run:
             from planner.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home)
+            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier)
             return
         if demo or request is None:
             outcome = _demo(config, home)
         else:
-            outcome = _live(config, _notes(home, config), home, request)
+            outcome = _live(config, _notes(home, config), home, request, earlier)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
@@ -192,15 +206,52 @@ def _memory(home: Path, notes, config: "Config"):
     return memory
 
 
-def _dry_run(config: "Config", notes, request: str, home: Path = Path(".")) -> None:
+def _earlier(home: Path, wanted: str) -> tuple[str, list[dict]]:
+    """The run --continue names and its conversation; exit 2 when it cannot go on."""
+    from planner.continuing import CannotContinue, earlier_conversation
+
+    run_id = _pick_run(home, wanted)
+    try:
+        return run_id, earlier_conversation(home, run_id)
+    except CannotContinue as error:
+        _usage(str(error))
+
+
+def _continue_default(args: list[str]) -> list[str]:
+    """The command line with `last` after a --continue (-C) given without a RUN."""
+    given: list[str] = []
+    value_next = False
+    for index, arg in enumerate(args):
+        if arg == "--" and not value_next:
+            return given + args[index:]
+        if value_next:
+            value_next = False
+        elif arg in ("-C", "--continue"):
+            following = args[index + 1] if index + 1 < len(args) else "-"
+            back = following.startswith("-") and following[1:].isdigit()
+            if following.startswith("-") and not back:
+                given += [arg, "last"]
+                continue
+            value_next = True
+        elif arg in ("-r", "--request", "-c", "--config", "--home"):
+            value_next = True
+        elif not arg.startswith("-"):
+            return given + args[index:]  # a subcommand: the rest is its own
+        given.append(arg)
+    return given
+
+
+def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
+             continues: tuple[str, list[dict]] | None = None) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
-    from planner.protocol import build_request, first_messages, registry_for
+    from planner.protocol import build_request, continued_messages, first_messages, registry_for
 
     today = _dt.date.today()
     memory = _memory(home, notes, config)
-    messages = first_messages(request, notes, today, memory)
+    messages = (first_messages(request, notes, today, memory) if continues is None
+                else continued_messages(request, continues[1], notes, today, memory))
     body = build_request(config, messages, registry_for(notes, today, memory), "auto")
     # A notes folder is indexed to count its notes: that cache is the one thing written.
     written = ("nothing was written but the notes index (.planner/)"
@@ -208,7 +259,9 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path(".")) -> N
     from planner.keys import key_source
     from planner.protocol import endpoint
 
-    ui.notice(f"Dry run: the first request live mode would send to {config.base_url} "
+    what = "the first request" if continues is None else (
+        f"the first request continuing run {continues[0]}")
+    ui.notice(f"Dry run: {what} live mode would send to {config.base_url} "
               f"(POST {endpoint(config)}). Nothing was sent; no key was read; {written}.")
     # Which source a live run would take its key from; the secret itself is never read.
     ui.notice(f"Key for a live run: {key_source(config, terminal=ui.has_terminal()).detail}.")
@@ -227,7 +280,8 @@ def _demo(config: "Config", home: Path) -> "Outcome":
     return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
 
 
-def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
+def _live(config: "Config", notes, home: Path, request: str,
+          continues: tuple[str, list[dict]] | None = None) -> "Outcome":
     from planner.config import MissingKey, find_api_key
     from planner.model import LiveClient
 
@@ -237,15 +291,15 @@ def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
     except MissingKey as error:
         _usage(str(error))
     return _run(request, LiveClient(config, key), config, notes, home, "live",
-                _memory(home, notes, config))
+                _memory(home, notes, config), continues)
 
 
 def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
-         memory=None) -> "Outcome":
+         memory=None, continues: tuple[str, list[dict]] | None = None) -> "Outcome":
     from planner.flow import run_flow
 
     return run_flow(request, client=client, person=ui.TerminalPerson(str(home)), home=home,
-                    config=config, notes=notes, mode=mode, memory=memory)
+                    config=config, notes=notes, mode=mode, memory=memory, continues=continues)
 
 
 def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
@@ -374,10 +428,11 @@ def main() -> None:
     sys.stdout = output
     ending = SystemExit(status.EXIT_OK)
     try:
+        arguments = _continue_default(sys.argv[1:])
         command = typer.main.get_command(app)
-        if _use_language(sys.argv[1:]) == "zh":
+        if _use_language(arguments) == "zh":
             _translate_commands(command)
-        command(prog_name="planner")
+        command(args=arguments, prog_name="planner")
     except SystemExit as done:
         ending = done
     finally:

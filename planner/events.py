@@ -15,11 +15,13 @@ if TYPE_CHECKING:
     from planner.costs import Tally
     from planner.notes import Note
     from planner.plan import ReviewPlan, ReviewSeries
+    from planner.plan_changes import Change
 
 
 class ConfirmRequest(NamedTuple):
     """What the person is shown before deciding: the checked plan (or series), its notes, the
-    target; `due`: each note's local due date (None: new), or None when nothing is known."""
+    target; `due`: each note's local due date (None: new), or None when nothing is known;
+    `changes`: how it differs from the run's previous proposal (None: it is the first)."""
 
     plan: ReviewPlan | ReviewSeries
     notes: tuple[Note, ...]
@@ -27,6 +29,7 @@ class ConfirmRequest(NamedTuple):
     today: _dt.date
     warnings: tuple[str, ...] = ()
     due: Mapping[str, _dt.date | None] | None = None
+    changes: tuple[Change, ...] | None = None
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -69,12 +72,17 @@ class Looked(NamedTuple):
 
 
 class ModelText(NamedTuple):
-    """The model's words: a question or answer (`explanation` False) or an explanation."""
+    """The model's words: a question or answer (`explanation` False) or an explanation.
+
+    `asking`: the person is asked to answer next, so the run goes on (SPEC 21: a question in
+    the middle of a conversation is not a failure).
+    """
 
     call: int
     text: str
     simulated: bool
     explanation: bool
+    asking: bool = False
 
 
 class Result(NamedTuple):
@@ -117,19 +125,23 @@ class Notice(NamedTuple):
 
 
 class Prompt(NamedTuple):
-    """A question to the person: kind is save, answer, feedback or rating (`planner done`);
-    `typed` a near miss."""
+    """A question to the person: kind is save, answer, feedback, rating (`planner done`) or
+    budget (more model calls, SPEC 21); `typed` a near miss; `used` and `more`: the calls
+    made so far and how many more a yes allows (budget only)."""
 
     kind: str
     typed: str | None = None
+    used: int | None = None
+    more: int | None = None
 
     @property
     def confirming(self) -> bool:
         """Whether the answer confirms an action: only a line typed after the prompt counts.
 
-        SAVE writes a plan; a rating records a review (SPEC 22: nothing typed ahead counts).
+        SAVE writes a plan; a rating records a review; a yes to the budget question allows
+        spending (SPEC 22: nothing typed ahead counts).
         """
-        return self.kind in ("save", "rating")
+        return self.kind in ("save", "rating", "budget")
 
 
 class Person(Protocol):

@@ -34,7 +34,14 @@ from planner.events import (
 from planner.model import ModelCallError, ModelClient, reply_usage
 from planner.notes import Catalog, Note
 from planner.plan import InvalidArguments, ReviewPlan, ReviewSeries
-from planner.protocol import as_catalog, build_request, first_messages, registry_for
+from planner.plan_changes import plan_changes
+from planner.protocol import (
+    as_catalog,
+    build_request,
+    continued_messages,
+    first_messages,
+    registry_for,
+)
 from planner.records import (
     RECORDS_DIR,
     CallEntry,
@@ -60,10 +67,17 @@ if TYPE_CHECKING:
 PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
 _ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the run finishes
+# However often the person allows more calls (SPEC 21), one run makes at most this many.
+MAX_RUN_CALLS = 60
+_YES = ("y", "yes")
 
 
 class Limits(NamedTuple):
-    """Hard bounds of one run (SPEC 10); the defaults come from config."""
+    """Bounds of one run (SPEC 10); the defaults come from config.
+
+    With a terminal, the person may allow `max_calls` more each time they run out, up to
+    MAX_RUN_CALLS in all (SPEC 21); without one, `max_calls` is the hard cap.
+    """
 
     max_calls: int = 6
     max_repairs: int = 1
@@ -125,11 +139,14 @@ def run_flow(
     limits: Limits | None = None,
     registry: Registry | None = None,
     memory: ReviewMemory | None = None,
+    continues: tuple[str, list[dict]] | None = None,
 ) -> Outcome:
     """Run the whole loop once and return its outcome; only the program ever writes.
 
     `memory`: the review log and due dates (SPEC 16); with it the model may look up the notes
     due (`due_notes`, when any are known) and the SAVE screen shows each note's schedule.
+    `continues`: (the earlier run's ID, its conversation) for `planner --continue` (SPEC 21):
+    the request is then the person's next message after that conversation.
     """
     today = today or _dt.date.today()
     limits = limits or Limits(config.max_calls, config.max_repairs)
@@ -143,6 +160,7 @@ def run_flow(
             base_url=None if client.simulated else config.base_url,
             question=None,
             explanation=None,
+            continues=None if continues is None else continues[0],
         )
     except OSError as error:
         message = (f"could not write the run's records in {home / RECORDS_DIR} "
@@ -152,8 +170,12 @@ def run_flow(
     catalog = as_catalog(notes)
     run = _Run(record, client, person, config, catalog, home, mode, today, limits,
                registry or registry_for(catalog, today, memory), memory)
+    if continues is None:
+        messages = first_messages(request, catalog, today, memory)
+    else:
+        messages = continued_messages(request, continues[1], catalog, today, memory)
     try:
-        return run.loop(first_messages(request, catalog, today, memory))
+        return run.loop(messages)
     except _Stop as stop:
         return run.stop(str(stop), status.EXIT_FAILED, stop.status)
     except KeyboardInterrupt:
@@ -177,6 +199,7 @@ class _Run:
         self.registry: Registry = registry
         self.memory: ReviewMemory | None = memory
         self.calls = 0
+        self.allowed = limits.max_calls  # the calls this run may make; the person may add more
         self.repairs = 0
         self.saved: str | None = None  # the plan's relative path once it is on disk
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
@@ -207,18 +230,50 @@ class _Run:
 
     def _next_call(self) -> int:
         # Each turn checks for a call left before it asks for one; this is the hard cap itself.
-        if self.calls >= self.limits.max_calls:
+        if self.calls >= self.allowed:
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         self.calls += 1
         return self.calls
 
     def _calls_left(self) -> bool:
-        return self.calls < self.limits.max_calls
+        return self.calls < self.allowed
+
+    def _may_ask_for_more(self) -> bool:
+        """Whether the run can still go on: a call is left, or the person may allow more."""
+        return self._calls_left() or (self.person.interactive and self.calls < MAX_RUN_CALLS)
+
+    def _more_calls(self, why: str) -> bool:
+        """Whether another call may be made: one is left, or the person allows more (SPEC 21).
+
+        Asked only with a terminal; each yes adds max_calls more, up to MAX_RUN_CALLS in all.
+        The answer is a step of the summary either way.
+        """
+        if self._calls_left():
+            return True
+        if not self.person.interactive or self.calls >= MAX_RUN_CALLS:
+            return False
+        more = min(self.limits.max_calls, MAX_RUN_CALLS - self.calls)
+        self.person.show(Notice(why))
+        self._save_or_stop("nothing was saved", stage="answering")
+        line = self.person.ask(Prompt("budget", used=self.calls, more=more))
+        allowed = (line or "").strip().lower() in _YES
+        if allowed:
+            self.allowed = self.calls + more
+        self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
+        self._save_or_stop("nothing was saved")
+        return allowed
 
     def _budget_line(self) -> str:
         # Never after a save: a saved plan only waits for an explanation, which needs no budget.
-        return (f"the run reached its limit of {self.limits.max_calls} model calls (max_calls) "
-                "before the model finished; nothing more was sent; nothing was saved")
+        if self.calls >= MAX_RUN_CALLS:
+            limit = f"planner's limit of {MAX_RUN_CALLS} model calls in one run"
+        elif self.allowed > self.limits.max_calls:
+            limit = (f"the {self.allowed} model calls allowed for it (max_calls "
+                     f"{self.limits.max_calls}, raised at the prompt)")
+        else:
+            limit = f"its limit of {self.allowed} model calls (max_calls)"
+        return (f"the run reached {limit} before the model finished; nothing more was sent; "
+                "nothing was saved; to go on from here, run planner --continue -r TEXT")
 
     def _explanation_turn(self, number: int, turn: Turn) -> NextStep:
         """After a save or a cancel the model may only explain; any call is refused."""
@@ -243,17 +298,25 @@ class _Run:
             raise _Stop("the model sent an empty reply; nothing was saved")
         self.record.change(question=turn.text)
         self._step("question", number, text=turn.text)
-        self.person.show(ModelText(number, turn.text, self.client.simulated, False))
+        # A question the person will be asked to answer is the middle of a conversation.
+        asking = self.person.interactive and self._may_ask_for_more()
+        self.person.show(ModelText(number, turn.text, self.client.simulated, False, asking))
         if not self.person.interactive:
             self.ending = status.NO_TOOL
             return FINISH
-        if not self._calls_left():
+        if not asking:
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        # The answer first, then (if no call is left) the budget question: it is never lost.
         answer = self._ask_words(Prompt("answer"))
         if not answer:
             self.ending = status.NO_TOOL
+            # The run ends here after all: the truth, as when the model only answered.
+            self.person.show(Notice("Nothing was saved." if self.proposed is not None
+                                    else "No plan was proposed; nothing was saved."))
             return FINISH
         self._step("answer", number, text=answer)
+        if not self._more_calls("Sending your answer needs another model call."):
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         return Continue((turn.message, {"role": "user", "content": answer}))
 
     def _tool_turn(self, number: int, turn: Turn) -> NextStep:
@@ -301,6 +364,8 @@ class _Run:
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
         recorded = _plan_record(plan)
+        # A second proposal shows what it changes, so a dropped note is seen (SPEC 21).
+        changes = None if self.proposed is None else plan_changes(self.proposed, plan)
         self.proposed = plan
         self._step("proposal", number, call_id=call.id, plan=recorded)
         self._save_or_stop("nothing was saved", stage="confirming", plan=recorded,
@@ -308,7 +373,7 @@ class _Run:
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
-                              self._due_dates(plan))
+                              self._due_dates(plan), changes)
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -324,8 +389,9 @@ class _Run:
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
-        self.person.show(Notice(f"No model call is left for an explanation "
-                                f"(max_calls {self.limits.max_calls})."))
+        limit = (f"max_calls {self.allowed}" if self.allowed == self.limits.max_calls
+                 else f"all {self.allowed} calls allowed are used")
+        self.person.show(Notice(f"No model call is left for an explanation ({limit})."))
         return FINISH
 
     def _decide(self) -> tuple[bool, list[str]]:
@@ -355,7 +421,8 @@ class _Run:
         self._save_or_stop("nothing was saved", approved=False, tool_result=result)
         self.person.show(Result(result.to_json(), None))
         feedback = None
-        if self.person.interactive and self._calls_left():
+        # Asked even when no call is left: the budget question comes after it (SPEC 21).
+        if self.person.interactive and self._may_ask_for_more():
             if self.client.revisable:
                 feedback = self._ask_words(Prompt("feedback"))
             else:
@@ -363,6 +430,8 @@ class _Run:
                                         "to revise a plan, use live mode (--request)."))
         if feedback:
             self._step("feedback", number, text=feedback)
+            if not self._more_calls("Sending your change needs another model call."):
+                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
             sent = {"status": "cancelled", "feedback": feedback}
             return Continue((turn.message, tool_message(call.id, sent)))
         if not self._calls_left():
@@ -417,7 +486,8 @@ class _Run:
         """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
         tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
         can_repair = self.repairs < self.limits.max_repairs
-        if not (can_repair and self._calls_left()):
+        if not (can_repair and self._more_calls(
+                "Asking the model to correct its proposal needs another model call.")):
             for call in turn.calls:
                 self._step("rejected", number, call_id=call.id, tool=_name(call.name),
                            error=problem, repair=0)
@@ -449,7 +519,8 @@ class _Run:
                 checked.append((call, tool, tool.check(call.arguments)))
             except InvalidArguments as error:
                 return self._reject_all(number, turn, f"{tool.name} {error}")
-        if not self._calls_left():
+        if not self._more_calls("Sending the lookups' results to the model needs another model "
+                                "call."):
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         answers = []
         room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to

@@ -22,6 +22,10 @@ MAX_ARGUMENTS_BYTES = 4096
 MAX_TITLE = 80
 MAX_NOTES = 3
 MAX_MINUTES = 120
+# The limits a person meets, stated to the model as the README states them (SPEC 21).
+LIMITS = (f"Limits: 1 to {MAX_NOTES} existing notes, each once; 1 to {MAX_MINUTES} minutes; "
+          f"a title of 1 to {MAX_TITLE} characters on one line. A proposal outside them is "
+          "rejected with the limit it broke.")
 _LISTED_IDS = 20  # an error names every known note ID only when there are this few
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
@@ -99,9 +103,9 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
     return _function(TOOL_NAME, (
         "Propose a review plan for existing notes. Use it only when the request gives "
         "a title, the notes, the date and the minutes. If any of these is missing or "
-        "unclear, do not call the tool: ask the person instead. The program checks the "
-        "proposal, the person confirms or cancels it, and the tool returns the real "
-        'result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
+        "unclear, do not call the tool: ask the person instead. " + LIMITS + " The program "
+        "checks the proposal, the person confirms or cancels it, and the tool returns the "
+        'real result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
         '{"status": "failed", "error": ...}.'
     ), properties, FIELDS)
 
@@ -121,8 +125,9 @@ def series_tool_definition(note_ids: Collection[str] | None) -> dict:
     return _function(SERIES_TOOL_NAME, (
         "Propose a series of review sessions of the same notes at growing intervals (for "
         "spaced repetition), saved together with one confirmation. Use it only when the "
-        "person asks for several sessions; for one session use save_review_plan. The program "
-        "checks the proposal, the person confirms or cancels the whole series, and the tool "
+        "person asks for several sessions; for one session use save_review_plan. " + LIMITS +
+        f" A series has {MIN_SESSIONS} to {MAX_SESSIONS} dates. The program checks the "
+        "proposal, the person confirms or cancels the whole series, and the tool "
         'returns the real result: {"status": "saved", "path": ...}, {"status": "cancelled"} '
         'or {"status": "failed", "error": ...}.'
     ), properties, SERIES_FIELDS)
@@ -141,7 +146,8 @@ def _properties(note_ids: Collection[str] | None) -> dict:
             "type": "string",
             "minLength": 1,
             "maxLength": MAX_TITLE,
-            "description": "Short title of the review session, one line.",
+            "description": f"Short title of the review session, one line, 1 to {MAX_TITLE} "
+                           "characters.",
         },
         "note_ids": {
             "type": "array",
@@ -149,13 +155,13 @@ def _properties(note_ids: Collection[str] | None) -> dict:
             "minItems": 1,
             "maxItems": MAX_NOTES,
             "uniqueItems": True,
-            "description": "IDs of existing notes to review.",
+            "description": f"IDs of existing notes to review: 1 to {MAX_NOTES}, each once.",
         },
         "minutes": {
             "type": "integer",
             "minimum": 1,
             "maximum": MAX_MINUTES,
-            "description": "Length of the review in minutes.",
+            "description": f"Length of the review in minutes, 1 to {MAX_MINUTES}.",
         },
     }
 
@@ -240,7 +246,8 @@ def _check_title(value: object) -> str:
         raise InvalidArguments("title", f"must be a string, got {_kind(value)}")
     title = value.strip(_SPACES)
     if not title:
-        raise InvalidArguments("title", "is empty after trimming spaces")
+        raise InvalidArguments("title", f"is empty after trimming spaces; a title has 1 to "
+                               f"{MAX_TITLE} characters")
     if len(title) > MAX_TITLE:
         raise InvalidArguments("title", f"has {len(title)} characters; at most {MAX_TITLE}")
     for char in title:

@@ -130,6 +130,15 @@ def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.dat
     return [system_message(notes, today, memory), {"role": "user", "content": request}]
 
 
+def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[Note] | Catalog,
+                       today: _dt.date, memory: ReviewMemory | None = None) -> list[dict]:
+    """The first messages of a continued run (SPEC 21): today's system message, the earlier
+    run's conversation after its own system message, then the person's next message."""
+    # Today's system message, not the earlier one: "tomorrow" means tomorrow from now.
+    return [system_message(notes, today, memory), *earlier,
+            {"role": "user", "content": request}]
+
+
 def build_request(
     config: Config, messages: list[dict], registry: Registry, tool_choice: str
 ) -> dict:

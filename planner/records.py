@@ -125,6 +125,7 @@ class Step(NamedTuple):
     proposal: call_id, plan. rejected: call_id, tool, error, repair (0: not sent back).
     lookup: call_id, tool, arguments, found (the short result). question, answer, feedback,
     explanation: text. decision: approved, result, near_misses. refused: call_id, tool, error.
+    budget: approved (whether the person allowed more calls), max_calls (the run's limit after).
     """
 
     call: int | None
@@ -140,6 +141,7 @@ class Step(NamedTuple):
     approved: bool | None = None
     result: ToolResult | None = None
     near_misses: tuple[str, ...] = ()
+    max_calls: int | None = None
 
     def to_json(self) -> dict:
         data: dict = {"call": self.call, "kind": self.kind}
@@ -169,6 +171,8 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "explanation": ("text",),
     "decision": ("approved", "result", "near_misses"),
     "refused": ("call_id", "tool", "error"),
+    # SPEC 21: the person was asked whether the run may make more model calls.
+    "budget": ("approved", "max_calls"),
 }
 
 
@@ -205,6 +209,7 @@ class RunSummary:
     process_start: int | None
     question: str | None  # the model's last text without a tool call
     explanation: str | None
+    continues: str | None  # the run this one continues (planner --continue), else None
     # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
     # counting never converts the rest of each call.
     usages: tuple[dict | None, ...]
@@ -213,7 +218,7 @@ class RunSummary:
     _fields = ("run_id", "status", "version", "mode", "simulated", "stage", "request", "model",
                "base_url", "approved", "plan", "target", "tool_result", "calls", "steps",
                "error", "created_at", "updated_at", "pid", "process_start", "question",
-               "explanation")
+               "explanation", "continues")
     __slots__ = (*(name for name in _fields if name != "plan"), "_plan", "usages", "_recorded")
 
     def __init__(self, run_id: str, status: str, version: int = RECORD_VERSION,
@@ -226,13 +231,14 @@ class RunSummary:
                  error: str | None = None, created_at: str | None = None,
                  updated_at: str | None = None, pid: int | None = None,
                  process_start: int | None = None, question: str | None = None,
-                 explanation: str | None = None) -> None:
+                 explanation: str | None = None, continues: str | None = None) -> None:
         self.run_id, self.status, self.version, self.mode = run_id, status, version, mode
         self.simulated, self.stage, self.request, self.model = simulated, stage, request, model
         self.base_url, self.approved, self._plan, self.target = base_url, approved, plan, target
         self.tool_result, self.calls, self.steps, self.error = tool_result, calls, steps, error
         self.created_at, self.updated_at, self.pid = created_at, updated_at, pid
         self.process_start, self.question, self.explanation = process_start, question, explanation
+        self.continues = continues
         self.usages = tuple([call.usage for call in calls])
         self._recorded: dict | None = None
 
@@ -294,9 +300,12 @@ class DamagedRun(NamedTuple):
 
 
 def to_json(summary: RunSummary) -> dict:
-    """summary.json's JSON object (version 2), keys in the order planner has always written."""
+    """summary.json's JSON object (version 2), keys in the order planner has always written.
+
+    `continues` is written only by a run that continues another (an optional key of version 2).
+    """
     plan, result = summary.plan, summary.tool_result
-    return {
+    data = {
         "version": RECORD_VERSION,
         "run_id": summary.run_id,
         "mode": summary.mode,
@@ -320,6 +329,9 @@ def to_json(summary: RunSummary) -> dict:
         "question": summary.question,
         "explanation": summary.explanation,
     }
+    if summary.continues is not None:
+        data["continues"] = summary.continues
+    return data
 
 
 # --- The one reader ---------------------------------------------------------------------------
@@ -447,7 +459,7 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
     """The fields of a recorded summary that listing runs never reads, converted together."""
     get = recorded.get
     (summary.stage, summary.request, summary.base_url, summary.target, summary.error,
-     summary.updated_at, summary.question, summary.explanation) = [
+     summary.updated_at, summary.question, summary.explanation, summary.continues) = [
         value if type(value) is str else None for value in map(get, _TEXTS)]
     summary.calls = _calls(recorded["calls"])  # a list: from_json checked
     if get("version") == RECORD_VERSION:
@@ -461,11 +473,11 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
 # The fields from_json leaves for later, and what converts each.
 _LATER = dict.fromkeys(
     ("version", "stage", "request", "base_url", "target", "calls", "steps", "error",
-     "updated_at", "question", "explanation"), _convert_the_rest)
+     "updated_at", "question", "explanation", "continues"), _convert_the_rest)
 
 
 _TEXTS = ("stage", "request", "base_url", "target", "error", "updated_at", "question",
-          "explanation")
+          "explanation", "continues")
 _new = tuple.__new__
 
 
@@ -549,6 +561,8 @@ def _step(value: dict) -> Step:
     if kind == "lookup":
         return Step(call, kind, _str(get("call_id")), tool=_str(get("tool")),
                     arguments=get("arguments"), found=_str(get("result")))
+    if kind == "budget":
+        return Step(call, kind, approved=_bool(get("approved")), max_calls=_int(get("max_calls")))
     if kind in ("rejected", "refused"):
         return Step(call, kind, _str(get("call_id")), tool=_str(get("tool")),
                     error=_str(get("error")),

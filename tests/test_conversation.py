@@ -37,6 +37,7 @@ NEAR_MISSES = ["save", "Save", " SAVE", "SAVE ", "\uff33\uff21\uff36\uff25", "�
                "y", "yes", "YES"]
 NEAR_MISS_IDS = ["save", "Save", "lead", "trail", "wide", "baocun", "queren", "shi", "y", "yes",
                  "YES"]
+NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 ROLES_FIRST = ["system", "user"]
 
 
@@ -402,7 +403,7 @@ def test_second_near_miss_cancels(home: Path, typed: str) -> None:
     assert plans_on_disk(home) == []
 
 
-@pytest.mark.parametrize("line", ["SAVE SAVE\n", "SAVED\n", "yes\n", "S A V E\n", "\n", "",
+@pytest.mark.parametrize("line", ["SAVE SAVE\n", "SAVED\n", "no\n", "是的\n", "S A V E\n", "\n", "",
                                   "save"], ids=repr)
 def test_other_answers_cancel_at_once(home: Path, line: str) -> None:
     # "save" without a newline came with the end of input: nobody is there to ask again.
@@ -449,18 +450,28 @@ def peek(note_id: object, call_id: str) -> dict:
 
 
 BUDGET_CASES = {
-    # (replies, lines, max_repairs, lookups): the second reply needs a third call.
-    "question-after-a-repair": ([propose(BAD), say(QUESTION)], [], 1, False),
-    "second-question": ([say(QUESTION), say("And how long?")], ["tomorrow\n"], 1, False),
-    "repair-left-but-no-call": ([propose(BAD, "c1"), propose(BAD, "c2")], [], 2, False),
-    "lookups-to-send-back": ([say(QUESTION), calls(peek("N1", "p1"))], ["N1\n"], 1, True),
-    "question-after-feedback": ([propose(), say(QUESTION)], ["no\n", "shorter\n"], 1, False),
+    # (replies, lines, max_repairs, lookups): the second reply needs a third call. The lines
+    # end with the person's "no" to the budget question (SPEC 21), asked after their words.
+    "question-after-a-repair": ([propose(BAD), say(QUESTION)], ["tomorrow\n", "n\n"], 1,
+                                False),
+    "second-question": ([say(QUESTION), say("And how long?")], ["tomorrow\n", "20\n", "no\n"],
+                        1, False),
+    "repair-left-but-no-call": ([propose(BAD, "c1"), propose(BAD, "c2")], ["\n"], 2, False),
+    "lookups-to-send-back": ([say(QUESTION), calls(peek("N1", "p1"))], ["N1\n", "nope\n"], 1,
+                             True),
+    "question-after-feedback": ([propose(), say(QUESTION)], ["no\n", "shorter\n", "45\n", ""],
+                                1, False),
 }
+
+
+BUDGET_LINE = ("the run reached its limit of 2 model calls (max_calls) before the model "
+               "finished; nothing more was sent; nothing was saved; to go on from here, run "
+               "planner --continue -r TEXT")
 
 
 @pytest.mark.parametrize(("replies", "lines", "max_repairs", "lookups"), BUDGET_CASES.values(),
                          ids=BUDGET_CASES.keys())
-def test_budget_spent_ends_without_asking_the_person(
+def test_budget_spent_ends_when_the_person_allows_no_more(
     home: Path, replies: list, lines: list, max_repairs: int, lookups: bool
 ) -> None:
     log: list = []
@@ -468,11 +479,13 @@ def test_budget_spent_ends_without_asking_the_person(
                    registry=with_peek(log) if lookups else None)
     assert (run.outcome.status, run.outcome.exit_code) == ("budget_exhausted", 1)
     error = run.outcome.error
-    assert error == ("the run reached its limit of 2 model calls (max_calls) before the model "
-                     "finished; nothing more was sent; nothing was saved")
+    assert error == BUDGET_LINE
     assert len(run.requests) == 2
-    # Only the lines scripted for the first reply were asked for; none after the last reply.
+    # Every line was asked for, the last one by the budget question; nothing after it.
     assert len(run.person.prompts) == len(lines) and run.person.lines == []
+    assert run.person.prompts[-1] == Prompt("budget", used=2, more=2)
+    budget = [step for step in run.summary["steps"] if step["kind"] == "budget"]
+    assert budget == [{"call": 2, "kind": "budget", "approved": False, "max_calls": 2}]
     assert log == []  # a lookup that cannot be sent back is not run either
     assert run.summary["status"] == "budget_exhausted" and run.summary["error"] == error
     assert plans_on_disk(home) == []
@@ -480,13 +493,13 @@ def test_budget_spent_ends_without_asking_the_person(
 
 def test_twenty_calls_are_recorded_01_to_20_then_the_budget_ends(home: Path) -> None:
     replies = [say(f"Question {number}?") for number in range(1, 21)]
-    lines = [f"Answer {number}\n" for number in range(1, 20)]
+    lines = [f"Answer {number}\n" for number in range(1, 21)] + ["no\n"]
     run = converse(home, replies, lines, max_calls=20)
     assert (run.outcome.status, run.outcome.exit_code) == ("budget_exhausted", 1)
-    assert len(run.requests) == 20 and len(run.person.prompts) == 19
+    assert len(run.requests) == 20 and len(run.person.prompts) == 21
     assert (run.folder / "20-response.json").is_file()  # check_records saw 01.. to 20..
     assert roles(run.requests[-1]) == ROLES_FIRST + ["assistant", "user"] * 19
-    assert run.kinds() == ["question", "answer"] * 19 + ["question"]
+    assert run.kinds() == ["question", "answer"] * 20 + ["budget"]
 
 
 def test_save_on_the_last_call_is_kept_without_an_explanation(home: Path) -> None:
@@ -498,10 +511,11 @@ def test_save_on_the_last_call_is_kept_without_an_explanation(home: Path) -> Non
     assert_saved(run, PLAN)
 
 
-def test_cancel_on_the_last_call_asks_for_no_feedback(home: Path) -> None:
+def test_cancel_on_the_last_call_still_asks_for_feedback(home: Path) -> None:
+    # SPEC 21: the change is asked for first; Enter there needs no call, so no budget question.
     run = converse(home, [say(QUESTION), propose()], ["2026-10-05\n", "no\n"], max_calls=2)
     assert (run.outcome.status, run.outcome.exit_code) == ("complete", 0)
-    assert run.person.prompts == [Prompt("answer"), Prompt("save")]
+    assert run.person.prompts == [Prompt("answer"), Prompt("save"), Prompt("feedback")]
     assert run.notices() == ["No model call is left for an explanation (max_calls 2)."]
     assert run.summary["tool_result"] == {"status": "cancelled"}
 
@@ -635,7 +649,8 @@ def test_over_long_feedback_is_refused_and_asked_again(home: Path) -> None:
 def test_over_long_answers_again_and_again_finish_the_run(home: Path) -> None:
     run = converse(home, [say(QUESTION)], [TOO_LONG + "\n"] * 5)
     assert (run.outcome.status, run.outcome.exit_code) == ("no_tool", 0)
-    assert len(run.requests) == 1 and len(run.notices()) == len(run.person.prompts) == 3
+    assert len(run.requests) == 1 and len(run.person.prompts) == 3
+    assert run.notices() == [LONG_LINE] * 3 + [NO_PLAN_LINE]
 
 
 # --- Ctrl+C ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pexpect
 import pytest
 from conftest import plan_body, read_summary, run_dirs
 from stub_server import Reply, StubServer, error_body, text_reply
-from test_conversation import NEAR_MISSES, ROLES_FIRST, check_conversation, roles
+from test_conversation import NEAR_MISS_IDS, NEAR_MISSES, ROLES_FIRST, check_conversation, roles
 from test_live import (
     FUTURE,
     GOOD_PLAN,
@@ -39,6 +39,8 @@ SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "
 FEEDBACK_PROMPT = "What should change? (Enter to finish): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
+ASKS_LINE = "The model asks (nothing is saved yet):"
+BUDGET_PROMPT = "The run has used its 2 model calls. Allow 2 more? [y/N]: "
 QUESTION = "Which day should the review be on?"
 REVISED = {**GOOD_PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 BAD = {**GOOD_PLAN, "minutes": "20"}
@@ -128,7 +130,8 @@ def test_question_answer_then_plan(server: StubServer, home: Path) -> None:
     child.sendline("SAVE")
     assert finish(child) == 0
     output = screen(seen)
-    assert output.index(NO_PLAN_LINE) < output.index("Model reply (no plan proposed)")
+    assert output.index(ASKS_LINE) < output.index("Model question") < output.index(QUESTION)
+    assert NO_PLAN_LINE not in output  # a question in the middle is not the end (SPEC 21)
     assert output.index(QUESTION) < output.index(ANSWER_PROMPT) < output.index("Proposed plan")
 
     received = bodies(server)
@@ -246,7 +249,7 @@ def test_repairs_spent_stops_with_exit_1(server: StubServer, home: Path) -> None
 # --- near misses -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", NEAR_MISSES, ids=["save", "Save", "lead", "trail", "wide"])
+@pytest.mark.parametrize("typed", NEAR_MISSES, ids=NEAR_MISS_IDS)
 def test_near_miss_is_named_then_save_saves(
     typed: str, server: StubServer, home: Path
 ) -> None:
@@ -287,23 +290,32 @@ def test_second_near_miss_cancels(server: StubServer, home: Path) -> None:
 # --- the call budget ---------------------------------------------------------------------------
 
 
-def test_budget_exhausted_ends_with_one_line_without_asking(
-    server: StubServer, home: Path
+@pytest.mark.parametrize("no", ["n", "", "yeah"])
+def test_budget_exhausted_when_the_person_allows_no_more(
+    no: str, server: StubServer, home: Path
 ) -> None:
     child, seen = start(server, home, offer(BAD, "c1"), question(), explanation(),
                         max_calls=2, max_repairs=1)
+    child.expect_exact(ANSWER_PROMPT)
+    child.sendline("tomorrow")
+    child.expect_exact(BUDGET_PROMPT)
+    child.sendline(no)
     assert finish(child) == 1
     output = screen(seen)
     line = ("Error: the run reached its limit of 2 model calls (max_calls) before the model "
-            "finished; nothing more was sent; nothing was saved")
+            "finished; nothing more was sent; nothing was saved; to go on from here, run "
+            "planner --continue -r TEXT")
     assert error_lines(output) == [line]
-    assert QUESTION in output and ANSWER_PROMPT not in output and SAVE_PROMPT not in output
+    assert output.index(ANSWER_PROMPT) < output.index(BUDGET_PROMPT)
+    assert SAVE_PROMPT not in output
     received = bodies(server)
     assert len(received) == 2
     summary = records(home, received)
     assert (summary["status"], summary["error"]) == ("budget_exhausted",
                                                      line.removeprefix("Error: "))
-    assert kinds(summary) == ["rejected", "question"]
+    assert kinds(summary) == ["rejected", "question", "answer", "budget"]
+    assert summary["steps"][-1] == {"call": 2, "kind": "budget", "approved": False,
+                                    "max_calls": 2}
     assert plan_files(home) == []
 
 
@@ -529,3 +541,70 @@ def test_demo_cancel_points_to_live_mode_instead_of_asking(home: Path) -> None:
     assert (summary["status"], summary["approved"]) == ("complete", False)
     assert kinds(summary) == ["proposal", "decision", "explanation"]
     assert not (home / "demo-plans").exists() or not any((home / "demo-plans").iterdir())
+
+
+# --- SPEC 21: a conversation that never strands you ----------------------------------------------
+
+
+def test_questions_two_cancels_and_no_calls_left_still_save(server: StubServer, home: Path) -> None:
+    """The issue's done-when: four questions and two proposals use the six calls; the last
+    change is still asked for, the person allows more calls and saves the plan they wanted."""
+    dropped = {**GOOD_PLAN, "note_ids": ["N1"], "minutes": 30}
+    wanted = {**GOOD_PLAN, "minutes": 30}
+    child, seen = start(server, home, *(question(f"Question {n}?") for n in range(1, 5)),
+                        offer(GOOD_PLAN, "p1"), offer(dropped, "p2"), offer(wanted, "p3"),
+                        explanation(), max_calls=6)
+    for number in range(1, 5):
+        child.expect_exact(ANSWER_PROMPT)
+        child.sendline(f"Answer {number}")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("30 minutes")
+    child.expect_exact(SAVE_PROMPT)
+    # The second proposal dropped N2: the screen says so before the person answers.
+    shown = one_line("".join(seen))
+    assert "Changed Note N2 removed" in shown and "Minutes 20 → 30" in shown
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("Keep N2 too")
+    child.expect_exact("The run has used its 6 model calls. Allow 6 more? [y/N]: ")
+    child.sendline("y")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("SAVE")
+    assert finish(child) == 0
+    output = screen(seen)
+    assert error_lines(output) == [] and output.count(ASKS_LINE) == 4
+    assert output.index("Sending your change needs another model call.") < output.index(
+        "The run has used its 6 model calls.")
+
+    received = bodies(server)
+    assert len(received) == 8
+    assert tool_content(received[6]) == {"status": "cancelled", "feedback": "Keep N2 too"}
+    summary = records(home, received)
+    assert_saved(home, summary, wanted)
+    assert kinds(summary)[-5:] == ["feedback", "budget", "proposal", "decision", "explanation"]
+    assert {"call": 6, "kind": "budget", "approved": True, "max_calls": 12} in summary["steps"]
+
+
+def test_a_yes_typed_ahead_never_allows_more_calls(server: StubServer, home: Path) -> None:
+    child, seen = start(server, home, offer(GOOD_PLAN, "p1"), offer(REVISED, "p2"),
+                        explanation(), max_calls=2)
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    child.sendline("shorter")
+    child.expect_exact(SAVE_PROMPT)
+    child.sendline("no")
+    child.expect_exact(FEEDBACK_PROMPT)
+    # The change and a "y" pasted together: the "y" was typed before the question was shown.
+    child.send("N3 please\ny\n")
+    child.expect_exact("The run has used its 2 model calls. Allow 2 more? [y/N]: ")
+    child.sendline("n")
+    assert finish(child) == 1
+    assert len(bodies(server)) == 2
+    summary = records(home, bodies(server))
+    assert summary["status"] == "budget_exhausted"
+    assert [step for step in summary["steps"] if step["kind"] == "budget"] == [
+        {"call": 2, "kind": "budget", "approved": False, "max_calls": 2}]
+    assert plan_files(home) == []

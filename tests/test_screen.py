@@ -36,7 +36,7 @@ from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 from planner import plans
 from planner.notes import SAMPLE_NOTES
 from planner.plan import ReviewPlan
-from planner.ui import ANSWER_PROMPT, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
+from planner.ui import ANSWER_PROMPT, ASKS_LINE, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
 
 pytestmark = pytest.mark.slow  # every case runs planner in a pseudo-terminal
 
@@ -204,9 +204,12 @@ def test_model_question_is_inert_and_follows_the_truth(
     shown = shown_text(screen.raw)
     assert_escaped_forms(shown)
     # The program's own line comes first; the model's claim stays inside its labelled panel.
-    assert shown.index(NO_PLAN_LINE) < shown.index("Model reply (no plan proposed)") \
-        < shown.index("Saved to plans/x.json")
-    assert edge_lines(shown, NO_PLAN_LINE) and not edge_lines(shown, "Saved to")
+    # A question the person is asked to answer is no failure (SPEC 21); once the person
+    # finishes with Enter, the run ends without a plan and says so.
+    assert shown.index(ASKS_LINE) < shown.index("Model question") \
+        < shown.index("Saved to plans/x.json") < shown.index(NO_PLAN_LINE)
+    assert edge_lines(shown, ASKS_LINE) and edge_lines(shown, NO_PLAN_LINE)
+    assert not edge_lines(shown, "Saved to")
     assert read_summary(run_dirs(home)[0])["status"] == "no_tool"
     assert not (home / "plans").exists()
 

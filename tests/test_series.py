@@ -62,7 +62,7 @@ def test_eight_dates_and_the_last_on_day_366_are_allowed() -> None:
     ({"minutes": 20.0}, "minutes", "must be an integer, got a number with a fraction 20.0"),
     ({"minutes": 121}, "minutes", "must be from 1 to 120, got 121"),
     ({"note_ids": ["N9"]}, "note_ids", '"N9" is not an existing note (N1, N2, N3)'),
-    ({"title": ""}, "title", "is empty after trimming spaces"),
+    ({"title": ""}, "title", "is empty after trimming spaces; a title has 1 to 80 characters"),
     ({"dates": None}, "dates", "is required but missing"),
     ({"date": "2026-12-02"}, "date", "is not an allowed field (only title, note_ids, dates, "
      "minutes)"),

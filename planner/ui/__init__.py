@@ -29,7 +29,7 @@ from planner.ui.console import (  # noqa: F401 - re-exported
 _LAZY = {
     "SAVE_PROMPT": "conversation", "ANSWER_PROMPT": "conversation",
     "FEEDBACK_PROMPT": "conversation", "NO_PLAN_LINE": "conversation",
-    "RATING_PROMPT": "conversation",
+    "RATING_PROMPT": "conversation", "ASKS_LINE": "conversation",
     "TerminalPerson": "conversation", "run_cost": "conversation",
     "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
@@ -39,6 +39,7 @@ _LAZY = {
 if TYPE_CHECKING:  # the same names, for the type checker
     from planner.ui.conversation import (  # noqa: F401
         ANSWER_PROMPT,
+        ASKS_LINE,
         FEEDBACK_PROMPT,
         NO_PLAN_LINE,
         RATING_PROMPT,

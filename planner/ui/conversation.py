@@ -32,19 +32,31 @@ from planner.ui.dates import describe_date
 if TYPE_CHECKING:
     from rich.status import Status
 
+    from planner.plan_changes import Change
+
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "
 FEEDBACK_PROMPT = "What should change? (Enter to finish): "
 RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
+ASKS_LINE = "The model asks (nothing is saved yet):"
 CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
             "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
             "finish.")
 LABEL = 9  # width of the plan panel's labels: "Minutes  "
 
 
-def prompt_text(kind: str, typed: str | None = None) -> str:
-    """The words of a prompt: SAVE (again after a near miss), an answer, or feedback."""
+def budget_prompt(used: int, more: int) -> str:
+    """The question before more model calls are spent (SPEC 21); only y or yes allows them."""
+    return f"The run has used its {used:,} model calls. Allow {more:,} more? [y/N]: "
+
+
+def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
+                more: int | None = None) -> str:
+    """The words of a prompt: SAVE (again after a near miss), an answer, feedback, a rating,
+    or the budget question."""
+    if kind == "budget":
+        return budget_prompt(used or 0, more or 0)
     if kind == "answer":
         return ANSWER_PROMPT
     if kind == "feedback":
@@ -103,7 +115,8 @@ class TerminalPerson:
     def ask(self, prompt: Prompt) -> str | None:
         """One line from the controlling terminal; None when there is none."""
         for _ in range(3):
-            line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed),
+            line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed, prompt.used,
+                                                prompt.more),
                                     discard_typed_ahead=prompt.confirming)
             if line is None or not cut_by_terminal(line):
                 return line
@@ -265,6 +278,8 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
         rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
     rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
     rows += [("", f"warning: {inert_line(warning)}", warn) for warning in view.warnings]
+    if view.changes is not None:
+        rows += change_rows(view.changes)
     what = "plan" if len(dates) == 1 and not hasattr(plan, "dates") else (
         f"series of {len(dates)} sessions")
     screen = _screen()
@@ -282,6 +297,44 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
                 screen.file.close()
             except OSError:
                 pass
+
+
+def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
+    """`Changed  Minutes 45 → 30`: what this proposal changes from the previous one."""
+    if not changes:
+        return [("Changed", "nothing since the previous proposal", "")]
+    return [("Changed" if number == 0 else "", change_words(change), "bold yellow")
+            for number, change in enumerate(changes)]
+
+
+def change_words(change: Change) -> str:
+    """One change in words; the model's values made inert."""
+    before, after = change.before, change.after
+    match change.field:
+        case "note_added":
+            return f"Note {inert_line(str(after))} added"
+        case "note_removed":
+            return f"Note {inert_line(str(before))} removed"
+        case "title":
+            return f"Title {_quoted(before)} → {_quoted(after)}"
+        case "date":
+            return f"Date {inert_line(str(before))} → {inert_line(str(after))}"
+        case "dates":
+            return f"Dates {_days(before)} → {_days(after)}"
+        case "minutes":
+            return f"Minutes {before} → {after}"
+        case "kind":
+            return f"A {inert_line(str(before))} before, a {inert_line(str(after))} now"
+    raise TypeError(f"no words for a change of {change.field}")
+
+
+def _quoted(value: object) -> str:
+    return f'"{inert_line(str(value))}"'
+
+
+def _days(value: object) -> str:
+    days = value if isinstance(value, tuple) else (value,)
+    return ", ".join(inert_line(str(day)) for day in days)
 
 
 def schedule_words(due: _dt.date | None, today: _dt.date) -> str:
@@ -346,6 +399,10 @@ def show_model_text(event: ModelText) -> None:
     who = "Simulated model" if event.simulated else "Model"
     if event.explanation:
         label = f"{who} explanation"
+    elif event.asking:
+        # The middle of a conversation: a question is no failure; the answer prompt follows.
+        out.print(Text(ASKS_LINE, style="bold"))
+        label = f"{who} question"
     else:
         # The truth first: whatever the text claims, no plan was proposed and nothing saved.
         out.print(Text(NO_PLAN_LINE, style="bold"))

@@ -397,6 +397,12 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
             return "you", _cell(f"{verdict}: {_written(step.result, None)}{missed}")
         case "refused":
             return "planner", _cell(f"did not run {step.tool}: {step.error}", "yellow")
+        case "budget":
+            if step.approved is True:
+                return "you", _cell(f"allowed more model calls (up to {step.max_calls} in "
+                                    "this run)")
+            return "you", _cell(f"allowed no more model calls (the limit stayed "
+                                f"{step.max_calls})")
     return "?", _cell(f"unknown step {step.kind}")
 
 
@@ -420,6 +426,9 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     grid.add_row("Created", _cell(summary.created_at))
     grid.add_row("Updated", _cell(summary.updated_at))
     grid.add_row("Request", _cell(summary.request))
+    if summary.continues is not None:
+        # planner --continue: this run went on with that run's conversation (SPEC 21).
+        grid.add_row("Continues", _cell(f"run {summary.continues}"))
     if summary.plan is not None:
         grid.add_row("Proposal", _cell(summary.plan.title))
         grid.add_row("", _cell(_plan_words(summary.plan)))
