@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 EXIT_USAGE = status.EXIT_USAGE
 EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
-HOME_ENV = "PLANNER_HOME"
+HOME_ENV = "PLANNER_HOME"  # planner.home.HOME_ENV (not imported here: --help stays light)
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
 HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
 
@@ -32,7 +32,8 @@ Examples:
 
 \b
 One folder holds everything: config.json, notes/, plans/, demo-plans/ and
-tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder.
+tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder
+when it holds one of those, else your data folder; planner where tells which.
 """
 
 app = typer.Typer(
@@ -54,7 +55,8 @@ HomeOption = Annotated[
     Path | None,
     typer.Option("--home", envvar=HOME_ENV, show_envvar=True,
                  help="The folder for everything: config.json, notes/, plans/, demo-plans/, "
-                 "tool-records/ (default: the current folder)."),
+                 "tool-records/ (default: the current folder when it holds one of them, else "
+                 "your data folder; planner where tells which)."),
 ]
 ConfigOption = Annotated[
     Path | None,
@@ -68,21 +70,42 @@ class Workspace(NamedTuple):
 
     home: Path
     config_path: Path | None
+    # Which rule chose the home (planner.home.Home.rule): "option", "env", "current", "user".
+    rule: str = "current"
 
     def config(self) -> "Config":
         """The settings: --config, else the home's config.json, else the defaults."""
         return _config(self.config_path, self.home)
 
+    def writable(self) -> Path:
+        """The home, created first (0700) when it is the per-user data folder not made yet."""
+        from planner.home import Home, ensure
+
+        try:
+            ensure(Home(self.home, self.rule))
+        except OSError as error:
+            _failed(f"could not create the home folder {self.home} ({error.strerror or error}); "
+                    "nothing was written (use --home DIR to choose another folder)")
+        return self.home
+
 
 def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
-    """This command's workspace: its own --home/--config, else those given before it."""
+    """This command's workspace: its own --home/--config, else those given before it, else
+    the home that planner.home chooses (the current folder or the per-user data folder)."""
     outer = ctx.find_root().obj
-    if not isinstance(outer, Workspace):
-        outer = Workspace(Path("."), None)
-    if home is not None:
-        home = _checked_home(ctx, home)
-    return Workspace(home if home is not None else outer.home,
-                     config_path if config_path is not None else outer.config_path)
+    # PLANNER_HOME is read again by each command: it must not undo a --home given before it.
+    from_env = getattr(ctx.get_parameter_source("home"), "name", "") == "ENVIRONMENT"
+    if home is not None and not (from_env and isinstance(outer, Workspace)):
+        home, rule = _checked_home(ctx, home)
+    elif isinstance(outer, Workspace):
+        home, rule = outer.home, outer.rule
+    else:
+        from planner.home import choose
+
+        home, rule = choose(None, None)[:2]
+    if config_path is None and isinstance(outer, Workspace):
+        config_path = outer.config_path
+    return Workspace(home, config_path, rule)
 
 
 def _version(value: bool) -> None:
@@ -143,9 +166,9 @@ def main_command(
             _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home)
             return
         if demo or request is None:
-            outcome = _demo(config, home)
+            outcome = _demo(config, workspace.writable())
         else:
-            outcome = _live(config, _notes(home, config), home, request)
+            outcome = _live(config, _notes(home, config), workspace, request)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
@@ -164,13 +187,13 @@ def _nothing_given(ctx: typer.Context) -> bool:
                for name in ctx.params)
 
 
-def _checked_home(ctx: typer.Context, home: Path) -> Path:
-    """The home folder given by --home or PLANNER_HOME must exist: it is never created."""
+def _checked_home(ctx: typer.Context, home: Path) -> tuple[Path, str]:
+    """The home folder given by --home or PLANNER_HOME, and which of them gave it; it must
+    exist: it is never created."""
     source = getattr(ctx.get_parameter_source("home"), "name", "DEFAULT")
-    if source == "DEFAULT":
-        return home
-    return _existing_home(home, f"{HOME_ENV}={home}" if source == "ENVIRONMENT"
-                          else f"--home {home}")
+    if source == "ENVIRONMENT":
+        return _existing_home(home, f"{HOME_ENV}={home}"), "env"
+    return _existing_home(home, f"--home {home}"), "option"
 
 
 def _existing_home(home: Path, given: str) -> Path:
@@ -226,7 +249,7 @@ def _demo(config: "Config", home: Path) -> "Outcome":
     return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
 
 
-def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
+def _live(config: "Config", notes, workspace: Workspace, request: str) -> "Outcome":
     from planner.config import MissingKey, find_api_key
     from planner.model import LiveClient
 
@@ -235,6 +258,8 @@ def _live(config: "Config", notes, home: Path, request: str) -> "Outcome":
         key = find_api_key(config, ask)
     except MissingKey as error:
         _usage(str(error))
+    # Created only now: a run refused before this point leaves no folder behind.
+    home = workspace.writable()
     return _run(request, LiveClient(config, key), config, notes, home, "live",
                 _memory(home, notes, config))
 
@@ -1022,6 +1047,80 @@ def notes_command(
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source)
                        or f"{getattr(catalog, 'folder', folder)}/", query)
+
+
+# --- Where everything is: planner where (SPEC 21) -----------------------------------------------
+
+
+@app.command("where", short_help="Where planner keeps everything, and why there.")
+def where_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Show the home folder in use and which rule chose it, the config file, where the notes
+    come from and the notes index. Reads nothing but names, and creates nothing.
+
+    Example: planner where --json
+    """
+    import os
+
+    from planner.config import DEFAULT_CONFIG_FILE, ConfigError, load_config
+    from planner.notes import INDEX_FOLDER, notes_source
+    from planner.notes_index import INDEX_FILE
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    config_file = workspace.config_path or folder / DEFAULT_CONFIG_FILE
+    config_exists = os.path.lexists(config_file)
+    problem = None
+    notes_dir = None
+    if config_exists or workspace.config_path is not None:
+        try:
+            notes_dir = load_config(config_file).notes_dir
+        except ConfigError as error:
+            problem = str(error)
+    source, notes_path = notes_source(folder, notes_dir)
+    index = folder / INDEX_FOLDER / INDEX_FILE
+    report = {
+        "home": os.path.abspath(folder),
+        "home_exists": folder.is_dir(),
+        "rule": workspace.rule,
+        "why": _home_why(workspace),
+        "config": os.path.abspath(config_file),
+        "config_exists": config_exists,
+        "config_problem": problem,
+        "notes_source": source,
+        "notes": None if notes_path is None else os.path.abspath(notes_path),
+        "notes_exists": None if notes_path is None else os.path.lexists(notes_path),
+        "index": os.path.abspath(index),
+        "index_exists": os.path.lexists(index),
+    }
+    if as_json:
+        ui.print_json(report)
+    else:
+        ui.where_report(report)
+
+
+def _home_why(workspace: Workspace) -> str:
+    """In words, the rule that chose the home."""
+    from planner.home import MARKERS, markers_in
+
+    if workspace.rule == "option":
+        return "given with --home"
+    if workspace.rule == "env":
+        return f"given by {HOME_ENV}"
+    if workspace.rule == "current":
+        found = ", ".join(_marker_name(name) for name in markers_in(workspace.home))
+        return f"the current folder is a planner home (it holds {found})"
+    markers = ", ".join(_marker_name(name) for name in MARKERS)
+    return (f"your data folder: no --home, no {HOME_ENV}, and the current folder is not a "
+            f"planner home (it holds none of {markers})")
+
+
+def _marker_name(name: str) -> str:
+    return name if "." in name else f"{name}/"
 
 
 # --- Review memory: planner done / reviews / drop / due -------------------------------------------

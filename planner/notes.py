@@ -257,6 +257,18 @@ def load_catalog(home: Path, notes_dir: str | None) -> Catalog:
     return sample_catalog()
 
 
+def notes_source(home: Path, notes_dir: str | None) -> tuple[str, Path | None]:
+    """Where load_catalog would take the notes from, nothing read: ("folder", its path),
+    ("notes.json", its path) or ("samples", None)."""
+    if notes_dir is not None:
+        return "folder", home / os.path.expanduser(notes_dir)
+    if (home / NOTES_FOLDER).is_dir():
+        return "folder", home / NOTES_FOLDER
+    if os.path.lexists(home / NOTES_FILE):
+        return "notes.json", home / NOTES_FILE
+    return "samples", None
+
+
 def sample_catalog() -> Catalog:
     """The built-in sample notes (the demo uses them whatever the home folder holds)."""
     return ListCatalog(SAMPLE_NOTES, "samples")

@@ -34,6 +34,7 @@ _LAZY = {
     "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
+    "where_report": "reports",
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # the same names, for the type checker
         reviews_table,
         run_detail,
         runs_table,
+        where_report,
     )
 
 
