@@ -2,24 +2,34 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two stamps: `make demo` installs what planner needs to run, `make test` the test tools too.
+RUNTIME := $(VENV)/.installed-runtime
+TOOLS := $(VENV)/.installed-test
 
 .PHONY: demo test check bench compile clean
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(RUNTIME)
+
+# The test tools' install includes the runtime one, so it stamps both.
+$(TOOLS): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-	touch $(STAMP)
+	touch $(TOOLS) $(RUNTIME)
 
 # Byte-compile planner like a regular install does (the editable install leaves it to first use,
-# which PYTHONDONTWRITEBYTECODE=1 turns into compiling on every start).
-compile: $(STAMP)
+# which PYTHONDONTWRITEBYTECODE=1 turns into compiling on every start). For working on planner,
+# so with the test tools.
+compile: $(TOOLS)
 	$(BIN)/python -m compileall -q planner
 
-demo: compile
+demo: $(RUNTIME)
+	$(BIN)/python -m compileall -q planner
 	$(BIN)/planner --demo
 
-test: $(STAMP)
+test: $(TOOLS)
 	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
