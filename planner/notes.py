@@ -319,33 +319,43 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
         except notes_index.IndexFailed as error:
             raise NotesError(f"the notes in {folder} cannot be indexed ({error})") from None
 
-    def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]]]:
-        duplicate = index.duplicate()
-        if duplicate is not None:
-            note_id, first, second = duplicate
-            raise NotesError(
-                f"two notes have the ID {json.dumps(note_id, ensure_ascii=False)}: "
-                f"{folder / first} and {folder / second}; give one of them another `id:` in "
-                "its front matter")
-        return index.count(), index.problems()
+    def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]], list[str]]:
+        return index.count(), index.problems(), _shared_ids(folder, index.duplicates())
 
     index = index_for(rebuild=False)
     try:
         try:
-            count, problems = checked(index)
+            count, problems, shared = checked(index)
         except notes_index.IndexFailed:
             # Damaged in a way opening and updating did not show: build it again, once.
             index.close()
             index = index_for(rebuild=True)
-            count, problems = checked(index)
+            count, problems, shared = checked(index)
     except notes_index.IndexFailed as error:
         index.close()
         raise NotesError(f"the notes index in {place} cannot be read ({error})") from None
     except BaseException:
         index.close()
         raise
-    warnings = _warnings(folder, skipped + problems) + notices
+    warnings = _warnings(folder, skipped + problems) + shared + notices
     return FolderCatalog(folder, index, count, warnings, lambda: index_for(rebuild=True))
+
+
+def _shared_ids(folder: Path, duplicates: list[tuple[str, list[str]]]) -> list[str]:
+    """One line per ID that two or more files share (neither is offered under it), the first
+    MAX_WARNINGS of them, then how many more."""
+    lines = []
+    for note_id, paths in duplicates[:MAX_WARNINGS]:
+        files = [str(folder / path) for path in paths]
+        both = " and ".join(files) if len(files) == 2 else ", ".join(files)
+        which = "neither" if len(files) == 2 else "none"
+        lines.append(f"{len(files)} notes have the ID {json.dumps(note_id, ensure_ascii=False)} "
+                     f"({both}); {which} is offered under it until one gets another `id:` in "
+                     "its front matter")
+    if len(duplicates) > MAX_WARNINGS:
+        lines.append(f"… and {len(duplicates) - MAX_WARNINGS} more IDs shared by notes in "
+                     f"{folder}")
+    return lines
 
 
 def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:

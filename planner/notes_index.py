@@ -60,6 +60,11 @@ _SCHEMA = (
 )
 # bm25 weights for id, title, tags, body: a match in the title says most about the note.
 _RANK = "bm25(notes_fts, 2.0, 5.0, 3.0, 1.0)"
+# An ID that two files share names neither (SPEC 11): such notes are left out of every answer,
+# and notes.py warns about them. Through the index on id: a few ms on 10,000 notes.
+_SHARED = "SELECT id FROM files WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1"
+_OFFERED = f"id IS NOT NULL AND id NOT IN ({_SHARED})"
+_HIDDEN_ROWS = f"SELECT rowid FROM files WHERE id IN ({_SHARED})"
 
 
 # One note file as the folder scan saw it, (relative path, size, mtime_ns, inode): the key that
@@ -228,32 +233,29 @@ class NoteIndex:
                            "ORDER BY path")
 
     def ids(self) -> list[str]:
-        """Every note's ID."""
-        return [row[0] for row in self._query("SELECT id FROM files WHERE id IS NOT NULL")]
+        """Every note's ID (an ID two files share is no note's)."""
+        return [row[0] for row in self._query(f"SELECT id FROM files WHERE {_OFFERED}")]
 
     def sr_due(self) -> list[tuple[str, str]]:
         """(note ID, date) of every note whose front matter has an `sr-due:` date."""
-        return self._query("SELECT id, sr_due FROM files WHERE id IS NOT NULL AND "
+        return self._query(f"SELECT id, sr_due FROM files WHERE {_OFFERED} AND "
                            "sr_due IS NOT NULL")
 
     def count(self) -> int:
-        """How many notes."""
-        return self._query("SELECT count(*) FROM files WHERE id IS NOT NULL")[0][0]
+        """How many notes (those whose ID another file shares left out)."""
+        return self._query(f"SELECT count(*) FROM files WHERE {_OFFERED}")[0][0]
 
-    def duplicate(self) -> tuple[str, str, str] | None:
-        """(id, path, other path) for the first ID two files share, or None."""
-        # Through the index on id: a few milliseconds on 10,000 notes when all IDs differ.
-        shared = self._query("SELECT id FROM files WHERE id IS NOT NULL GROUP BY id "
-                             "HAVING count(*) > 1 LIMIT 1")
-        if not shared:
-            return None
-        first, second = self._query("SELECT path FROM files WHERE id = ? ORDER BY path LIMIT 2",
-                                    (shared[0][0],))
-        return shared[0][0], first[0], second[0]
+    def duplicates(self) -> list[tuple[str, list[str]]]:
+        """(id, the paths of the files that have it) for every ID two or more files share."""
+        found: dict[str, list[str]] = {}
+        for note_id, path in self._query(f"SELECT id, path FROM files WHERE id IN ({_SHARED}) "
+                                         "ORDER BY id, path"):
+            found.setdefault(note_id, []).append(path)
+        return list(found.items())
 
     def rows(self, limit: int | None = None) -> Iterator[IndexRow]:
         """Notes in listing order (by path; notes without a file in the order added)."""
-        sql = ("SELECT id, title, tags, path FROM files WHERE id IS NOT NULL "
+        sql = (f"SELECT id, title, tags, path FROM files WHERE {_OFFERED} "
                "ORDER BY path, rowid LIMIT ?")
         for note_id, title, tags, path in self._query(sql, (-1 if limit is None else limit,)):
             yield IndexRow(note_id, title, _tags(tags), path)
@@ -262,8 +264,8 @@ class NoteIndex:
         """One note's row and its full text, or None when no note has this ID."""
         rows = self._query(
             "SELECT f.id, f.title, f.tags, f.path, n.body FROM files f "
-            "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ? ORDER BY f.path LIMIT 1",
-            (note_id,))
+            "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ?1 AND (SELECT count(*) FROM "
+            "files WHERE id = ?1) = 1", (note_id,))
         if not rows:
             return None
         found_id, title, tags, path, body = rows[0]
@@ -274,15 +276,16 @@ class NoteIndex:
         expression = match_expression(query)
         if expression is None:
             return [], 0
-        total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?",
-                            (expression,))[0][0]
+        total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ? AND "
+                            f"rowid NOT IN ({_HIDDEN_ROWS})", (expression,))[0][0]
         # The best rowids first, then their rows and snippets: joining every match before
         # sorting costs twice as much when a common word matches all 10,000 notes.
         found = self._query(
             "SELECT f.id, f.title, f.tags, f.path, "
             f"snippet(notes_fts, 3, '', '', '…', {SNIPPET_TOKENS}) "
             f"FROM (SELECT rowid AS best, {_RANK} AS score FROM notes_fts "
-            "WHERE notes_fts MATCH ?1 ORDER BY score, rowid LIMIT ?2) "
+            f"WHERE notes_fts MATCH ?1 AND rowid NOT IN ({_HIDDEN_ROWS}) "
+            "ORDER BY score, rowid LIMIT ?2) "
             "JOIN notes_fts ON notes_fts.rowid = best JOIN files f ON f.rowid = best "
             "WHERE notes_fts MATCH ?1 ORDER BY score, best",
             (expression, -1 if limit is None else limit))

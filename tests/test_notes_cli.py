@@ -163,13 +163,26 @@ def test_several_planners_at_once_on_a_new_folder(home: Path) -> None:
 # --- errors and warnings ------------------------------------------------------------------------
 
 
-def test_duplicate_ids_stop_with_one_line_naming_both_files(home: Path) -> None:
+def test_duplicate_ids_are_one_warning_and_the_command_goes_on(home: Path) -> None:
     write_note(home / "notes", "a.md", "x", id="same")
     write_note(home / "notes", "sub/b.md", "y", id="same")
-    result = run_planner("notes")
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == ('Error: two notes have the ID "same": notes/a.md and notes/sub/b.md; '
-                             "give one of them another `id:` in its front matter\n")
+    write_note(home / "notes", "other.md", "z")
+    result = run_planner("notes", "--json")
+    assert result.returncode == 0, result.stderr
+    assert [row["id"] for row in json.loads(result.stdout)] == ["other"]
+    assert result.stderr == ('Warning: 2 notes have the ID "same" (notes/a.md and '
+                             "notes/sub/b.md); neither is offered under it until one gets "
+                             "another `id:` in its front matter\n")
+
+
+def test_duplicate_ids_do_not_stop_a_run(home: Path) -> None:
+    write_note(home / "notes", "a.md", "x", id="same")
+    write_note(home / "notes", "b.md", "y", id="same")
+    result = run_planner("--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["messages"]
+    assert '2 notes have the ID "same" (notes/a.md and notes/b.md)' in result.stderr
+    assert "Error" not in result.stderr
 
 
 def test_skipped_files_are_warned_and_the_command_goes_on(home: Path) -> None:
