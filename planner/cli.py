@@ -306,10 +306,11 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         candidate = home / DEFAULT_CONFIG_FILE
         # A link is handed on even when broken, so a dangling config.json is named, not skipped.
         if not (candidate.is_symlink() or candidate.exists()):
-            return Config()
+            return Config(file=str(candidate))
         path = candidate
     try:
-        return load_config(path)
+        # Messages that say what to change name this file, the one really in use.
+        return load_config(path)._replace(file=str(path))
     except ConfigError as error:
         _usage(str(error))
 
@@ -319,7 +320,7 @@ def _notes(home: Path, config: "Config"):
     from planner.notes import NotesError, load_catalog
 
     try:
-        catalog = load_catalog(home, config.notes_dir)
+        catalog = load_catalog(home, config.notes_dir, config.file)
     except NotesError as error:
         _usage(str(error))
     for warning in catalog.warnings:
@@ -597,6 +598,19 @@ VdirOption = Annotated[
 ]
 
 
+def _demo_plans_hint(folder: Path, how: str) -> None:
+    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21)."""
+    from planner import plans
+
+    try:
+        count = len(plans.plan_names(plans.plans_dir(folder, True)))
+    except plans.PlansError:
+        return  # the hint is a courtesy: an unreadable demo-plans/ is not this command's failure
+    if count:
+        ui.notice(f"plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                  f"{how}.")
+
+
 def _failed(error: object) -> NoReturn:
     """A command that failed: its one line, exit 1."""
     ui.error(str(error))
@@ -638,6 +652,7 @@ def plans_command(
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
         _failed(error)
+    no_plans = not rows and not demo
     hidden = dropped = 0
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
@@ -653,6 +668,8 @@ def plans_command(
     else:
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
                        dropped)
+    if no_plans:
+        _demo_plans_hint(folder, "planner plans --demo lists them")
 
 
 @app.command("export", short_help="Export plans to your calendar (iCalendar).")
@@ -714,6 +731,8 @@ def export_command(
         ui.notice(f"No plans in {label}/ to export; nothing was written." if keeps_all else
                   f"No upcoming plans in {label}/ to export (--all exports past ones too); "
                   "nothing was written.")
+        if not rows and not demo:
+            _demo_plans_hint(folder, "add --demo to export them")
         return
     if feed is not None or vdir_folder is not None:
         _export_calendar(good, config, label, feed, vdir_folder)
@@ -1019,7 +1038,7 @@ def notes_command(
     from planner.notes import MAX_QUERY, NotesError, load_catalog
 
     workspace = _workspace(ctx, home, config_path)
-    folder, notes_dir = workspace.home, workspace.config().notes_dir
+    folder, config = workspace.home, workspace.config()
     if query is not None and not query.strip():
         _usage("QUERY needs some words (or leave it out to list the notes)")
     if query is not None and len(query) > MAX_QUERY:
@@ -1032,7 +1051,7 @@ def notes_command(
     else:
         shown = None if as_json else NOTES_TABLE_LIMIT
     try:
-        catalog = load_catalog(folder, notes_dir)
+        catalog = load_catalog(folder, config.notes_dir, config.file)
         try:
             rows, total = catalog.rows(query, shown)
         finally:
@@ -1322,7 +1341,7 @@ def _quiet_catalog(folder: Path, config: "Config"):
     from planner.notes import NotesError, load_catalog
 
     try:
-        return load_catalog(folder, config.notes_dir)
+        return load_catalog(folder, config.notes_dir, config.file)
     except NotesError:
         return None
 
@@ -1435,7 +1454,7 @@ def due_command(
     workspace = _workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     try:
-        catalog = load_catalog(folder, config.notes_dir)
+        catalog = load_catalog(folder, config.notes_dir, config.file)
     except NotesError as error:
         _usage(str(error))
     for line in catalog.warnings:

@@ -90,6 +90,13 @@ class Config(NamedTuple):
     desired_retention: float = 0.9
     # The calendar's name in exports, the feed, the vdir and CalDAV sync (SPEC 17).
     calendar_name: str = "planner reviews"
+    # Not a key of the file: the file these settings came from (-c PATH, or the home's
+    # config.json even when absent), so a message that says what to change names it (SPEC 21).
+    file: str = DEFAULT_CONFIG_FILE
+
+
+# Config's fields that a config file may not set.
+_NOT_KEYS = {"file"}
 
 
 def load_config(path: Path | None) -> Config:
@@ -126,7 +133,7 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: must be a JSON object")
     defaults = Config()
-    _no_unknown(data, set(Config._fields), source, "")
+    _no_unknown(data, set(Config._fields) - _NOT_KEYS, source, "")
     # The preset first, so that every key given explicitly replaces its value.
     # provider null: no preset, as when the key is left out.
     values: dict = _preset(data["provider"], source) if data.get("provider") is not None \

@@ -246,9 +246,10 @@ class FolderCatalog(Catalog):
 # --- choosing the source ---------------------------------------------------------------------
 
 
-def load_catalog(home: Path, notes_dir: str | None) -> Catalog:
-    """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples."""
-    folder = _notes_folder(home, notes_dir)
+def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.json") -> Catalog:
+    """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples;
+    `config_file` (where notes_dir was set) is named when notes_dir is wrong."""
+    folder = _notes_folder(home, notes_dir, config_file)
     if folder is not None:
         return _folder_catalog(home, folder)
     notes = _json_notes(home / NOTES_FILE)
@@ -280,7 +281,7 @@ def load_notes(home: Path) -> tuple[Note, ...]:
     return SAMPLE_NOTES if notes is None else notes
 
 
-def _notes_folder(home: Path, notes_dir: str | None) -> Path | None:
+def _notes_folder(home: Path, notes_dir: str | None, config_file: str) -> Path | None:
     if notes_dir is None:
         default = home / NOTES_FOLDER
         return default if default.is_dir() else None
@@ -288,7 +289,7 @@ def _notes_folder(home: Path, notes_dir: str | None) -> Path | None:
     if not folder.is_dir():
         what = "is not a folder" if os.path.lexists(folder) else "does not exist"
         raise NotesError(f"notes_dir: {folder} {what}; create it or change notes_dir in "
-                         "config.json")
+                         f"{config_file}")
     return folder
 
 
