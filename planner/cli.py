@@ -320,7 +320,7 @@ def _notes(home: Path, config: "Config"):
     from planner.notes import NotesError, load_catalog
 
     try:
-        catalog = load_catalog(home, config.notes_dir, config.file)
+        catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
     except NotesError as error:
         _usage(str(error))
     for warning in catalog.warnings:
@@ -603,9 +603,11 @@ def _demo_plans_hint(folder: Path, how: str) -> None:
     from planner import plans
 
     try:
+        if plans.plan_names(plans.plans_dir(folder, False)):
+            return
         count = len(plans.plan_names(plans.plans_dir(folder, True)))
     except plans.PlansError:
-        return  # the hint is a courtesy: an unreadable demo-plans/ is not this command's failure
+        return  # the hint is a courtesy: an unreadable folder is not this command's failure
     if count:
         ui.notice(f"plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
                   f"{how}.")
@@ -652,7 +654,7 @@ def plans_command(
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
         _failed(error)
-    no_plans = not rows and not demo
+    no_plans = not rows and not demo  # list_plans read every file: none is a plan
     hidden = dropped = 0
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
@@ -731,7 +733,7 @@ def export_command(
         ui.notice(f"No plans in {label}/ to export; nothing was written." if keeps_all else
                   f"No upcoming plans in {label}/ to export (--all exports past ones too); "
                   "nothing was written.")
-        if not rows and not demo:
+        if not demo:
             _demo_plans_hint(folder, "add --demo to export them")
         return
     if feed is not None or vdir_folder is not None:
@@ -1051,7 +1053,8 @@ def notes_command(
     else:
         shown = None if as_json else NOTES_TABLE_LIMIT
     try:
-        catalog = load_catalog(folder, config.notes_dir, config.file)
+        catalog = load_catalog(folder, config.notes_dir, config.file,
+                               ui.indexing_progress())
         try:
             rows, total = catalog.rows(query, shown)
         finally:
@@ -1454,7 +1457,8 @@ def due_command(
     workspace = _workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     try:
-        catalog = load_catalog(folder, config.notes_dir, config.file)
+        catalog = load_catalog(folder, config.notes_dir, config.file,
+                               ui.indexing_progress())
     except NotesError as error:
         _usage(str(error))
     for line in catalog.warnings:

@@ -246,12 +246,14 @@ class FolderCatalog(Catalog):
 # --- choosing the source ---------------------------------------------------------------------
 
 
-def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.json") -> Catalog:
+def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.json",
+                 progress: Callable[[int, int], None] | None = None) -> Catalog:
     """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples;
-    `config_file` (where notes_dir was set) is named when notes_dir is wrong."""
+    `config_file` (where notes_dir was set) is named when notes_dir is wrong; `progress` is
+    told (files read, files to read) while a large folder is indexed from nothing."""
     folder = _notes_folder(home, notes_dir, config_file)
     if folder is not None:
-        return _folder_catalog(home, folder)
+        return _folder_catalog(home, folder, progress)
     notes = _json_notes(home / NOTES_FILE)
     if notes is not None:
         return ListCatalog(notes, "notes.json")
@@ -296,7 +298,8 @@ def _notes_folder(home: Path, notes_dir: str | None, config_file: str) -> Path |
 # --- a folder of Markdown notes ----------------------------------------------------------------
 
 
-def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
+def _folder_catalog(home: Path, folder: Path,
+                    progress: Callable[[int, int], None] | None = None) -> FolderCatalog:
     from planner import notes_index
 
     files, skipped = scan_folder(folder)
@@ -309,7 +312,7 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
 
     def index_for(rebuild: bool) -> NoteIndex:
         try:
-            return notes_index.synced_index(place, root, files, read, rebuild)[0]
+            return notes_index.synced_index(place, root, files, read, rebuild, progress)[0]
         except notes_index.IndexFailed as error:
             notices.append(f"the notes index cannot be kept in {place} ({error}); "
                            "it is built in memory for this run")

@@ -38,6 +38,9 @@ _RACY_NS = 2_000_000_000
 _BUSY_MS = 5000
 _STALE_SECONDS = 3600  # a build takes seconds: a temporary file this old was left by a crash
 _MARK = "\x01"
+# The first build of a folder this large shows its progress (on a terminal), every STEP files.
+PROGRESS_FILES = 500
+PROGRESS_STEP = 100
 # Scripts written without spaces between words (Han, kana, Hangul): one token per character.
 _CJK = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -95,6 +98,8 @@ class IndexRow(NamedTuple):
 
 # How notes.py reads one file: its Parsed contents, or the one-line reason it is skipped.
 Reader = Callable[[FileStat], "Parsed | str"]
+# Told (files read, files to read) while a build reads a large folder; None: nothing is shown.
+Progress = Callable[[int, int], None] | None
 
 
 class IndexFailed(Exception):
@@ -144,14 +149,14 @@ class NoteIndex:
         db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root)])
         db.execute("COMMIT")
 
-    def sync(self, files: list[FileStat], read: Reader) -> int:
+    def sync(self, files: list[FileStat], read: Reader, progress: Progress = None) -> int:
         """Bring the index up to date with a folder scan; returns how many files were read."""
         try:
-            return self._sync(files, read)
+            return self._sync(files, read, progress)
         except sqlite3.Error as error:
             raise IndexFailed(_reason(error)) from None
 
-    def _sync(self, files: list[FileStat], read: Reader) -> int:
+    def _sync(self, files: list[FileStat], read: Reader, progress: Progress) -> int:
         db = self._db
         scan = _fingerprint(files)
         racy_after = time.time_ns() - _RACY_NS
@@ -168,8 +173,12 @@ class NoteIndex:
                 changed, gone = _changes(self._stored(), files)
             db.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone)
             db.executemany("DELETE FROM files WHERE rowid = ?", gone)
-            for entry in changed:
+            for number, entry in enumerate(changed, 1):
                 self._insert(entry, read(entry), racy_after)
+                if progress is not None and number % PROGRESS_STEP == 0:
+                    progress(number, len(changed))
+            if progress is not None:
+                progress(len(changed), len(changed))
             if settled:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('scan', ?)", (scan,))
             else:
@@ -350,13 +359,15 @@ def memory_index(root: str = "") -> NoteIndex:
 
 
 def synced_index(
-    place: Path, root: str, files: list[FileStat], read: Reader, rebuild: bool = False
+    place: Path, root: str, files: list[FileStat], read: Reader, rebuild: bool = False,
+    progress: Progress = None,
 ) -> tuple[NoteIndex, int]:
     """The index kept in folder `place`, up to date with `files`, and how many files were read.
 
     An existing index is used when it is sound and of this version and folder; otherwise (or
-    with rebuild=True) a new one is built from nothing. Raises IndexFailed (with the reason)
-    when no index can be kept there; the caller then indexes in memory.
+    with rebuild=True) a new one is built from nothing, told to `progress` when the folder has
+    at least PROGRESS_FILES files. Raises IndexFailed (with the reason) when no index can be
+    kept there; the caller then indexes in memory.
     """
     try:
         _private_folder(place)
@@ -370,7 +381,8 @@ def synced_index(
                 if _is_busy(error):
                     raise
                 # Damaged in a way opening did not show: build a new one below.
-        return _build(path, root, files, read)
+        return _build(path, root, files, read,
+                      progress if len(files) >= PROGRESS_FILES else None)
     except OSError as error:
         raise IndexFailed(f"{error.strerror or error}") from None
 
@@ -426,7 +438,8 @@ def _open_sound(path: Path, root: str) -> NoteIndex | None:
     return NoteIndex(db, str(path))
 
 
-def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[NoteIndex, int]:
+def _build(path: Path, root: str, files: list[FileStat], read: Reader,
+           progress: Progress = None) -> tuple[NoteIndex, int]:
     """Build a new index from nothing next to `path`, then put it in place in one rename."""
     _sweep(path)
     temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
@@ -442,7 +455,7 @@ def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[
             db.execute("PRAGMA synchronous = OFF")
             index = NoteIndex(db, str(path))
             index.create(root)
-            count = index.sync(files, read)
+            count = index.sync(files, read, progress)
         finally:
             db.close()
         # A journal left by a crash belongs to the old file: it must not roll back the new one.

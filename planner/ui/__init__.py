@@ -17,6 +17,7 @@ from planner.ui.console import (  # noqa: F401 - re-exported
     err,
     error,
     has_terminal,
+    indexing_progress,
     info,
     notice,
     out,
