@@ -95,8 +95,8 @@ class Config(NamedTuple):
     file: str = DEFAULT_CONFIG_FILE
 
 
-# Config's fields that a config file may not set.
-_NOT_KEYS = {"file"}
+# The keys a config file may set: every field but `file`.
+KEYS = frozenset(Config._fields) - {"file"}
 
 
 def load_config(path: Path | None) -> Config:
@@ -133,7 +133,7 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: must be a JSON object")
     defaults = Config()
-    _no_unknown(data, set(Config._fields) - _NOT_KEYS, source, "")
+    _no_unknown(data, set(KEYS), source, "")
     # The preset first, so that every key given explicitly replaces its value.
     # provider null: no preset, as when the key is left out.
     values: dict = _preset(data["provider"], source) if data.get("provider") is not None \
