@@ -455,6 +455,7 @@ def test_plans_with_no_plans_says_so(home: Path) -> None:
     assert cli("plans", "--demo").stdout == "No plans to show in demo-plans/.\n"
 
 
+@pytest.mark.slow
 def test_no_plans_but_demo_plans_says_demo_shows_them(home: Path) -> None:
     save(home, "d1", 1, folder="demo-plans", simulated=True)
     save(home, "d2", -1, folder="demo-plans", simulated=True)
