@@ -2,30 +2,40 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two stamps: `make demo` installs what planner needs to run, `make test` the test tools too.
+RUNTIME := $(VENV)/.installed-runtime
+TOOLS := $(VENV)/.installed-test
 
 .PHONY: demo test check bench compile clean
 # The compiled Chinese catalog: every install builds it from po/zh/*.po (setup.py); a changed
 # .po file rebuilds it the same way.
 MO := planner/locale/zh/LC_MESSAGES/planner.mo
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(RUNTIME)
+
+# The test tools' install includes the runtime one, so it stamps both.
+$(TOOLS): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-	touch $(STAMP)
+	touch $(TOOLS) $(RUNTIME)
 
-$(MO): $(wildcard po/zh/*.po) po/build.py setup.py | $(STAMP)
+$(MO): $(wildcard po/zh/*.po) po/build.py setup.py | $(RUNTIME)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
 # Byte-compile planner like a regular install does (the editable install leaves it to first use,
-# which PYTHONDONTWRITEBYTECODE=1 turns into compiling on every start).
-compile: $(STAMP) $(MO)
+# which PYTHONDONTWRITEBYTECODE=1 turns into compiling on every start). For working on planner,
+# so with the test tools.
+compile: $(TOOLS) $(MO)
 	$(BIN)/python -m compileall -q planner
 
-demo: compile
+demo: $(RUNTIME) $(MO)
+	$(BIN)/python -m compileall -q planner
 	$(BIN)/planner --demo
 
-test: $(STAMP) $(MO)
+test: $(TOOLS) $(MO)
 	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 EXIT_USAGE = status.EXIT_USAGE
 EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
-HOME_ENV = "PLANNER_HOME"
+HOME_ENV = "PLANNER_HOME"  # planner.home.HOME_ENV (not imported here: --help stays light)
 HELP_OPTION_NAMES = ["-h", "--help"]
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
 HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
@@ -33,7 +33,8 @@ Examples:
 
 \b
 One folder holds everything: config.json, notes/, plans/, demo-plans/ and
-tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder.
+tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder
+when it holds one of those, else your data folder; planner where tells which.
 """
 
 app = typer.Typer(
@@ -55,7 +56,8 @@ HomeOption = Annotated[
     Path | None,
     typer.Option("--home", envvar=HOME_ENV, show_envvar=True,
                  help="The folder for everything: config.json, notes/, plans/, demo-plans/, "
-                 "tool-records/ (default: the current folder)."),
+                 "tool-records/ (default: the current folder when it holds one of them, else "
+                 "your data folder; planner where tells which)."),
 ]
 ConfigOption = Annotated[
     Path | None,
@@ -69,21 +71,42 @@ class Workspace(NamedTuple):
 
     home: Path
     config_path: Path | None
+    # Which rule chose the home (planner.home.Home.rule): "option", "env", "current", "user".
+    rule: str = "current"
 
     def config(self) -> "Config":
         """The settings: --config, else the home's config.json, else the defaults."""
         return _config(self.config_path, self.home)
 
+    def writable(self) -> Path:
+        """The home, created first (0700) when it is the per-user data folder not made yet."""
+        from planner.home import Home, ensure
+
+        try:
+            ensure(Home(self.home, self.rule))
+        except OSError as error:
+            _failed(f"could not create the home folder {self.home} ({error.strerror or error}); "
+                    "nothing was written (use --home DIR to choose another folder)")
+        return self.home
+
 
 def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
-    """This command's workspace: its own --home/--config, else those given before it."""
+    """This command's workspace: its own --home/--config, else those given before it, else
+    the home that planner.home chooses (the current folder or the per-user data folder)."""
     outer = ctx.find_root().obj
-    if not isinstance(outer, Workspace):
-        outer = Workspace(Path("."), None)
-    if home is not None:
-        home = _checked_home(ctx, home)
-    return Workspace(home if home is not None else outer.home,
-                     config_path if config_path is not None else outer.config_path)
+    # PLANNER_HOME is read again by each command: it must not undo a --home given before it.
+    from_env = getattr(ctx.get_parameter_source("home"), "name", "") == "ENVIRONMENT"
+    if home is not None and not (from_env and isinstance(outer, Workspace)):
+        home, rule = _checked_home(ctx, home)
+    elif isinstance(outer, Workspace):
+        home, rule = outer.home, outer.rule
+    else:
+        from planner.home import choose
+
+        home, rule = choose(None, None)[:2]
+    if config_path is None and isinstance(outer, Workspace):
+        config_path = outer.config_path
+    return Workspace(home, config_path, rule)
 
 
 def _version(value: bool) -> None:
@@ -158,9 +181,9 @@ def main_command(
             _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier)
             return
         if demo or request is None:
-            outcome = _demo(config, home)
+            outcome = _demo(config, workspace.writable())
         else:
-            outcome = _live(config, _notes(home, config), home, request, earlier)
+            outcome = _live(config, _notes(home, config), workspace, request, earlier)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error("interrupted (Ctrl+C); nothing was saved")
@@ -179,13 +202,13 @@ def _nothing_given(ctx: typer.Context) -> bool:
                for name in ctx.params)
 
 
-def _checked_home(ctx: typer.Context, home: Path) -> Path:
-    """The home folder given by --home or PLANNER_HOME must exist: it is never created."""
+def _checked_home(ctx: typer.Context, home: Path) -> tuple[Path, str]:
+    """The home folder given by --home or PLANNER_HOME, and which of them gave it; it must
+    exist: it is never created."""
     source = getattr(ctx.get_parameter_source("home"), "name", "DEFAULT")
-    if source == "DEFAULT":
-        return home
-    return _existing_home(home, f"{HOME_ENV}={home}" if source == "ENVIRONMENT"
-                          else f"--home {home}")
+    if source == "ENVIRONMENT":
+        return _existing_home(home, f"{HOME_ENV}={home}"), "env"
+    return _existing_home(home, f"--home {home}"), "option"
 
 
 def _existing_home(home: Path, given: str) -> Path:
@@ -280,7 +303,7 @@ def _demo(config: "Config", home: Path) -> "Outcome":
     return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
 
 
-def _live(config: "Config", notes, home: Path, request: str,
+def _live(config: "Config", notes, workspace: Workspace, request: str,
           continues: tuple[str, list[dict]] | None = None) -> "Outcome":
     from planner.config import MissingKey, find_api_key
     from planner.model import LiveClient
@@ -290,6 +313,8 @@ def _live(config: "Config", notes, home: Path, request: str,
         key = find_api_key(config, ask)
     except MissingKey as error:
         _usage(str(error))
+    # Created only now: a run refused before this point leaves no folder behind.
+    home = workspace.writable()
     return _run(request, LiveClient(config, key), config, notes, home, "live",
                 _memory(home, notes, config), continues)
 
@@ -336,10 +361,11 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         candidate = home / DEFAULT_CONFIG_FILE
         # A link is handed on even when broken, so a dangling config.json is named, not skipped.
         if not (candidate.is_symlink() or candidate.exists()):
-            return Config()
+            return Config(file=str(candidate))
         path = candidate
     try:
-        return load_config(path)
+        # Messages that say what to change name this file, the one really in use.
+        return load_config(path)._replace(file=str(path))
     except ConfigError as error:
         _usage(str(error))
 
@@ -349,7 +375,7 @@ def _notes(home: Path, config: "Config"):
     from planner.notes import NotesError, load_catalog
 
     try:
-        catalog = load_catalog(home, config.notes_dir)
+        catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
     except NotesError as error:
         _usage(str(error))
     for warning in catalog.warnings:
@@ -480,8 +506,14 @@ def _configured_language(arguments: list[str], environ) -> str:
     from planner.config import DEFAULT_CONFIG_FILE
 
     config = _argument_value(arguments, ("--config", "-c"))
-    home = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV) or "."
-    path = Path(config) if config else Path(home) / DEFAULT_CONFIG_FILE
+    if config:
+        path = Path(config)
+    else:
+        from planner.home import choose
+
+        given = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV)
+        path = choose(Path(given) if given else None, "option" if given else None).path \
+            / DEFAULT_CONFIG_FILE
     try:
         with path.open("rb") as stream:
             value = json.loads(stream.read(1 << 20)).get("language", "auto")
@@ -799,6 +831,21 @@ VdirOption = Annotated[
 ]
 
 
+def _demo_plans_hint(folder: Path, how: str) -> None:
+    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21)."""
+    from planner import plans
+
+    try:
+        if plans.plan_names(plans.plans_dir(folder, False)):
+            return
+        count = len(plans.plan_names(plans.plans_dir(folder, True)))
+    except plans.PlansError:
+        return  # the hint is a courtesy: an unreadable folder is not this command's failure
+    if count:
+        ui.notice(f"plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                  f"{how}.")
+
+
 def _failed(error: object) -> NoReturn:
     """A command that failed: its one line, exit 1."""
     ui.error(str(error))
@@ -840,6 +887,7 @@ def plans_command(
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
         _failed(error)
+    no_plans = not rows and not demo  # list_plans read every file: none is a plan
     hidden = dropped = 0
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
@@ -855,6 +903,8 @@ def plans_command(
     else:
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
                        dropped)
+    if no_plans:
+        _demo_plans_hint(folder, "planner plans --demo lists them")
 
 
 @app.command("export", short_help="Export plans to your calendar (iCalendar).")
@@ -916,6 +966,8 @@ def export_command(
         ui.notice(f"No plans in {label}/ to export; nothing was written." if keeps_all else
                   f"No upcoming plans in {label}/ to export (--all exports past ones too); "
                   "nothing was written.")
+        if not demo:
+            _demo_plans_hint(folder, "add --demo to export them")
         return
     if feed is not None or vdir_folder is not None:
         _export_calendar(good, config, label, feed, vdir_folder)
@@ -1221,7 +1273,7 @@ def notes_command(
     from planner.notes import MAX_QUERY, NotesError, load_catalog
 
     workspace = _workspace(ctx, home, config_path)
-    folder, notes_dir = workspace.home, workspace.config().notes_dir
+    folder, config = workspace.home, workspace.config()
     if query is not None and not query.strip():
         _usage("QUERY needs some words (or leave it out to list the notes)")
     if query is not None and len(query) > MAX_QUERY:
@@ -1234,7 +1286,8 @@ def notes_command(
     else:
         shown = None if as_json else NOTES_TABLE_LIMIT
     try:
-        catalog = load_catalog(folder, notes_dir)
+        catalog = load_catalog(folder, config.notes_dir, config.file,
+                               ui.indexing_progress())
         try:
             rows, total = catalog.rows(query, shown)
         finally:
@@ -1249,6 +1302,80 @@ def notes_command(
         where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source)
                        or f"{getattr(catalog, 'folder', folder)}/", query)
+
+
+# --- Where everything is: planner where (SPEC 21) -----------------------------------------------
+
+
+@app.command("where", short_help="Where planner keeps everything, and why there.")
+def where_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Show the home folder in use and which rule chose it, the config file, where the notes
+    come from and the notes index. Reads nothing but names, and creates nothing.
+
+    Example: planner where --json
+    """
+    import os
+
+    from planner.config import DEFAULT_CONFIG_FILE, ConfigError, load_config
+    from planner.notes import INDEX_FOLDER, notes_source
+    from planner.notes_index import INDEX_FILE
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    config_file = workspace.config_path or folder / DEFAULT_CONFIG_FILE
+    config_exists = os.path.lexists(config_file)
+    problem = None
+    notes_dir = None
+    if config_exists or workspace.config_path is not None:
+        try:
+            notes_dir = load_config(config_file).notes_dir
+        except ConfigError as error:
+            problem = str(error)
+    source, notes_path = notes_source(folder, notes_dir)
+    index = folder / INDEX_FOLDER / INDEX_FILE
+    report = {
+        "home": os.path.abspath(folder),
+        "home_exists": folder.is_dir(),
+        "rule": workspace.rule,
+        "why": _home_why(workspace),
+        "config": os.path.abspath(config_file),
+        "config_exists": config_exists,
+        "config_problem": problem,
+        "notes_source": source,
+        "notes": None if notes_path is None else os.path.abspath(notes_path),
+        "notes_exists": None if notes_path is None else os.path.lexists(notes_path),
+        "index": os.path.abspath(index),
+        "index_exists": os.path.lexists(index),
+    }
+    if as_json:
+        ui.print_json(report)
+    else:
+        ui.where_report(report)
+
+
+def _home_why(workspace: Workspace) -> str:
+    """In words, the rule that chose the home."""
+    from planner.home import MARKERS, markers_in
+
+    if workspace.rule == "option":
+        return "given with --home"
+    if workspace.rule == "env":
+        return f"given by {HOME_ENV}"
+    if workspace.rule == "current":
+        found = ", ".join(_marker_name(name) for name in markers_in(workspace.home))
+        return f"the current folder is a planner home (it holds {found})"
+    markers = ", ".join(_marker_name(name) for name in MARKERS)
+    return (f"your data folder: no --home, no {HOME_ENV}, and the current folder is not a "
+            f"planner home (it holds none of {markers})")
+
+
+def _marker_name(name: str) -> str:
+    return name if "." in name else f"{name}/"
 
 
 # --- Review memory: planner done / reviews / drop / due -------------------------------------------
@@ -1450,7 +1577,7 @@ def _quiet_catalog(folder: Path, config: "Config"):
     from planner.notes import NotesError, load_catalog
 
     try:
-        return load_catalog(folder, config.notes_dir)
+        return load_catalog(folder, config.notes_dir, config.file)
     except NotesError:
         return None
 
@@ -1563,7 +1690,8 @@ def due_command(
     workspace = _workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     try:
-        catalog = load_catalog(folder, config.notes_dir)
+        catalog = load_catalog(folder, config.notes_dir, config.file,
+                               ui.indexing_progress())
     except NotesError as error:
         _usage(str(error))
     for line in catalog.warnings:

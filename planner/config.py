@@ -93,6 +93,13 @@ class Config(NamedTuple):
     calendar_name: str = "planner reviews"
     # The language of every program line: "auto" (the environment's), "en" or "zh" (SPEC 19).
     language: str = "auto"
+    # Not a key of the file: the file these settings came from (-c PATH, or the home's
+    # config.json even when absent), so a message that says what to change names it (SPEC 21).
+    file: str = DEFAULT_CONFIG_FILE
+
+
+# The keys a config file may set: every field but `file`.
+KEYS = frozenset(Config._fields) - {"file"}
 
 
 def load_config(path: Path | None) -> Config:
@@ -129,7 +136,7 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: must be a JSON object")
     defaults = Config()
-    _no_unknown(data, set(Config._fields), source, "")
+    _no_unknown(data, set(KEYS), source, "")
     # The preset first, so that every key given explicitly replaces its value.
     # provider null: no preset, as when the key is left out.
     values: dict = _preset(data["provider"], source) if data.get("provider") is not None \

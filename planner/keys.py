@@ -127,11 +127,12 @@ def find_key(config: Config, ask: Callable[[str], str] | None) -> str:
         key = (ask(f"{name} (input hidden): ") or "").strip()
         if key:
             return key
+        # Enter at the prompt: the person was asked, so "run in a terminal" would be wrong.
         raise MissingKey(f"no key was typed at the prompt; set {name} in the environment, "
-                         "api_key_cmd in config.json, or store one with `planner key set`")
+                         f"api_key_cmd in {config.file}, or store one with `planner key set`")
     raise MissingKey(
         f"no API key: set {name} in the environment"
-        " (or api_key_cmd in config.json, or store one with `planner key set`, or run in a "
+        f" (or api_key_cmd in {config.file}, or store one with `planner key set`, or run in a "
         "terminal to type it at a hidden prompt)"
     )
 

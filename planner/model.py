@@ -143,14 +143,14 @@ class LiveClient:
         except openai.APITimeoutError:
             message = (
                 f"the model did not answer within {self._config.timeout_seconds:g} s; "
-                "try again later or raise timeout_seconds in config.json"
+                f"try again later or raise timeout_seconds in {self._config.file}"
             )
             raise ModelCallError(message, {"error": {"kind": "timeout"}}) from None
         except openai.APIConnectionError as error:
             reason = self._scrub(str(error.__cause__ or error))[:_MESSAGE_LIMIT]
             message = (
                 f"could not reach {self._config.base_url} ({reason}); "
-                "check base_url in config.json and the network"
+                f"check base_url in {self._config.file} and the network"
             )
             raise ModelCallError(
                 message, {"error": {"kind": "connection", "reason": reason}}
@@ -186,9 +186,9 @@ class LiveClient:
         server = said_text or ""
         env = self._config.api_key_env
         key_hint = f"check {env}" if env else \
-            "check the server's API key setting and api_key_env in config.json"
+            f"check the server's API key setting and api_key_env in {self._config.file}"
         advice = error_advice(status, error_codes(body), server, key_hint,
-                              api=self._config.api)
+                              api=self._config.api, config_file=self._config.file)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
         return ModelCallError(f"{status}: {advice}", record)
@@ -269,10 +269,11 @@ def error_codes(body: object) -> set[str]:
 
 
 def error_advice(status: int, codes: set[str], server: str, key_hint: str,
-                 api: str = "chat") -> str:
-    """What happened and what to do, by the provider's error code first, then by status."""
+                 api: str = "chat", config_file: str = "config.json") -> str:
+    """What happened and what to do, by the provider's error code first, then by status;
+    `config_file` is the settings file in use, named where a change there is the fix."""
     said = f" ({server})" if server else ""
-    fix = config_fix(server)
+    fix = config_fix(server, config_file)
     if fix is not None and status in (400, 422):
         return f"{fix[0]}{said}; {fix[1]}"
     if codes & _BAD_KEY or status == 401:
@@ -298,10 +299,10 @@ def error_advice(status: int, codes: set[str], server: str, key_hint: str,
     if status == 403:
         return f"access was denied{said}; check the key's permissions for this model"
     if status == 404 and api == "responses":
-        return (f"not found{said}; check base_url and model in config.json, or, if this server "
+        return (f"not found{said}; check base_url and model in {config_file}, or, if this server "
                 'has no Responses API, set "api": "chat"')
     if status == 404:
-        return f"not found{said}; check base_url and model in config.json"
+        return f"not found{said}; check base_url and model in {config_file}"
     if status in (400, 422):
         return f"the server rejected the request{said}; check model and extra_body in config"
     if status == 429:
@@ -311,8 +312,8 @@ def error_advice(status: int, codes: set[str], server: str, key_hint: str,
     return f"the server refused the request{said}"
 
 
-def config_fix(server: str) -> tuple[str, str] | None:
-    """(what the server said it needs, the config.json change that gives it), or None.
+def config_fix(server: str, config_file: str = "config.json") -> tuple[str, str] | None:
+    """(what the server said it needs, the change in `config_file` that gives it), or None.
 
     OpenAI's current models refuse max_tokens ("Unsupported parameter: 'max_tokens' is not
     supported with this model. Use 'max_completion_tokens' instead.", code
@@ -323,13 +324,13 @@ def config_fix(server: str) -> tuple[str, str] | None:
     """
     if "'max_tokens'" in server and "max_completion_tokens" in server:
         return ("this model takes max_completion_tokens, not max_tokens",
-                'set "max_tokens_field": "max_completion_tokens" in config.json')
+                f'set "max_tokens_field": "max_completion_tokens" in {config_file}')
     if "max_completion_tokens" in server and ("nrecognized" in server or "nsupported" in server
                                               or "not supported" in server):
         return ("this server does not take max_completion_tokens",
-                'set "max_tokens_field": "max_tokens" in config.json')
+                f'set "max_tokens_field": "max_tokens" in {config_file}')
     if "reasoning_effort" in server and "/v1/responses" in server:
         return ("tools with reasoning need the Responses API for this model",
-                'set "api": "responses" in config.json (or keep Chat Completions with '
+                f'set "api": "responses" in {config_file} (or keep Chat Completions with '
                 '"extra_body": {"reasoning_effort": "none"})')
     return None

@@ -246,15 +246,30 @@ class FolderCatalog(Catalog):
 # --- choosing the source ---------------------------------------------------------------------
 
 
-def load_catalog(home: Path, notes_dir: str | None) -> Catalog:
-    """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples."""
-    folder = _notes_folder(home, notes_dir)
+def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.json",
+                 progress: Callable[[int, int], None] | None = None) -> Catalog:
+    """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples;
+    `config_file` (where notes_dir was set) is named when notes_dir is wrong; `progress` is
+    told (files read, files to read) while a large folder is indexed from nothing."""
+    folder = _notes_folder(home, notes_dir, config_file)
     if folder is not None:
-        return _folder_catalog(home, folder)
+        return _folder_catalog(home, folder, progress)
     notes = _json_notes(home / NOTES_FILE)
     if notes is not None:
         return ListCatalog(notes, "notes.json")
     return sample_catalog()
+
+
+def notes_source(home: Path, notes_dir: str | None) -> tuple[str, Path | None]:
+    """Where load_catalog would take the notes from, nothing read: ("folder", its path),
+    ("notes.json", its path) or ("samples", None)."""
+    if notes_dir is not None:
+        return "folder", home / os.path.expanduser(notes_dir)
+    if (home / NOTES_FOLDER).is_dir():
+        return "folder", home / NOTES_FOLDER
+    if os.path.lexists(home / NOTES_FILE):
+        return "notes.json", home / NOTES_FILE
+    return "samples", None
 
 
 def sample_catalog() -> Catalog:
@@ -268,7 +283,7 @@ def load_notes(home: Path) -> tuple[Note, ...]:
     return SAMPLE_NOTES if notes is None else notes
 
 
-def _notes_folder(home: Path, notes_dir: str | None) -> Path | None:
+def _notes_folder(home: Path, notes_dir: str | None, config_file: str) -> Path | None:
     if notes_dir is None:
         default = home / NOTES_FOLDER
         return default if default.is_dir() else None
@@ -276,14 +291,15 @@ def _notes_folder(home: Path, notes_dir: str | None) -> Path | None:
     if not folder.is_dir():
         what = "is not a folder" if os.path.lexists(folder) else "does not exist"
         raise NotesError(f"notes_dir: {folder} {what}; create it or change notes_dir in "
-                         "config.json")
+                         f"{config_file}")
     return folder
 
 
 # --- a folder of Markdown notes ----------------------------------------------------------------
 
 
-def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
+def _folder_catalog(home: Path, folder: Path,
+                    progress: Callable[[int, int], None] | None = None) -> FolderCatalog:
     from planner import notes_index
 
     files, skipped = scan_folder(folder)
@@ -296,7 +312,7 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
 
     def index_for(rebuild: bool) -> NoteIndex:
         try:
-            return notes_index.synced_index(place, root, files, read, rebuild)[0]
+            return notes_index.synced_index(place, root, files, read, rebuild, progress)[0]
         except notes_index.IndexFailed as error:
             notices.append(f"the notes index cannot be kept in {place} ({error}); "
                            "it is built in memory for this run")
@@ -307,33 +323,43 @@ def _folder_catalog(home: Path, folder: Path) -> FolderCatalog:
         except notes_index.IndexFailed as error:
             raise NotesError(f"the notes in {folder} cannot be indexed ({error})") from None
 
-    def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]]]:
-        duplicate = index.duplicate()
-        if duplicate is not None:
-            note_id, first, second = duplicate
-            raise NotesError(
-                f"two notes have the ID {json.dumps(note_id, ensure_ascii=False)}: "
-                f"{folder / first} and {folder / second}; give one of them another `id:` in "
-                "its front matter")
-        return index.count(), index.problems()
+    def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]], list[str]]:
+        return index.count(), index.problems(), _shared_ids(folder, index.duplicates())
 
     index = index_for(rebuild=False)
     try:
         try:
-            count, problems = checked(index)
+            count, problems, shared = checked(index)
         except notes_index.IndexFailed:
             # Damaged in a way opening and updating did not show: build it again, once.
             index.close()
             index = index_for(rebuild=True)
-            count, problems = checked(index)
+            count, problems, shared = checked(index)
     except notes_index.IndexFailed as error:
         index.close()
         raise NotesError(f"the notes index in {place} cannot be read ({error})") from None
     except BaseException:
         index.close()
         raise
-    warnings = _warnings(folder, skipped + problems) + notices
+    warnings = _warnings(folder, skipped + problems) + shared + notices
     return FolderCatalog(folder, index, count, warnings, lambda: index_for(rebuild=True))
+
+
+def _shared_ids(folder: Path, duplicates: list[tuple[str, list[str]]]) -> list[str]:
+    """One line per ID that two or more files share (neither is offered under it), the first
+    MAX_WARNINGS of them, then how many more."""
+    lines = []
+    for note_id, paths in duplicates[:MAX_WARNINGS]:
+        files = [str(folder / path) for path in paths]
+        both = " and ".join(files) if len(files) == 2 else ", ".join(files)
+        which = "neither" if len(files) == 2 else "none"
+        lines.append(f"{len(files)} notes have the ID {json.dumps(note_id, ensure_ascii=False)} "
+                     f"({both}); {which} is offered under it until one gets another `id:` in "
+                     "its front matter")
+    if len(duplicates) > MAX_WARNINGS:
+        lines.append(f"… and {len(duplicates) - MAX_WARNINGS} more IDs shared by notes in "
+                     f"{folder}")
+    return lines
 
 
 def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:

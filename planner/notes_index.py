@@ -38,6 +38,9 @@ _RACY_NS = 2_000_000_000
 _BUSY_MS = 5000
 _STALE_SECONDS = 3600  # a build takes seconds: a temporary file this old was left by a crash
 _MARK = "\x01"
+# The first build of a folder this large shows its progress (on a terminal), every STEP files.
+PROGRESS_FILES = 500
+PROGRESS_STEP = 100
 # Scripts written without spaces between words (Han, kana, Hangul): one token per character.
 _CJK = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -60,6 +63,11 @@ _SCHEMA = (
 )
 # bm25 weights for id, title, tags, body: a match in the title says most about the note.
 _RANK = "bm25(notes_fts, 2.0, 5.0, 3.0, 1.0)"
+# An ID that two files share names neither (SPEC 11): such notes are left out of every answer,
+# and notes.py warns about them. Through the index on id: a few ms on 10,000 notes.
+_SHARED = "SELECT id FROM files WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1"
+_OFFERED = f"id IS NOT NULL AND id NOT IN ({_SHARED})"
+_HIDDEN_ROWS = f"SELECT rowid FROM files WHERE id IN ({_SHARED})"
 
 
 # One note file as the folder scan saw it, (relative path, size, mtime_ns, inode): the key that
@@ -90,6 +98,8 @@ class IndexRow(NamedTuple):
 
 # How notes.py reads one file: its Parsed contents, or the one-line reason it is skipped.
 Reader = Callable[[FileStat], "Parsed | str"]
+# Told (files read, files to read) while a build reads a large folder; None: nothing is shown.
+Progress = Callable[[int, int], None] | None
 
 
 class IndexFailed(Exception):
@@ -139,14 +149,14 @@ class NoteIndex:
         db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root)])
         db.execute("COMMIT")
 
-    def sync(self, files: list[FileStat], read: Reader) -> int:
+    def sync(self, files: list[FileStat], read: Reader, progress: Progress = None) -> int:
         """Bring the index up to date with a folder scan; returns how many files were read."""
         try:
-            return self._sync(files, read)
+            return self._sync(files, read, progress)
         except sqlite3.Error as error:
             raise IndexFailed(_reason(error)) from None
 
-    def _sync(self, files: list[FileStat], read: Reader) -> int:
+    def _sync(self, files: list[FileStat], read: Reader, progress: Progress) -> int:
         db = self._db
         scan = _fingerprint(files)
         racy_after = time.time_ns() - _RACY_NS
@@ -163,8 +173,12 @@ class NoteIndex:
                 changed, gone = _changes(self._stored(), files)
             db.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone)
             db.executemany("DELETE FROM files WHERE rowid = ?", gone)
-            for entry in changed:
+            for number, entry in enumerate(changed, 1):
                 self._insert(entry, read(entry), racy_after)
+                if progress is not None and number % PROGRESS_STEP == 0:
+                    progress(number, len(changed))
+            if progress is not None:
+                progress(len(changed), len(changed))
             if settled:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('scan', ?)", (scan,))
             else:
@@ -228,32 +242,29 @@ class NoteIndex:
                            "ORDER BY path")
 
     def ids(self) -> list[str]:
-        """Every note's ID."""
-        return [row[0] for row in self._query("SELECT id FROM files WHERE id IS NOT NULL")]
+        """Every note's ID (an ID two files share is no note's)."""
+        return [row[0] for row in self._query(f"SELECT id FROM files WHERE {_OFFERED}")]
 
     def sr_due(self) -> list[tuple[str, str]]:
         """(note ID, date) of every note whose front matter has an `sr-due:` date."""
-        return self._query("SELECT id, sr_due FROM files WHERE id IS NOT NULL AND "
+        return self._query(f"SELECT id, sr_due FROM files WHERE {_OFFERED} AND "
                            "sr_due IS NOT NULL")
 
     def count(self) -> int:
-        """How many notes."""
-        return self._query("SELECT count(*) FROM files WHERE id IS NOT NULL")[0][0]
+        """How many notes (those whose ID another file shares left out)."""
+        return self._query(f"SELECT count(*) FROM files WHERE {_OFFERED}")[0][0]
 
-    def duplicate(self) -> tuple[str, str, str] | None:
-        """(id, path, other path) for the first ID two files share, or None."""
-        # Through the index on id: a few milliseconds on 10,000 notes when all IDs differ.
-        shared = self._query("SELECT id FROM files WHERE id IS NOT NULL GROUP BY id "
-                             "HAVING count(*) > 1 LIMIT 1")
-        if not shared:
-            return None
-        first, second = self._query("SELECT path FROM files WHERE id = ? ORDER BY path LIMIT 2",
-                                    (shared[0][0],))
-        return shared[0][0], first[0], second[0]
+    def duplicates(self) -> list[tuple[str, list[str]]]:
+        """(id, the paths of the files that have it) for every ID two or more files share."""
+        found: dict[str, list[str]] = {}
+        for note_id, path in self._query(f"SELECT id, path FROM files WHERE id IN ({_SHARED}) "
+                                         "ORDER BY id, path"):
+            found.setdefault(note_id, []).append(path)
+        return list(found.items())
 
     def rows(self, limit: int | None = None) -> Iterator[IndexRow]:
         """Notes in listing order (by path; notes without a file in the order added)."""
-        sql = ("SELECT id, title, tags, path FROM files WHERE id IS NOT NULL "
+        sql = (f"SELECT id, title, tags, path FROM files WHERE {_OFFERED} "
                "ORDER BY path, rowid LIMIT ?")
         for note_id, title, tags, path in self._query(sql, (-1 if limit is None else limit,)):
             yield IndexRow(note_id, title, _tags(tags), path)
@@ -262,8 +273,8 @@ class NoteIndex:
         """One note's row and its full text, or None when no note has this ID."""
         rows = self._query(
             "SELECT f.id, f.title, f.tags, f.path, n.body FROM files f "
-            "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ? ORDER BY f.path LIMIT 1",
-            (note_id,))
+            "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ?1 AND (SELECT count(*) FROM "
+            "files WHERE id = ?1) = 1", (note_id,))
         if not rows:
             return None
         found_id, title, tags, path, body = rows[0]
@@ -274,15 +285,16 @@ class NoteIndex:
         expression = match_expression(query)
         if expression is None:
             return [], 0
-        total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?",
-                            (expression,))[0][0]
+        total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ? AND "
+                            f"rowid NOT IN ({_HIDDEN_ROWS})", (expression,))[0][0]
         # The best rowids first, then their rows and snippets: joining every match before
         # sorting costs twice as much when a common word matches all 10,000 notes.
         found = self._query(
             "SELECT f.id, f.title, f.tags, f.path, "
             f"snippet(notes_fts, 3, '', '', '…', {SNIPPET_TOKENS}) "
             f"FROM (SELECT rowid AS best, {_RANK} AS score FROM notes_fts "
-            "WHERE notes_fts MATCH ?1 ORDER BY score, rowid LIMIT ?2) "
+            f"WHERE notes_fts MATCH ?1 AND rowid NOT IN ({_HIDDEN_ROWS}) "
+            "ORDER BY score, rowid LIMIT ?2) "
             "JOIN notes_fts ON notes_fts.rowid = best JOIN files f ON f.rowid = best "
             "WHERE notes_fts MATCH ?1 ORDER BY score, best",
             (expression, -1 if limit is None else limit))
@@ -347,13 +359,15 @@ def memory_index(root: str = "") -> NoteIndex:
 
 
 def synced_index(
-    place: Path, root: str, files: list[FileStat], read: Reader, rebuild: bool = False
+    place: Path, root: str, files: list[FileStat], read: Reader, rebuild: bool = False,
+    progress: Progress = None,
 ) -> tuple[NoteIndex, int]:
     """The index kept in folder `place`, up to date with `files`, and how many files were read.
 
     An existing index is used when it is sound and of this version and folder; otherwise (or
-    with rebuild=True) a new one is built from nothing. Raises IndexFailed (with the reason)
-    when no index can be kept there; the caller then indexes in memory.
+    with rebuild=True) a new one is built from nothing, told to `progress` when the folder has
+    at least PROGRESS_FILES files. Raises IndexFailed (with the reason) when no index can be
+    kept there; the caller then indexes in memory.
     """
     try:
         _private_folder(place)
@@ -367,7 +381,8 @@ def synced_index(
                 if _is_busy(error):
                     raise
                 # Damaged in a way opening did not show: build a new one below.
-        return _build(path, root, files, read)
+        return _build(path, root, files, read,
+                      progress if len(files) >= PROGRESS_FILES else None)
     except OSError as error:
         raise IndexFailed(f"{error.strerror or error}") from None
 
@@ -423,7 +438,8 @@ def _open_sound(path: Path, root: str) -> NoteIndex | None:
     return NoteIndex(db, str(path))
 
 
-def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[NoteIndex, int]:
+def _build(path: Path, root: str, files: list[FileStat], read: Reader,
+           progress: Progress = None) -> tuple[NoteIndex, int]:
     """Build a new index from nothing next to `path`, then put it in place in one rename."""
     _sweep(path)
     temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
@@ -439,7 +455,7 @@ def _build(path: Path, root: str, files: list[FileStat], read: Reader) -> tuple[
             db.execute("PRAGMA synchronous = OFF")
             index = NoteIndex(db, str(path))
             index.create(root)
-            count = index.sync(files, read)
+            count = index.sync(files, read, progress)
         finally:
             db.close()
         # A journal left by a crash belongs to the old file: it must not roll back the new one.

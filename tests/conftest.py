@@ -26,9 +26,19 @@ for _name in ("COLUMNS", "LINES"):
 
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh home folder as the working directory; key variables cleared."""
-    home = tmp_path / "home"
-    home.mkdir()
+    """A fresh home folder as the working directory; key variables cleared.
+
+    HOME and XDG_DATA_HOME point into tmp_path, so no test ever writes into the real user's
+    folders. The home is the per-user data folder they give (tmp_path/data/planner), so an
+    empty current folder, which is not a planner home, still resolves to it (SPEC 21).
+    """
+    user = tmp_path / "user"
+    user.mkdir()
+    monkeypatch.setenv("HOME", str(user))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("PLANNER_HOME", raising=False)
+    home = tmp_path / "data" / "planner"
+    home.mkdir(parents=True)
     monkeypatch.chdir(home)
     for name in list(os.environ):
         if name.endswith("_API_KEY") or name in ("NO_COLOR", "FORCE_COLOR"):

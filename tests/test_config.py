@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.config import Config, ConfigError, load_config, parse_config
+from planner.config import KEYS, Config, ConfigError, load_config, parse_config
 from planner.jsonlimits import too_deep
 
 GOOD = [
@@ -99,7 +99,7 @@ def test_the_example_config_sets_every_key() -> None:
     from conftest import ROOT
 
     data = json.loads((ROOT / "config.example.json").read_text(encoding="utf-8"))
-    assert set(data) == set(Config._fields)
+    assert set(data) == KEYS and KEYS == set(Config._fields) - {"file"}
     assert parse_config(data) == Config()
     assert parse_config({"provider": None}) == Config()
 
@@ -161,3 +161,58 @@ def test_depth_ignores_brackets_inside_strings() -> None:
     assert deep("[" + "[]," * 100 + "[" * 64 + "]" * 64 + "]")  # the deep branch is the last
     assert not deep("[" + "[]," * 1000 + "[]]")  # wide, not deep
     assert not deep(json.dumps({"a": ['"\\"[[[[' * 100]}))  # escaped quotes in strings
+
+
+# --- messages name the config file in use (SPEC 21) ---------------------------------------------
+
+
+@pytest.mark.slow
+def test_messages_name_the_config_file_given_with_c(home: Path, tmp_path: Path) -> None:
+    from conftest import run_planner
+
+    custom = tmp_path / "settings" / "work.json"
+    custom.parent.mkdir()
+    custom.write_text(json.dumps({"notes_dir": "vault"}))
+    result = run_planner("-c", str(custom), "--dry-run")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"Error: notes_dir: vault does not exist; create it or change "
+                             f"notes_dir in {custom}\n")
+    # No key anywhere and no terminal: the advice names the same file.
+    custom.write_text("{}")
+    result = run_planner("-c", str(custom), "-r", "review N1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"api_key_cmd in {custom}," in result.stderr and "config.json" not in result.stderr
+    assert not (home / "tool-records").exists()
+
+
+@pytest.mark.slow
+def test_without_c_the_message_names_the_homes_config_json(home: Path, tmp_path: Path) -> None:
+    from conftest import run_planner
+
+    other = tmp_path / "other"
+    other.mkdir()
+    result = run_planner("--home", str(other), "-r", "review N1")
+    assert result.returncode == 2
+    assert f"api_key_cmd in {other / 'config.json'}," in result.stderr
+
+
+def test_the_file_field_is_not_a_config_key() -> None:
+    with pytest.raises(ConfigError, match="unknown key 'file'"):
+        parse_config({"file": "x.json"})
+
+
+@pytest.mark.slow
+def test_a_server_error_names_the_config_file_in_use(home: Path, tmp_path: Path, server) -> None:
+    import os
+
+    from conftest import run_planner
+    from stub_server import Reply
+
+    custom = tmp_path / "lab.json"
+    custom.write_text(json.dumps({"base_url": server.url, "model": "m"}))
+    server.add(Reply(status=404, body={"error": {"message": "no such model"}}))
+    result = run_planner("-c", str(custom), "-r", "review N1",
+                         env={**os.environ, "DEEPSEEK_API_KEY": "sk-test"})
+    assert result.returncode == 1
+    assert (f"Error: 404: not found (no such model); check base_url and model in {custom}\n"
+            in result.stderr)

@@ -822,7 +822,11 @@ def test_empty_hidden_key_exits_2(stub_server: StubServer, home: Path) -> None:
     child.expect_exact(f"{KEY_ENV} (input hidden): ")
     child.sendline("")
     assert finish(child) == 2
-    assert KEY_ENV in one_line("".join(seen))
+    # The person was asked: the line says no key was typed, never "run in a terminal".
+    said = one_line("".join(seen))
+    assert (f"Error: no key was typed at the prompt; set {KEY_ENV} in the environment, "
+            "api_key_cmd in config.json, or store one with `planner key set`") in said
+    assert "run in a terminal" not in said
     assert stub_server.requests == []
     assert not (home / "tool-records").exists()
 

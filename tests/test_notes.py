@@ -249,20 +249,45 @@ def test_a_file_name_that_is_not_utf8_is_skipped_with_a_warning(home: Path) -> N
         (("rag/basics.md", {}), ("other.md", {"id": "rag/basics"})),
     ],
 )
-def test_two_notes_with_one_id_stop_naming_both_files(
+def test_two_notes_with_one_id_offer_neither_and_warn_once(
     home: Path, first: tuple, second: tuple
 ) -> None:
     notes = home / "notes"
     for name, front in (first, second):
-        write_note(notes, name, "body", **front)
-    with pytest.raises(NotesError) as caught:
-        load_catalog(home, None)
-    message = str(caught.value)
-    assert str(notes / first[0]) in message and str(notes / second[0]) in message
-    assert message.startswith("two notes have the ID ") and "\n" not in message
+        write_note(notes, name, "shared body", **front)
+    write_note(notes, "kept.md", "shared body too", id="kept")
+    note_id = second[1]["id"]
+    one, other = sorted(notes / name for name in (first[0], second[0]))
     # The index is only a cache: the second load says the same.
-    with pytest.raises(NotesError, match="two notes have the ID"):
-        load_catalog(home, None)
+    for _ in range(2):
+        catalog = load_catalog(home, None)
+        try:
+            (warning,) = catalog.warnings
+            assert warning == (
+                f'2 notes have the ID "{note_id}" ({one} and {other}); '
+                "neither is offered under it until one gets another `id:` in its front matter")
+            # Everything else goes on: the other note is listed, found and offered.
+            assert list(catalog) == ["kept"] and len(catalog) == 1
+            assert note_id not in catalog and catalog.get(note_id) is None
+            assert [row["id"] for row in catalog.rows(None, None)[0]] == ["kept"]
+            assert catalog.search("shared", 10) == (
+                [{"id": "kept", "title": "kept", "snippet": "shared body too"}], 1)
+        finally:
+            catalog.close()
+
+
+def test_three_notes_with_one_id_are_named_in_one_warning(home: Path) -> None:
+    notes = home / "notes"
+    for name in ("a.md", "b.md", "c.md"):
+        write_note(notes, name, "x", id="same")
+    catalog = load_catalog(home, None)
+    try:
+        assert catalog.warnings == (
+            f'3 notes have the ID "same" ({notes / "a.md"}, {notes / "b.md"}, {notes / "c.md"}); '
+            "none is offered under it until one gets another `id:` in its front matter",)
+        assert len(catalog) == 0 and list(catalog) == []
+    finally:
+        catalog.close()
 
 
 def test_a_larger_folder_is_loaded_and_read_on_demand(home: Path) -> None:

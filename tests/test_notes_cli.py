@@ -163,13 +163,26 @@ def test_several_planners_at_once_on_a_new_folder(home: Path) -> None:
 # --- errors and warnings ------------------------------------------------------------------------
 
 
-def test_duplicate_ids_stop_with_one_line_naming_both_files(home: Path) -> None:
+def test_duplicate_ids_are_one_warning_and_the_command_goes_on(home: Path) -> None:
     write_note(home / "notes", "a.md", "x", id="same")
     write_note(home / "notes", "sub/b.md", "y", id="same")
-    result = run_planner("notes")
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == ('Error: two notes have the ID "same": notes/a.md and notes/sub/b.md; '
-                             "give one of them another `id:` in its front matter\n")
+    write_note(home / "notes", "other.md", "z")
+    result = run_planner("notes", "--json")
+    assert result.returncode == 0, result.stderr
+    assert [row["id"] for row in json.loads(result.stdout)] == ["other"]
+    assert result.stderr == ('Warning: 2 notes have the ID "same" (notes/a.md and '
+                             "notes/sub/b.md); neither is offered under it until one gets "
+                             "another `id:` in its front matter\n")
+
+
+def test_duplicate_ids_do_not_stop_a_run(home: Path) -> None:
+    write_note(home / "notes", "a.md", "x", id="same")
+    write_note(home / "notes", "b.md", "y", id="same")
+    result = run_planner("--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["messages"]
+    assert '2 notes have the ID "same" (notes/a.md and notes/b.md)' in result.stderr
+    assert "Error" not in result.stderr
 
 
 def test_skipped_files_are_warned_and_the_command_goes_on(home: Path) -> None:
@@ -246,3 +259,40 @@ def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -
     assert "sqlite3" not in imported and "yaml" not in imported
     assert "planner.notes_index" not in imported and "planner.frontmatter" not in imported
     assert not (home / ".planner").exists()
+
+
+# --- the first index build of a large folder shows its progress on a terminal (SPEC 21) ---------
+
+
+@pytest.mark.slow
+def test_the_first_build_of_a_large_folder_shows_progress_on_a_terminal(home: Path) -> None:
+    import pexpect
+
+    make_folder(home / "notes", 600)
+    child = pexpect.spawn(PLANNER, ["notes", "--json", "--limit", "1"], cwd=str(home),
+                          encoding="utf-8", timeout=60)
+    child.expect_exact("Indexing your notes for the first time: 100 of 600 files")
+    child.expect_exact("Indexing your notes for the first time: 500 of 600 files")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    # The line is erased when done, and the JSON is whole after it.
+    tail = child.before
+    assert "\r\x1b[2K" in tail
+    assert len(json.loads(tail.split("\r\x1b[2K")[-1])) == 1
+    # Built once: the next look shows nothing, and a pipe never gets the line.
+    again = pexpect.run(f"{PLANNER} notes --limit 1", cwd=str(home), encoding="utf-8")
+    assert "Indexing" not in again
+    (home / ".planner" / "notes-index.sqlite3").unlink()
+    piped = run_planner("notes", "--json")
+    assert piped.returncode == 0 and len(json.loads(piped.stdout)) == 600
+    assert "Indexing" not in piped.stderr + piped.stdout
+
+
+@pytest.mark.slow
+def test_a_small_folder_shows_no_progress(home: Path) -> None:
+    import pexpect
+
+    make_folder(home / "notes", 50)
+    shown = pexpect.run(f"{PLANNER} notes --limit 1", cwd=str(home), encoding="utf-8")
+    assert "Indexing" not in shown and "Notes in notes/: 50" in shown

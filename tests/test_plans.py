@@ -455,6 +455,29 @@ def test_plans_with_no_plans_says_so(home: Path) -> None:
     assert cli("plans", "--demo").stdout == "No plans to show in demo-plans/.\n"
 
 
+@pytest.mark.slow
+def test_no_plans_but_demo_plans_says_demo_shows_them(home: Path) -> None:
+    save(home, "d1", 1, folder="demo-plans", simulated=True)
+    save(home, "d2", -1, folder="demo-plans", simulated=True)
+    hint = "plans/ has no plans, but demo-plans/ has 2 from planner --demo: "
+    listed = run_planner("plans")
+    assert (listed.returncode, listed.stdout) == (0, "No plans to show in plans/.\n")
+    assert listed.stderr == hint + "planner plans --demo lists them.\n"
+    assert run_planner("plans", "--json").stdout == "[]\n"
+    before = sorted(home.rglob("*"))
+    exported = run_planner("export", "--ics")
+    assert (exported.returncode, exported.stdout) == (0, "")
+    assert exported.stderr.splitlines() == [
+        "No upcoming plans in plans/ to export (--all exports past ones too); nothing was "
+        "written.", hint + "add --demo to export them."]
+    assert sorted(home.rglob("*")) == before
+    # Not said with --demo itself, nor once plans/ has a plan of its own.
+    assert run_planner("plans", "--demo").stderr == ""
+    save(home, "r1", -1)
+    assert run_planner("plans").stderr == ""
+    assert "demo-plans" not in run_planner("export", "--ics").stderr
+
+
 def test_plans_demo_and_home_options(home: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()

@@ -17,6 +17,7 @@ from planner.ui.console import (  # noqa: F401 - re-exported
     err,
     error,
     has_terminal,
+    indexing_progress,
     info,
     notice,
     out,
@@ -34,6 +35,7 @@ _LAZY = {
     "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
+    "where_report": "reports",
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
@@ -57,6 +59,7 @@ if TYPE_CHECKING:  # the same names, for the type checker
         reviews_table,
         run_detail,
         runs_table,
+        where_report,
     )
 
 

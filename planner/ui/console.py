@@ -206,3 +206,19 @@ def has_terminal() -> bool:
 def ask_hidden(prompt: str) -> str:
     """A hidden prompt on the terminal (the API key)."""
     return getpass.getpass(prompt)
+
+
+def indexing_progress():
+    """A line on a terminal's stderr, redrawn in place while the notes are first indexed, and
+    erased when done; None when stderr is not a terminal (pipes and files get nothing)."""
+    if not err.is_terminal:
+        return None
+    stream = sys.stderr
+
+    def show(done: int, total: int) -> None:
+        # Carriage return and erase-line (ECMA-48 EL): the line is redrawn, never scrolled.
+        line = f"Indexing your notes for the first time: {done:,} of {total:,} files"
+        stream.write("\r\x1b[2K" + (line if done < total else ""))
+        stream.flush()
+
+    return show

@@ -1,4 +1,4 @@
-"""The report screens: `planner runs`, `show`, `costs`, `plans` and `notes`."""
+"""The report screens: `planner runs`, `show`, `costs`, `plans`, `notes` and `where`."""
 
 from __future__ import annotations
 
@@ -625,6 +625,51 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
         what = "matches" if query is not None else "notes"
         info(f"Showing {len(rows):,} of {total:,} {what}: --limit N shows more (0: all)"
              + ("; --json lists them all." if query is None else "."))
+
+
+# --- planner where ----------------------------------------------------------------------------
+
+
+def where_report(report: dict) -> None:
+    """`planner where`: the home and why, the config file, the notes source and the index."""
+    from rich.table import Table
+
+    home = report["why"] if report["home_exists"] else (
+        f"{report['why']}; it does not exist yet: the first run creates it (private, 0700)")
+    if report["config_problem"] is not None:
+        config = f"cannot be used: {report['config_problem']}"
+    elif report["config_exists"]:
+        config = "in use"
+    else:
+        config = "not there: the built-in defaults are used (config.example.json shows them)"
+    source = report["notes_source"]
+    if source == "samples":
+        notes_place = "the built-in samples N1, N2, N3"
+        notes = "the home has no notes/ folder and no notes.json"
+    else:
+        notes_place = report["notes"]
+        if not report["notes_exists"]:
+            notes = "the notes folder set by notes_dir does not exist"
+        elif source == "folder":
+            notes = "a folder of Markdown notes, searched through the index"
+        else:
+            notes = "notes.json: the notes are listed in this file"
+    index = "built" if report["index_exists"] else "not built yet"
+    if source != "folder":
+        index += "; used only when the notes are a folder"
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for label, place, detail in (("Home", report["home"], home),
+                                 ("Config", report["config"], config),
+                                 ("Notes", notes_place, notes),
+                                 ("Index", report["index"], index)):
+        # Paths fold anywhere (they have no spaces to wrap at); the sentences wrap at spaces.
+        cell = Text(inert_line(place), overflow="fold")
+        cell.append("\n")
+        cell.append(inert_line(detail), style="dim")
+        grid.add_row(Text(label, style="bold"), cell)
+    out.print(grid)
 
 
 # --- planner due ------------------------------------------------------------------------------
