@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from planner import providers, strictjson
 from planner.config import Config
+from planner.i18n import t
 from planner.turns import Turn
 from planner.wire import dialect_named, error_fields, parse_reply
 
@@ -83,7 +84,8 @@ class ScriptedClient:
     def complete(self, body: dict) -> object:
         self.requests.append(copy.deepcopy(body))
         if not self.replies:
-            raise ModelCallError("the scripted model has no reply left", {"error": "no reply"})
+            raise ModelCallError(t("the scripted model has no reply left"),
+                                 {"error": "no reply"})
         reply = self.replies.pop(0)
         if callable(reply):
             reply = reply(body)
@@ -119,9 +121,9 @@ class LiveClient:
         openai = self._openai
         if not (self._key.isascii() and self._key.isprintable()):
             # The SDK would crash with a raw UnicodeEncodeError, or echo the key in its message.
-            message = (
-                f"the API key has characters an HTTP header cannot carry (non-ASCII or control "
-                f"characters); check {self._config.api_key_env} or the key you typed"
+            message = t(
+                "the API key has characters an HTTP header cannot carry (non-ASCII or control "
+                "characters); check {env} or the key you typed", env=self._config.api_key_env
             )
             raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
         responses = self._config.api == "responses"
@@ -141,16 +143,17 @@ class LiveClient:
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
-            message = (
-                f"the model did not answer within {self._config.timeout_seconds:g} s; "
-                "try again later or raise timeout_seconds in config.json"
+            message = t(
+                "the model did not answer within {seconds:g} s; "
+                "try again later or raise timeout_seconds in config.json",
+                seconds=self._config.timeout_seconds,
             )
             raise ModelCallError(message, {"error": {"kind": "timeout"}}) from None
         except openai.APIConnectionError as error:
             reason = self._scrub(str(error.__cause__ or error))[:_MESSAGE_LIMIT]
-            message = (
-                f"could not reach {self._config.base_url} ({reason}); "
-                "check base_url in config.json and the network"
+            message = t(
+                "could not reach {url} ({reason}); check base_url in config.json and the network",
+                url=self._config.base_url, reason=reason,
             )
             raise ModelCallError(
                 message, {"error": {"kind": "connection", "reason": reason}}
@@ -159,7 +162,7 @@ class LiveClient:
             # Scrubbed after decoding: a key the server wrote as "sk-a\/b" is found as "sk-a/b".
             data = self._scrub_data(strictjson.loads(text))
         except (ValueError, RecursionError):
-            message = (
+            message = t(
                 "the server's reply was not JSON; check that base_url points to an "
                 "OpenAI-compatible API"
             )
@@ -185,13 +188,13 @@ class LiveClient:
         said_text, _ = error_fields(body)
         server = said_text or ""
         env = self._config.api_key_env
-        key_hint = f"check {env}" if env else \
-            "check the server's API key setting and api_key_env in config.json"
+        key_hint = t("check {env}", env=env) if env else \
+            t("check the server's API key setting and api_key_env in config.json")
         advice = error_advice(status, error_codes(body), server, key_hint,
                               api=self._config.api)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
-        return ModelCallError(f"{status}: {advice}", record)
+        return ModelCallError(t("{status}: {advice}", status=status, advice=advice), record)
 
     def _scrub(self, text: str) -> str:
         """Remove the key from anything a server echoes back before it is shown or saved."""
@@ -271,44 +274,83 @@ def error_codes(body: object) -> set[str]:
 def error_advice(status: int, codes: set[str], server: str, key_hint: str,
                  api: str = "chat") -> str:
     """What happened and what to do, by the provider's error code first, then by status."""
-    said = f" ({server})" if server else ""
+    # Each line whole, with and without the server's words, so the screen can translate it.
     fix = config_fix(server)
     if fix is not None and status in (400, 422):
-        return f"{fix[0]}{said}; {fix[1]}"
+        if server:
+            return t("{reason} ({server}); {advice}", reason=fix[0], server=server,
+                     advice=fix[1])
+        return t("{reason}; {advice}", reason=fix[0], advice=fix[1])
     if codes & _BAD_KEY or status == 401:
-        return f"the API key was refused{said}; {key_hint}"
+        if server:
+            return t("the API key was refused ({server}); {key_hint}", server=server,
+                     key_hint=key_hint)
+        return t("the API key was refused; {key_hint}", key_hint=key_hint)
     if codes & _NO_QUOTA or status == 402:
-        return (f"the account has no balance or quota left{said}; check billing or top it up, "
-                "then run again")
+        if server:
+            return t("the account has no balance or quota left ({server}); check billing or "
+                     "top it up, then run again", server=server)
+        return t("the account has no balance or quota left; check billing or top it up, then "
+                 "run again")
     if codes & _OVERLOADED:
-        return f"the model is overloaded{said}; try again later"
+        if server:
+            return t("the model is overloaded ({server}); try again later", server=server)
+        return t("the model is overloaded; try again later")
     if "RESOURCE_EXHAUSTED" in codes:
         # Gemini says "exceeded your current quota" for per-minute and per-day limits alike.
-        return (f"a quota or rate limit was reached{said}; wait for it to reset, or check the "
-                "plan and billing")
+        if server:
+            return t("a quota or rate limit was reached ({server}); wait for it to reset, or "
+                     "check the plan and billing", server=server)
+        return t("a quota or rate limit was reached; wait for it to reset, or check the plan "
+                 "and billing")
     if "--enable-auto-tool-choice" in server:
-        return (f"the server has tool calling off{said}; start vLLM with "
-                "--enable-auto-tool-choice and the --tool-call-parser for this model")
+        return t("the server has tool calling off ({server}); start vLLM with "
+                 "--enable-auto-tool-choice and the --tool-call-parser for this model",
+                 server=server)
     if "--jinja" in server:
-        return f"the server cannot take tools{said}; start llama-server with --jinja"
+        return t("the server cannot take tools ({server}); start llama-server with --jinja",
+                 server=server)
     if "tool_use_failed" in codes:
         # Groq: the model wrote a call its parser could not read.
-        return (f"the model wrote a tool call the server could not read{said}; run again, or "
-                "choose another model")
+        if server:
+            return t("the model wrote a tool call the server could not read ({server}); run "
+                     "again, or choose another model", server=server)
+        return t("the model wrote a tool call the server could not read; run again, or choose "
+                 "another model")
     if status == 403:
-        return f"access was denied{said}; check the key's permissions for this model"
+        if server:
+            return t("access was denied ({server}); check the key's permissions for this model",
+                     server=server)
+        return t("access was denied; check the key's permissions for this model")
     if status == 404 and api == "responses":
-        return (f"not found{said}; check base_url and model in config.json, or, if this server "
-                'has no Responses API, set "api": "chat"')
+        if server:
+            return t("not found ({server}); check base_url and model in config.json, or, if "
+                     'this server has no Responses API, set "api": "chat"', server=server)
+        return t("not found; check base_url and model in config.json, or, if this server has "
+                 'no Responses API, set "api": "chat"')
     if status == 404:
-        return f"not found{said}; check base_url and model in config.json"
+        if server:
+            return t("not found ({server}); check base_url and model in config.json",
+                     server=server)
+        return t("not found; check base_url and model in config.json")
     if status in (400, 422):
-        return f"the server rejected the request{said}; check model and extra_body in config"
+        if server:
+            return t("the server rejected the request ({server}); check model and extra_body "
+                     "in config", server=server)
+        return t("the server rejected the request; check model and extra_body in config")
     if status == 429:
-        return f"rate limit reached{said}; wait a moment, then run again"
+        if server:
+            return t("rate limit reached ({server}); wait a moment, then run again",
+                     server=server)
+        return t("rate limit reached; wait a moment, then run again")
     if status >= 500:
-        return f"the server failed or is overloaded{said}; try again later"
-    return f"the server refused the request{said}"
+        if server:
+            return t("the server failed or is overloaded ({server}); try again later",
+                     server=server)
+        return t("the server failed or is overloaded; try again later")
+    if server:
+        return t("the server refused the request ({server})", server=server)
+    return t("the server refused the request")
 
 
 def config_fix(server: str) -> tuple[str, str] | None:
@@ -322,14 +364,14 @@ def config_fix(server: str) -> tuple[str, str] | None:
     predate max_completion_tokens refuse that field. Sources in tests/provider_replies.py.
     """
     if "'max_tokens'" in server and "max_completion_tokens" in server:
-        return ("this model takes max_completion_tokens, not max_tokens",
-                'set "max_tokens_field": "max_completion_tokens" in config.json')
+        return (t("this model takes max_completion_tokens, not max_tokens"),
+                t('set "max_tokens_field": "max_completion_tokens" in config.json'))
     if "max_completion_tokens" in server and ("nrecognized" in server or "nsupported" in server
                                               or "not supported" in server):
-        return ("this server does not take max_completion_tokens",
-                'set "max_tokens_field": "max_tokens" in config.json')
+        return (t("this server does not take max_completion_tokens"),
+                t('set "max_tokens_field": "max_tokens" in config.json'))
     if "reasoning_effort" in server and "/v1/responses" in server:
-        return ("tools with reasoning need the Responses API for this model",
-                'set "api": "responses" in config.json (or keep Chat Completions with '
-                '"extra_body": {"reasoning_effort": "none"})')
+        return (t("tools with reasoning need the Responses API for this model"),
+                t('set "api": "responses" in config.json (or keep Chat Completions with '
+                  '"extra_body": {"reasoning_effort": "none"})'))
     return None
