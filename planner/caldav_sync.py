@@ -106,34 +106,31 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
             message = t("the CalDAV server at {url} refused the login (no user given)",
                         url=shown)
         else:
-            message = t("the CalDAV server at {url} refused access {during} (HTTP {status}); "
-                        "{so_far}", url=shown, during=_during(stage),
-                        status=error.status or 403, so_far=_so_far(written, items))
+            message = _so_far(t("the CalDAV server at {url} refused access {during} "
+                                "(HTTP {status})", url=shown, during=_during(stage),
+                                status=error.status or 403), written, items)
         raise SyncError(_scrub(message, password)) from None
     except dav_error.NotFoundError:
         if stage == "login":
-            message = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during}); "
-                        "{so_far}", url=shown, during=_during(stage),
-                        so_far=_so_far(written, items))
+            problem = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
+                        url=shown, during=_during(stage))
         else:
-            message = t("the CalDAV server at {url} says the calendar is gone is there "
-                        "(HTTP 404 {during}); {so_far}", url=shown, during=_during(stage),
-                        so_far=_so_far(written, items))
-        raise SyncError(_scrub(message, password)) from None
+            problem = t("the CalDAV server at {url} says the calendar is gone is there "
+                        "(HTTP 404 {during})", url=shown, during=_during(stage))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except dav_error.DAVError as error:
         status = f"HTTP {error.status}" if error.status else type(error).__name__
-        raise SyncError(_scrub(t("the CalDAV server at {url} failed {during} ({status}); "
-                                 "{so_far}", url=shown, during=_during(stage), status=status,
-                                 so_far=_so_far(written, items)), password)) from None
+        problem = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
+                    during=_during(stage), status=status)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except OSError as error:  # niquests' connection errors and timeouts are OSErrors
-        raise SyncError(_scrub(t("cannot reach the CalDAV server at {url} ({why}); {so_far}",
-                                 url=shown, why=_why(error), so_far=_so_far(written, items)),
-                               password)) from None
+        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=_why(error))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except Exception as error:  # anything else the library raises on a strange answer
-        raise SyncError(_scrub(t("the CalDAV server at {url} gave an answer planner cannot use "
-                                 "{during} ({kind}); {so_far}", url=shown,
-                                 during=_during(stage), kind=type(error).__name__,
-                                 so_far=_so_far(written, items)), password)) from None
+        problem = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
+                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
 
 
 def _find_calendar(client, url: str, name: str | None, shown: str,
@@ -212,11 +209,12 @@ def _during(stage: str) -> str:
     return t("while writing")
 
 
-def _so_far(written: int, items: list) -> str:
+def _so_far(problem: str, written: int, items: list) -> str:
+    """The problem, then how far the sync got."""
     if written == 0:
-        return t("nothing was changed there")
-    return t("{written} of {total} event(s) were written before it stopped", written=written,
-             total=len(items))
+        return t("{problem}; nothing was changed there", problem=problem)
+    return t("{problem}; {written} of {total} event(s) were written before it stopped",
+             problem=problem, written=written, total=len(items))
 
 
 def _scrub(message: str, password: str | None) -> str:

@@ -187,14 +187,11 @@ class LiveClient:
             body = self._scrub(error.response.text)[:4096]
         said_text, _ = error_fields(body)
         server = said_text or ""
-        env = self._config.api_key_env
-        key_hint = t("check {env}", env=env) if env else \
-            t("check the server's API key setting and api_key_env in config.json")
-        advice = error_advice(status, error_codes(body), server, key_hint,
-                              api=self._config.api)
+        line = error_line(status, error_codes(body), server, self._config.api_key_env,
+                          api=self._config.api)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
-        return ModelCallError(t("{status}: {advice}", status=status, advice=advice), record)
+        return ModelCallError(line, record)
 
     def _scrub(self, text: str) -> str:
         """Remove the key from anything a server echoes back before it is shown or saved."""
@@ -271,86 +268,131 @@ def error_codes(body: object) -> set[str]:
     return codes
 
 
-def error_advice(status: int, codes: set[str], server: str, key_hint: str,
-                 api: str = "chat") -> str:
-    """What happened and what to do, by the provider's error code first, then by status."""
-    # Each line whole, with and without the server's words, so the screen can translate it.
+def error_line(status: int, codes: set[str], server: str, env: str | None,
+               api: str = "chat") -> str:
+    """`STATUS: what happened; what to do`, by the provider's error code first, then by status;
+    `server` is what the server said (may be empty), `env` the key's variable (may be None)."""
+    # Each line whole (with and without the server's words), so the screen can translate it.
     fix = config_fix(server)
     if fix is not None and status in (400, 422):
+        return _fix_line(status, fix, server)
+    if (codes & _BAD_KEY or status == 401) and env:
         if server:
-            return t("{reason} ({server}); {advice}", reason=fix[0], server=server,
-                     advice=fix[1])
-        return t("{reason}; {advice}", reason=fix[0], advice=fix[1])
+            return t("{status}: the API key was refused ({server}); check {env}",
+                     status=status, server=server, env=env)
+        return t("{status}: the API key was refused; check {env}", status=status, env=env)
     if codes & _BAD_KEY or status == 401:
         if server:
-            return t("the API key was refused ({server}); {key_hint}", server=server,
-                     key_hint=key_hint)
-        return t("the API key was refused; {key_hint}", key_hint=key_hint)
+            return t("{status}: the API key was refused ({server}); check the server's API key "
+                     "setting and api_key_env in config.json", status=status, server=server)
+        return t("{status}: the API key was refused; check the server's API key setting and "
+                 "api_key_env in config.json", status=status)
     if codes & _NO_QUOTA or status == 402:
         if server:
-            return t("the account has no balance or quota left ({server}); check billing or "
-                     "top it up, then run again", server=server)
-        return t("the account has no balance or quota left; check billing or top it up, then "
-                 "run again")
+            return t("{status}: the account has no balance or quota left ({server}); check "
+                     "billing or top it up, then run again", status=status, server=server)
+        return t("{status}: the account has no balance or quota left; check billing or top it "
+                 "up, then run again", status=status)
     if codes & _OVERLOADED:
         if server:
-            return t("the model is overloaded ({server}); try again later", server=server)
-        return t("the model is overloaded; try again later")
+            return t("{status}: the model is overloaded ({server}); try again later",
+                     status=status, server=server)
+        return t("{status}: the model is overloaded; try again later", status=status)
     if "RESOURCE_EXHAUSTED" in codes:
         # Gemini says "exceeded your current quota" for per-minute and per-day limits alike.
         if server:
-            return t("a quota or rate limit was reached ({server}); wait for it to reset, or "
-                     "check the plan and billing", server=server)
-        return t("a quota or rate limit was reached; wait for it to reset, or check the plan "
-                 "and billing")
+            return t("{status}: a quota or rate limit was reached ({server}); wait for it to "
+                     "reset, or check the plan and billing", status=status, server=server)
+        return t("{status}: a quota or rate limit was reached; wait for it to reset, or check "
+                 "the plan and billing", status=status)
     if "--enable-auto-tool-choice" in server:
-        return t("the server has tool calling off ({server}); start vLLM with "
+        return t("{status}: the server has tool calling off ({server}); start vLLM with "
                  "--enable-auto-tool-choice and the --tool-call-parser for this model",
-                 server=server)
+                 status=status, server=server)
     if "--jinja" in server:
-        return t("the server cannot take tools ({server}); start llama-server with --jinja",
-                 server=server)
+        return t("{status}: the server cannot take tools ({server}); start llama-server with "
+                 "--jinja", status=status, server=server)
     if "tool_use_failed" in codes:
         # Groq: the model wrote a call its parser could not read.
         if server:
-            return t("the model wrote a tool call the server could not read ({server}); run "
-                     "again, or choose another model", server=server)
-        return t("the model wrote a tool call the server could not read; run again, or choose "
-                 "another model")
+            return t("{status}: the model wrote a tool call the server could not read "
+                     "({server}); run again, or choose another model",
+                     status=status, server=server)
+        return t("{status}: the model wrote a tool call the server could not read; run again, "
+                 "or choose another model", status=status)
     if status == 403:
         if server:
-            return t("access was denied ({server}); check the key's permissions for this model",
-                     server=server)
-        return t("access was denied; check the key's permissions for this model")
+            return t("{status}: access was denied ({server}); check the key's permissions for "
+                     "this model", status=status, server=server)
+        return t("{status}: access was denied; check the key's permissions for this model",
+                 status=status)
     if status == 404 and api == "responses":
         if server:
-            return t("not found ({server}); check base_url and model in config.json, or, if "
-                     'this server has no Responses API, set "api": "chat"', server=server)
-        return t("not found; check base_url and model in config.json, or, if this server has "
-                 'no Responses API, set "api": "chat"')
+            return t("{status}: not found ({server}); check base_url and model in config.json, "
+                     'or, if this server has no Responses API, set "api": "chat"',
+                     status=status, server=server)
+        return t("{status}: not found; check base_url and model in config.json, or, if this "
+                 'server has no Responses API, set "api": "chat"', status=status)
     if status == 404:
         if server:
-            return t("not found ({server}); check base_url and model in config.json",
-                     server=server)
-        return t("not found; check base_url and model in config.json")
+            return t("{status}: not found ({server}); check base_url and model in config.json",
+                     status=status, server=server)
+        return t("{status}: not found; check base_url and model in config.json", status=status)
     if status in (400, 422):
         if server:
-            return t("the server rejected the request ({server}); check model and extra_body "
-                     "in config", server=server)
-        return t("the server rejected the request; check model and extra_body in config")
+            return t("{status}: the server rejected the request ({server}); check model and "
+                     "extra_body in config", status=status, server=server)
+        return t("{status}: the server rejected the request; check model and extra_body in "
+                 "config", status=status)
     if status == 429:
         if server:
-            return t("rate limit reached ({server}); wait a moment, then run again",
-                     server=server)
-        return t("rate limit reached; wait a moment, then run again")
+            return t("{status}: rate limit reached ({server}); wait a moment, then run again",
+                     status=status, server=server)
+        return t("{status}: rate limit reached; wait a moment, then run again", status=status)
     if status >= 500:
         if server:
-            return t("the server failed or is overloaded ({server}); try again later",
-                     server=server)
-        return t("the server failed or is overloaded; try again later")
+            return t("{status}: the server failed or is overloaded ({server}); try again later",
+                     status=status, server=server)
+        return t("{status}: the server failed or is overloaded; try again later", status=status)
     if server:
-        return t("the server refused the request ({server})", server=server)
-    return t("the server refused the request")
+        return t("{status}: the server refused the request ({server})", status=status,
+                 server=server)
+    return t("{status}: the server refused the request", status=status)
+
+
+def _fix_line(status: int, fix: tuple[str, str], server: str) -> str:
+    """The line for a 400 that config_fix knows how to fix."""
+    if fix is _TAKES_COMPLETION_TOKENS:
+        if server:
+            return t("{status}: this model takes max_completion_tokens, not max_tokens "
+                     '({server}); set "max_tokens_field": "max_completion_tokens" in '
+                     "config.json", status=status, server=server)
+        return t("{status}: this model takes max_completion_tokens, not max_tokens; set "
+                 '"max_tokens_field": "max_completion_tokens" in config.json', status=status)
+    if fix is _NO_COMPLETION_TOKENS:
+        if server:
+            return t("{status}: this server does not take max_completion_tokens ({server}); "
+                     'set "max_tokens_field": "max_tokens" in config.json',
+                     status=status, server=server)
+        return t("{status}: this server does not take max_completion_tokens; set "
+                 '"max_tokens_field": "max_tokens" in config.json', status=status)
+    # A template holds no literal braces: the part with the JSON value is a line of its own.
+    other = t('(or keep Chat Completions with "extra_body": {"reasoning_effort": "none"})')
+    if server:
+        return t("{status}: tools with reasoning need the Responses API for this model "
+                 '({server}); set "api": "responses" in config.json {other}', status=status,
+                 server=server, other=other)
+    return t("{status}: tools with reasoning need the Responses API for this model; set "
+             '"api": "responses" in config.json {other}', status=status, other=other)
+
+
+_TAKES_COMPLETION_TOKENS = ("this model takes max_completion_tokens, not max_tokens",
+                            'set "max_tokens_field": "max_completion_tokens" in config.json')
+_NO_COMPLETION_TOKENS = ("this server does not take max_completion_tokens",
+                         'set "max_tokens_field": "max_tokens" in config.json')
+_RESPONSES_FOR_TOOLS = ("tools with reasoning need the Responses API for this model",
+                        'set "api": "responses" in config.json (or keep Chat Completions with '
+                        '"extra_body": {"reasoning_effort": "none"})')
 
 
 def config_fix(server: str) -> tuple[str, str] | None:
@@ -364,14 +406,10 @@ def config_fix(server: str) -> tuple[str, str] | None:
     predate max_completion_tokens refuse that field. Sources in tests/provider_replies.py.
     """
     if "'max_tokens'" in server and "max_completion_tokens" in server:
-        return (t("this model takes max_completion_tokens, not max_tokens"),
-                t('set "max_tokens_field": "max_completion_tokens" in config.json'))
+        return _TAKES_COMPLETION_TOKENS
     if "max_completion_tokens" in server and ("nrecognized" in server or "nsupported" in server
                                               or "not supported" in server):
-        return (t("this server does not take max_completion_tokens"),
-                t('set "max_tokens_field": "max_tokens" in config.json'))
+        return _NO_COMPLETION_TOKENS
     if "reasoning_effort" in server and "/v1/responses" in server:
-        return (t("tools with reasoning need the Responses API for this model"),
-                t('set "api": "responses" in config.json (or keep Chat Completions with '
-                  '"extra_body": {"reasoning_effort": "none"})'))
+        return _RESPONSES_FOR_TOOLS
     return None

@@ -58,10 +58,12 @@ def write_feed(path: str | os.PathLike[str], calendar_bytes: bytes) -> str:
                                   reason=_reason(error))) from None
     theirs, ours = ics.calendar_identity(existing), ics.calendar_identity(calendar_bytes)
     if theirs != ours:
-        what = "PRODID" if theirs[0] != ours[0] else t("calendar name (X-WR-CALNAME)")
-        raise CalendarFileError(t("{path} was not written by planner (its {what} differs); "
-                                  "it is left as it is: choose another file",
-                                  path=path, what=what))
+        if theirs[0] != ours[0]:
+            raise CalendarFileError(t("{path} was not written by planner (its PRODID differs); "
+                                      "it is left as it is: choose another file", path=path))
+        raise CalendarFileError(t("{path} was not written by planner (its calendar name "
+                                  "(X-WR-CALNAME) differs); it is left as it is: choose "
+                                  "another file", path=path))
     if ics.without_stamps(existing) == ics.without_stamps(calendar_bytes):
         return "unchanged"
     _write_feed(path, calendar_bytes, _mode_of(path))
@@ -143,9 +145,7 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
                 _replace(path, revision.data,
                          NEW_FILE_MODE if previous is None else _mode_of(path), sync=False)
             except OSError as error:
-                raise CalendarFileError(t("could not write {path} ({reason}); {written}",
-                                          path=path, reason=_reason(error),
-                                          written=_written(created + updated))) from None
+                raise CalendarFileError(_not_written(path, error, created + updated)) from None
             if revision.change == "created":
                 created += 1
             else:
@@ -259,10 +259,13 @@ def _mode_of(path: str) -> int:
         return NEW_FILE_MODE
 
 
-def _written(count: int) -> str:
+def _not_written(path: str, error: OSError, count: int) -> str:
+    """The line for a vdir file that could not be written, after `count` others were."""
     if count == 0:
-        return t("nothing was written")
-    return t("{count} event file(s) were written before", count=count)
+        return t("could not write {path} ({reason}); nothing was written", path=path,
+                 reason=_reason(error))
+    return t("could not write {path} ({reason}); {count} event file(s) were written before",
+             path=path, reason=_reason(error), count=count)
 
 
 def _reason(error: OSError) -> str:
