@@ -18,6 +18,7 @@ import urllib.parse
 from collections.abc import Iterable
 
 from planner import ics
+from planner.i18n import t
 from planner.vdir import Counts
 
 INSTALL_HINT = "pip install 'planner[caldav]'"
@@ -54,7 +55,8 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         from caldav.davclient import DAVClient
         from caldav.lib import error as dav_error
     except ImportError:
-        raise MissingLibrary(f"the caldav library is not installed: {INSTALL_HINT}") from None
+        raise MissingLibrary(t("the caldav library is not installed: {hint}",
+                               hint=INSTALL_HINT)) from None
     items = list(events)
     shown = _shown_url(url)
     # A user and password may also come in the URL itself (http://user:password@host/).
@@ -97,29 +99,38 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     except SyncError as error:
         raise SyncError(_scrub(str(error), password)) from None
     except dav_error.AuthorizationError as error:
-        if stage == "login":
-            message = f"the CalDAV server at {shown} refused the login" + (
-                f" for user {user!r}" if user else " (no user given)")
+        if stage == "login" and user:
+            message = t("the CalDAV server at {url} refused the login for user {user}",
+                        url=shown, user=repr(user))
+        elif stage == "login":
+            message = t("the CalDAV server at {url} refused the login (no user given)",
+                        url=shown)
         else:
-            message = (f"the CalDAV server at {shown} refused access while {stage} "
-                       f"(HTTP {error.status or 403}); {_so_far(written, items)}")
+            message = _so_far(t("the CalDAV server at {url} refused access {during} "
+                                "(HTTP {status})", url=shown, during=_during(stage),
+                                status=error.status or 403), written, items)
         raise SyncError(_scrub(message, password)) from None
     except dav_error.NotFoundError:
-        what = "nothing" if stage == "login" else "the calendar is gone"
-        raise SyncError(_scrub(f"the CalDAV server at {shown} says {what} is there "
-                               f"(HTTP 404 while {stage}); {_so_far(written, items)}",
-                               password)) from None
+        if stage == "login":
+            problem = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
+                        url=shown, during=_during(stage))
+        else:
+            problem = t("the CalDAV server at {url} says the calendar is gone is there "
+                        "(HTTP 404 {during})", url=shown, during=_during(stage))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except dav_error.DAVError as error:
         status = f"HTTP {error.status}" if error.status else type(error).__name__
-        raise SyncError(_scrub(f"the CalDAV server at {shown} failed while {stage} ({status}); "
-                               f"{_so_far(written, items)}", password)) from None
+        problem = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
+                    during=_during(stage), status=status)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except OSError as error:  # niquests' connection errors and timeouts are OSErrors
-        raise SyncError(_scrub(f"cannot reach the CalDAV server at {shown} ({_why(error)}); "
-                               f"{_so_far(written, items)}", password)) from None
+        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=_why(error))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except Exception as error:  # anything else the library raises on a strange answer
-        raise SyncError(_scrub(f"the CalDAV server at {shown} gave an answer planner cannot use "
-                               f"while {stage} ({type(error).__name__}); "
-                               f"{_so_far(written, items)}", password)) from None
+        problem = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
+                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
 
 
 def _find_calendar(client, url: str, name: str | None, shown: str,
@@ -143,13 +154,26 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
              calendars]
     there = ", ".join(repr(found) for found in names[:_NAMES_SHOWN]) + (
         ", ..." if len(names) > _NAMES_SHOWN else "")
-    where = f"(its calendars: {there})" if names else "(it has no calendars)"
+    # Each line whole, with or without the calendars found, so the screen can translate it.
     if name is None and default_name is not None:
-        raise SyncError(f"{shown} is not a calendar and has no calendar named {default_name!r} "
-                        f"{where}; name one with --calendar")
+        if names:
+            raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
+                              "(its calendars: {there}); name one with --calendar",
+                              url=shown, name=repr(default_name), there=there))
+        raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
+                          "(it has no calendars); name one with --calendar",
+                          url=shown, name=repr(default_name)))
     if name is None:
-        raise SyncError(f"{shown} is not a calendar {where}; name one with --calendar")
-    raise SyncError(f"no calendar named {name!r} at {shown} {where}")
+        if names:
+            raise SyncError(t("{url} is not a calendar (its calendars: {there}); name one with "
+                              "--calendar", url=shown, there=there))
+        raise SyncError(t("{url} is not a calendar (it has no calendars); name one with "
+                          "--calendar", url=shown))
+    if names:
+        raise SyncError(t("no calendar named {name} at {url} (its calendars: {there})",
+                          name=repr(name), url=shown, there=there))
+    raise SyncError(t("no calendar named {name} at {url} (it has no calendars)",
+                      name=repr(name), url=shown))
 
 
 def _path(url: str) -> str:
@@ -173,13 +197,24 @@ def _why(error: OSError) -> str:
     match = _ERRNO_TEXT.search(str(error))
     if match:
         return match[1].strip()
-    return "timed out" if "timed out" in str(error).lower() else type(error).__name__
+    return t("timed out") if "timed out" in str(error).lower() else type(error).__name__
 
 
-def _so_far(written: int, items: list) -> str:
+def _during(stage: str) -> str:
+    """`while login`, `while listing` or `while writing`: one program line each."""
+    if stage == "login":
+        return t("while login")
+    if stage == "listing":
+        return t("while listing")
+    return t("while writing")
+
+
+def _so_far(problem: str, written: int, items: list) -> str:
+    """The problem, then how far the sync got."""
     if written == 0:
-        return "nothing was changed there"
-    return f"{written} of {len(items)} event(s) were written before it stopped"
+        return t("{problem}; nothing was changed there", problem=problem)
+    return t("{problem}; {written} of {total} event(s) were written before it stopped",
+             problem=problem, written=written, total=len(items))
 
 
 def _scrub(message: str, password: str | None) -> str:

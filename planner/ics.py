@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.i18n import t
 from planner.plans import is_run_id
 
 PRODID = "-//planner//review plans//EN"
@@ -72,7 +73,8 @@ def parse_clock(text: str) -> _dt.time:
     """"HH:MM" (24-hour) as a time; ValueError naming the rule otherwise."""
     match = _CLOCK.fullmatch(text) if isinstance(text, str) else None
     if match is None:
-        raise ValueError(f"review_time must be a 24-hour time \"HH:MM\", got {text!r}")
+        raise ValueError(t("review_time must be a 24-hour time \"HH:MM\", got {value}",
+                           value=repr(text)))
     return _dt.time(int(match[1]), int(match[2]))
 
 
@@ -171,11 +173,11 @@ def event_uid(run_id: str, session: int | None = None) -> str:
     """`<run_id>@planner`, or `<run_id>-<n>@planner` for session n (from 1) of a series."""
     # A UID is written unescaped and becomes a file name: only planner's run-ID form.
     if not is_run_id(run_id):
-        raise ValueError(f"{run_id!r} cannot become a calendar UID")
+        raise ValueError(t("{run_id} cannot become a calendar UID", run_id=repr(run_id)))
     if session is None:
         return f"{run_id}{UID_SUFFIX}"
     if type(session) is not int or session < 1:
-        raise ValueError(f"session numbers start at 1, got {session!r}")
+        raise ValueError(t("session numbers start at 1, got {session}", session=repr(session)))
     return f"{run_id}-{session}{UID_SUFFIX}"
 
 
@@ -188,7 +190,8 @@ def events_from_rows(rows: Iterable[dict]) -> list[EventSpec]:
         if row.get("problem") is not None:
             continue
         if not is_run_id(row["run_id"]):
-            raise ValueError(f"{row['file']}: its run ID cannot become a calendar UID")
+            raise ValueError(t("{file}: its run ID cannot become a calendar UID",
+                               file=row["file"]))
         notes = tuple((note["id"], note.get("title")) for note in row["notes"])
         events.append(EventSpec(
             event_uid(row["run_id"], row.get("session")), row["date"], row["minutes"],
@@ -258,10 +261,12 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
     planned, seen = [], set()
     for spec in events:
         if not _UID.fullmatch(spec.uid):
-            raise ValueError(f"{spec.file}: {spec.uid!r} is not a planner calendar UID")
+            raise ValueError(t("{file}: {uid} is not a planner calendar UID", file=spec.file,
+                               uid=repr(spec.uid)))
         if spec.uid in seen:
             # Two events with one UID would merge into one in every calendar.
-            raise ValueError(f"{spec.file}: the calendar UID {spec.uid} appears twice")
+            raise ValueError(t("{file}: the calendar UID {uid} appears twice", file=spec.file,
+                               uid=spec.uid))
         seen.add(spec.uid)
         start = start_of(spec.date, clock, zone, after[spec.uid])
         # Everything the event's text is made from, except `created` (only a new event's

@@ -13,6 +13,7 @@ import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner import storage
+from planner.i18n import t
 from planner.notes import MAX_QUERY
 from planner.plan import InvalidArguments, _kind, _load_object, _show
 from planner.tools import MAX_RESULT_BYTES, Tool
@@ -33,7 +34,7 @@ MAX_TEXT = 3000  # characters of a note's text sent back; the rest is cut, and i
 _TITLE = 120  # characters of a title in a result
 _TAGS = 10  # tags in a result, each cut at 30 characters
 _SPACES = " \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
-NO_NOTE = {"error": "no note with this ID"}
+NO_NOTE = {"error": t("no note with this ID")}
 
 
 class SearchArguments(NamedTuple):
@@ -154,19 +155,21 @@ def check_search(arguments: object) -> SearchArguments:
     data = _object(arguments, required=("query",), allowed=("query", "limit"))
     query = data["query"]
     if not isinstance(query, str):
-        raise InvalidArguments("query", f"must be a string, got {_kind(query)}")
+        raise InvalidArguments("query", t("must be a string, got {kind}", kind=_kind(query)))
     if len(query) > MAX_QUERY:
-        raise InvalidArguments("query", f"has {len(query)} characters; at most {MAX_QUERY}")
+        raise InvalidArguments("query", t("has {count} characters; at most {limit}",
+                                          count=len(query), limit=MAX_QUERY))
     query = query.strip(_SPACES)
     if not query:
-        raise InvalidArguments("query", "is empty after trimming spaces")
+        raise InvalidArguments("query", t("is empty after trimming spaces"))
     _printable("query", query)
     limit = data.get("limit", DEFAULT_LIMIT)
     # bool is an int subclass, and 5.0 or "5" are not integers: none is converted.
     if type(limit) is not int:
-        raise InvalidArguments("limit", f"must be an integer, got {_kind(limit)}")
+        raise InvalidArguments("limit", t("must be an integer, got {kind}", kind=_kind(limit)))
     if not 1 <= limit <= MAX_LIMIT:
-        raise InvalidArguments("limit", f"must be from 1 to {MAX_LIMIT}, got {limit}")
+        raise InvalidArguments("limit", t("must be from {low} to {high}, got {value}", low=1,
+                                          high=MAX_LIMIT, value=limit))
     return SearchArguments(query, limit)
 
 
@@ -175,11 +178,12 @@ def check_get(arguments: object) -> GetArguments:
     data = _object(arguments, required=("id",), allowed=("id",))
     note_id = data["id"]
     if not isinstance(note_id, str):
-        raise InvalidArguments("id", f"must be a string, got {_kind(note_id)}")
+        raise InvalidArguments("id", t("must be a string, got {kind}", kind=_kind(note_id)))
     if not note_id:
-        raise InvalidArguments("id", "is empty")
+        raise InvalidArguments("id", t("is empty"))
     if len(note_id) > MAX_ID:
-        raise InvalidArguments("id", f"has {len(note_id)} characters; at most {MAX_ID}")
+        raise InvalidArguments("id", t("has {count} characters; at most {limit}",
+                                       count=len(note_id), limit=MAX_ID))
     _printable("id", note_id)
     return GetArguments(note_id)
 
@@ -195,9 +199,10 @@ def _whole(data: dict, field: str, low: int, high: int) -> int:
     value = data[field]
     # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
     if type(value) is not int:
-        raise InvalidArguments(field, f"must be an integer, got {_kind(value)}")
+        raise InvalidArguments(field, t("must be an integer, got {kind}", kind=_kind(value)))
     if not low <= value <= high:
-        raise InvalidArguments(field, f"must be from {low} to {high}, got {value}")
+        raise InvalidArguments(field, t("must be from {low} to {high}, got {value}", low=low,
+                                        high=high, value=value))
     return value
 
 
@@ -205,18 +210,20 @@ def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ..
     data = _load_object(arguments)
     for name in required:
         if name not in data:
-            raise InvalidArguments(name, "is required but missing")
+            raise InvalidArguments(name, t("is required but missing"))
     extra = sorted(name for name in data if name not in allowed)
     if extra:
         name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
-        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(allowed)})")
+        raise InvalidArguments(name, t("is not an allowed field (only {fields})",
+                                       fields=", ".join(allowed)))
     return data
 
 
 def _printable(field: str, value: str) -> None:
     for char in value:
         if not (char.isprintable() or unicodedata.category(char) == "Zs"):
-            raise InvalidArguments(field, f"contains a non-printable character U+{ord(char):04X}")
+            raise InvalidArguments(field, t("contains a non-printable character U+{code:04X}",
+                                            code=ord(char)))
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -229,7 +236,7 @@ def run_search(catalog: Catalog, arguments: SearchArguments) -> dict:
     try:
         results, total = catalog.search(arguments.query, arguments.limit)
     except NotesError as error:
-        return {"error": f"the notes cannot be searched now ({error})"}
+        return {"error": t("the notes cannot be searched now ({error})", error=error)}
     shown = [{"id": item["id"], "title": _cut(item["title"], _TITLE),
               "snippet": item["snippet"]} for item in results]
     result = {"results": shown, "total": total}
@@ -250,7 +257,7 @@ def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
     try:
         note = catalog.get(arguments.id)
     except NotesError as error:
-        return {"error": f"the note cannot be read now ({error})"}
+        return {"error": t("the note cannot be read now ({error})", error=error)}
     if note is None:
         return dict(NO_NOTE)
     result = {"id": note.id, "title": _cut(note.title, _TITLE),
@@ -277,7 +284,7 @@ def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> d
     try:
         found = memory.due(today, arguments.days, arguments.limit)
     except NotesError as error:
-        return {"error": f"the notes cannot be read now ({error})"}
+        return {"error": t("the notes cannot be read now ({error})", error=error)}
     rows = [{**row, "title": _cut(str(row["title"]), _TITLE)} for row in found.rows]
     result = {"due": rows, "total": found.total,
               "next_due": None if found.next_due is None else found.next_due.isoformat()}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from planner import providers, strictjson
 from planner.config import Config
+from planner.i18n import t
 from planner.turns import Turn
 from planner.wire import dialect_named, error_fields, parse_reply
 
@@ -83,7 +84,8 @@ class ScriptedClient:
     def complete(self, body: dict) -> object:
         self.requests.append(copy.deepcopy(body))
         if not self.replies:
-            raise ModelCallError("the scripted model has no reply left", {"error": "no reply"})
+            raise ModelCallError(t("the scripted model has no reply left"),
+                                 {"error": "no reply"})
         reply = self.replies.pop(0)
         if callable(reply):
             reply = reply(body)
@@ -119,9 +121,9 @@ class LiveClient:
         openai = self._openai
         if not (self._key.isascii() and self._key.isprintable()):
             # The SDK would crash with a raw UnicodeEncodeError, or echo the key in its message.
-            message = (
-                f"the API key has characters an HTTP header cannot carry (non-ASCII or control "
-                f"characters); check {self._config.api_key_env} or the key you typed"
+            message = t(
+                "the API key has characters an HTTP header cannot carry (non-ASCII or control "
+                "characters); check {env} or the key you typed", env=self._config.api_key_env
             )
             raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
         responses = self._config.api == "responses"
@@ -141,16 +143,17 @@ class LiveClient:
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
-            message = (
-                f"the model did not answer within {self._config.timeout_seconds:g} s; "
-                f"try again later or raise timeout_seconds in {self._config.file}"
+            message = t(
+                "the model did not answer within {seconds:g} s; "
+                "try again later or raise timeout_seconds in {config}",
+                seconds=self._config.timeout_seconds, config=self._config.file,
             )
             raise ModelCallError(message, {"error": {"kind": "timeout"}}) from None
         except openai.APIConnectionError as error:
             reason = self._scrub(str(error.__cause__ or error))[:_MESSAGE_LIMIT]
-            message = (
-                f"could not reach {self._config.base_url} ({reason}); "
-                f"check base_url in {self._config.file} and the network"
+            message = t(
+                "could not reach {url} ({reason}); check base_url in {config} and the network",
+                url=self._config.base_url, reason=reason, config=self._config.file,
             )
             raise ModelCallError(
                 message, {"error": {"kind": "connection", "reason": reason}}
@@ -159,7 +162,7 @@ class LiveClient:
             # Scrubbed after decoding: a key the server wrote as "sk-a\/b" is found as "sk-a/b".
             data = self._scrub_data(strictjson.loads(text))
         except (ValueError, RecursionError):
-            message = (
+            message = t(
                 "the server's reply was not JSON; check that base_url points to an "
                 "OpenAI-compatible API"
             )
@@ -184,14 +187,12 @@ class LiveClient:
             body = self._scrub(error.response.text)[:4096]
         said_text, _ = error_fields(body)
         server = said_text or ""
-        env = self._config.api_key_env
-        key_hint = f"check {env}" if env else \
-            f"check the server's API key setting and api_key_env in {self._config.file}"
-        advice = error_advice(status, error_codes(body), server, key_hint,
-                              api=self._config.api, config_file=self._config.file)
+        line = error_line(status, error_codes(body), server, self._config.api_key_env,
+                          config_file=self._config.file,
+                          api=self._config.api)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
-        return ModelCallError(f"{status}: {advice}", record)
+        return ModelCallError(line, record)
 
     def _scrub(self, text: str) -> str:
         """Remove the key from anything a server echoes back before it is shown or saved."""
@@ -268,52 +269,141 @@ def error_codes(body: object) -> set[str]:
     return codes
 
 
-def error_advice(status: int, codes: set[str], server: str, key_hint: str,
-                 api: str = "chat", config_file: str = "config.json") -> str:
-    """What happened and what to do, by the provider's error code first, then by status;
-    `config_file` is the settings file in use, named where a change there is the fix."""
-    said = f" ({server})" if server else ""
-    fix = config_fix(server, config_file)
+def error_line(status: int, codes: set[str], server: str, env: str | None,
+               api: str = "chat", config_file: str = "config.json") -> str:
+    """`STATUS: what happened; what to do`, by the provider's error code first, then by status;
+    `server` is what the server said (may be empty), `env` the key's variable (may be None),
+    `config_file` the settings file in use, named where a change there is the fix."""
+    # Each line whole (with and without the server's words), so the screen can translate it.
+    fix = config_fix(server)
     if fix is not None and status in (400, 422):
-        return f"{fix[0]}{said}; {fix[1]}"
+        return _fix_line(status, fix, server, config_file)
+    if (codes & _BAD_KEY or status == 401) and env:
+        if server:
+            return t("{status}: the API key was refused ({server}); check {env}",
+                     status=status, server=server, env=env)
+        return t("{status}: the API key was refused; check {env}", status=status, env=env)
     if codes & _BAD_KEY or status == 401:
-        return f"the API key was refused{said}; {key_hint}"
+        if server:
+            return t("{status}: the API key was refused ({server}); check the server's API key "
+                     "setting and api_key_env in {config}", status=status, server=server,
+                     config=config_file)
+        return t("{status}: the API key was refused; check the server's API key setting and "
+                 "api_key_env in {config}", status=status, config=config_file)
     if codes & _NO_QUOTA or status == 402:
-        return (f"the account has no balance or quota left{said}; check billing or top it up, "
-                "then run again")
+        if server:
+            return t("{status}: the account has no balance or quota left ({server}); check "
+                     "billing or top it up, then run again", status=status, server=server)
+        return t("{status}: the account has no balance or quota left; check billing or top it "
+                 "up, then run again", status=status)
     if codes & _OVERLOADED:
-        return f"the model is overloaded{said}; try again later"
+        if server:
+            return t("{status}: the model is overloaded ({server}); try again later",
+                     status=status, server=server)
+        return t("{status}: the model is overloaded; try again later", status=status)
     if "RESOURCE_EXHAUSTED" in codes:
         # Gemini says "exceeded your current quota" for per-minute and per-day limits alike.
-        return (f"a quota or rate limit was reached{said}; wait for it to reset, or check the "
-                "plan and billing")
+        if server:
+            return t("{status}: a quota or rate limit was reached ({server}); wait for it to "
+                     "reset, or check the plan and billing", status=status, server=server)
+        return t("{status}: a quota or rate limit was reached; wait for it to reset, or check "
+                 "the plan and billing", status=status)
     if "--enable-auto-tool-choice" in server:
-        return (f"the server has tool calling off{said}; start vLLM with "
-                "--enable-auto-tool-choice and the --tool-call-parser for this model")
+        return t("{status}: the server has tool calling off ({server}); start vLLM with "
+                 "--enable-auto-tool-choice and the --tool-call-parser for this model",
+                 status=status, server=server)
     if "--jinja" in server:
-        return f"the server cannot take tools{said}; start llama-server with --jinja"
+        return t("{status}: the server cannot take tools ({server}); start llama-server with "
+                 "--jinja", status=status, server=server)
     if "tool_use_failed" in codes:
         # Groq: the model wrote a call its parser could not read.
-        return (f"the model wrote a tool call the server could not read{said}; run again, or "
-                "choose another model")
+        if server:
+            return t("{status}: the model wrote a tool call the server could not read "
+                     "({server}); run again, or choose another model",
+                     status=status, server=server)
+        return t("{status}: the model wrote a tool call the server could not read; run again, "
+                 "or choose another model", status=status)
     if status == 403:
-        return f"access was denied{said}; check the key's permissions for this model"
+        if server:
+            return t("{status}: access was denied ({server}); check the key's permissions for "
+                     "this model", status=status, server=server)
+        return t("{status}: access was denied; check the key's permissions for this model",
+                 status=status)
     if status == 404 and api == "responses":
-        return (f"not found{said}; check base_url and model in {config_file}, or, if this server "
-                'has no Responses API, set "api": "chat"')
+        if server:
+            return t("{status}: not found ({server}); check base_url and model in {config}, "
+                     'or, if this server has no Responses API, set "api": "chat"',
+                     status=status, server=server, config=config_file)
+        return t("{status}: not found; check base_url and model in {config}, or, if this "
+                 'server has no Responses API, set "api": "chat"', status=status,
+                 config=config_file)
     if status == 404:
-        return f"not found{said}; check base_url and model in {config_file}"
+        if server:
+            return t("{status}: not found ({server}); check base_url and model in {config}",
+                     status=status, server=server, config=config_file)
+        return t("{status}: not found; check base_url and model in {config}", status=status,
+        config=config_file)
     if status in (400, 422):
-        return f"the server rejected the request{said}; check model and extra_body in config"
+        if server:
+            return t("{status}: the server rejected the request ({server}); check model and "
+                     "extra_body in config", status=status, server=server)
+        return t("{status}: the server rejected the request; check model and extra_body in "
+                 "config", status=status)
     if status == 429:
-        return f"rate limit reached{said}; wait a moment, then run again"
+        if server:
+            return t("{status}: rate limit reached ({server}); wait a moment, then run again",
+                     status=status, server=server)
+        return t("{status}: rate limit reached; wait a moment, then run again", status=status)
     if status >= 500:
-        return f"the server failed or is overloaded{said}; try again later"
-    return f"the server refused the request{said}"
+        if server:
+            return t("{status}: the server failed or is overloaded ({server}); try again later",
+                     status=status, server=server)
+        return t("{status}: the server failed or is overloaded; try again later", status=status)
+    if server:
+        return t("{status}: the server refused the request ({server})", status=status,
+                 server=server)
+    return t("{status}: the server refused the request", status=status)
 
 
-def config_fix(server: str, config_file: str = "config.json") -> tuple[str, str] | None:
-    """(what the server said it needs, the change in `config_file` that gives it), or None.
+def _fix_line(status: int, fix: tuple[str, str], server: str, config_file: str) -> str:
+    """The line for a 400 that config_fix knows how to fix."""
+    if fix is _TAKES_COMPLETION_TOKENS:
+        if server:
+            return t("{status}: this model takes max_completion_tokens, not max_tokens "
+                     '({server}); set "max_tokens_field": "max_completion_tokens" in '
+                     "{config}", status=status, server=server, config=config_file)
+        return t("{status}: this model takes max_completion_tokens, not max_tokens; set "
+                 '"max_tokens_field": "max_completion_tokens" in {config}', status=status,
+                 config=config_file)
+    if fix is _NO_COMPLETION_TOKENS:
+        if server:
+            return t("{status}: this server does not take max_completion_tokens ({server}); "
+                     'set "max_tokens_field": "max_tokens" in {config}',
+                     status=status, server=server, config=config_file)
+        return t("{status}: this server does not take max_completion_tokens; set "
+                 '"max_tokens_field": "max_tokens" in {config}', status=status, config=config_file)
+    # A template holds no literal braces: the part with the JSON value is a line of its own.
+    other = t('(or keep Chat Completions with "extra_body": {"reasoning_effort": "none"})')
+    if server:
+        return t("{status}: tools with reasoning need the Responses API for this model "
+                 '({server}); set "api": "responses" in {config} {other}', status=status,
+                 server=server, other=other, config=config_file)
+    return t("{status}: tools with reasoning need the Responses API for this model; set "
+             '"api": "responses" in {config} {other}', status=status, other=other,
+             config=config_file)
+
+
+_TAKES_COMPLETION_TOKENS = ("this model takes max_completion_tokens, not max_tokens",
+                            'set "max_tokens_field": "max_completion_tokens" in config.json')
+_NO_COMPLETION_TOKENS = ("this server does not take max_completion_tokens",
+                         'set "max_tokens_field": "max_tokens" in config.json')
+_RESPONSES_FOR_TOOLS = ("tools with reasoning need the Responses API for this model",
+                        'set "api": "responses" in config.json (or keep Chat Completions with '
+                        '"extra_body": {"reasoning_effort": "none"})')
+
+
+def config_fix(server: str) -> tuple[str, str] | None:
+    """(what the server said it needs, the config.json change that gives it), or None.
 
     OpenAI's current models refuse max_tokens ("Unsupported parameter: 'max_tokens' is not
     supported with this model. Use 'max_completion_tokens' instead.", code
@@ -323,14 +413,10 @@ def config_fix(server: str, config_file: str = "config.json") -> tuple[str, str]
     predate max_completion_tokens refuse that field. Sources in tests/provider_replies.py.
     """
     if "'max_tokens'" in server and "max_completion_tokens" in server:
-        return ("this model takes max_completion_tokens, not max_tokens",
-                f'set "max_tokens_field": "max_completion_tokens" in {config_file}')
+        return _TAKES_COMPLETION_TOKENS
     if "max_completion_tokens" in server and ("nrecognized" in server or "nsupported" in server
                                               or "not supported" in server):
-        return ("this server does not take max_completion_tokens",
-                f'set "max_tokens_field": "max_tokens" in {config_file}')
+        return _NO_COMPLETION_TOKENS
     if "reasoning_effort" in server and "/v1/responses" in server:
-        return ("tools with reasoning need the Responses API for this model",
-                f'set "api": "responses" in {config_file} (or keep Chat Completions with '
-                '"extra_body": {"reasoning_effort": "none"})')
+        return _RESPONSES_FOR_TOOLS
     return None

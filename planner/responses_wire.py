@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 
+from planner.i18n import t
 from planner.turns import ReplyError, ToolCall, Turn
 from planner.wire import GENERIC, Dialect, error_fields, looks_like_tool_markup
 
@@ -103,7 +104,8 @@ def input_items(messages: list[dict]) -> list[dict]:
             items.append({"type": "function_call_output", "call_id": message.get("tool_call_id"),
                           "output": message.get("content")})
         else:
-            raise ValueError(f"a message with role {json.dumps(role)[:40]} has no Responses form")
+            raise ValueError(t("a message with role {role} has no Responses form",
+                               role=json.dumps(role)[:40]))
     return items
 
 
@@ -124,7 +126,7 @@ def messages_from_input(items: list) -> list[dict]:
 
     for item in items:
         if not isinstance(item, dict):
-            raise ValueError("an input item is not an object")
+            raise ValueError(t("an input item is not an object"))
         kind = item.get("type")
         role = item.get("role")
         if kind == "function_call_output":
@@ -137,7 +139,8 @@ def messages_from_input(items: list) -> list[dict]:
             flush()
             messages.append({"role": role, "content": item.get("content")})
         else:
-            raise ValueError(f"an input item of type {json.dumps(kind)[:40]} cannot be continued")
+            raise ValueError(t("an input item of type {kind} cannot be continued",
+                               kind=json.dumps(kind)[:40]))
     flush()
     return messages
 
@@ -162,29 +165,32 @@ def parse_response(body: object, dialect: Dialect = GENERIC) -> Turn:
     item planner does not know, or two calls sharing an ID are refused and nothing is run.
     """
     if not isinstance(body, dict):
-        raise ReplyError("the reply is not a Responses object")
+        raise ReplyError(t("the reply is not a Responses object"))
     status = body.get("status")
     if body.get("error") or status == "failed":
         said, code = error_fields({"error": body.get("error") or {}})
-        code_text = f" {code}" if isinstance(code, (int, str)) and str(code) else ""
-        raise ReplyError(f"the server answered with an error{code_text} instead of a reply "
-                         f"({said or 'status failed, no message'})")
+        said = said or t("status failed, no message")
+        if isinstance(code, (int, str)) and str(code):
+            raise ReplyError(t("the server answered with an error {code} instead of a reply "
+                               "({said})", code=code, said=said))
+        raise ReplyError(t("the server answered with an error instead of a reply ({said})",
+                           said=said))
     if status == "incomplete":
         raise ReplyError(incomplete_problem(body.get("incomplete_details")))
     if status != "completed":
-        raise ReplyError(f"the reply has status {json.dumps(status)[:40]}; only a completed "
-                         "reply is used")
+        raise ReplyError(t("the reply has status {status}; only a completed reply is used",
+                           status=json.dumps(status)[:40]))
     output = body.get("output")
     if not isinstance(output, list):
-        raise ReplyError("the reply has no output list")
+        raise ReplyError(t("the reply has no output list"))
     calls: list[ToolCall] = []
     thoughts: list[str] = []
     for item in output:
         kind = item.get("type") if isinstance(item, dict) else None
         if not isinstance(item, dict) or kind not in _READ:
-            raise ReplyError(f"the reply has an output item of type {json.dumps(kind)[:40]}; "
-                             "planner reads only messages, reasoning and function calls, so "
-                             "nothing was run")
+            raise ReplyError(t("the reply has an output item of type {kind}; planner reads "
+                               "only messages, reasoning and function calls, so nothing was "
+                               "run", kind=json.dumps(kind)[:40]))
         if kind == "reasoning":
             thoughts.extend(_parts(item.get("summary"), ("summary_text",)))
             thoughts.extend(_parts(item.get("content"), ("reasoning_text",)))
@@ -192,13 +198,13 @@ def parse_response(body: object, dialect: Dialect = GENERIC) -> Turn:
             calls.append(_function_call(item, dialect))
     ids = [call.id for call in calls]
     if len(set(ids)) != len(ids):
-        raise ReplyError("two tool calls in the reply share one ID, so their results could not "
-                         "be paired with them")
+        raise ReplyError(t("two tool calls in the reply share one ID, so their results could "
+                           "not be paired with them"))
     message = assistant_message(output)
     text = message["content"]
     if not calls and text is not None and looks_like_tool_markup(text):
-        raise ReplyError("the server did not parse the tool call (it sent the call as "
-                         f"text); {dialect.parser_hint}")
+        raise ReplyError(t("the server did not parse the tool call (it sent the call as "
+                           "text); {hint}", hint=dialect.parser_hint))
     reasoning = "".join(thoughts).strip() or None
     return Turn(text, tuple(calls), "tool_calls" if calls else "stop", message, reasoning)
 
@@ -207,13 +213,13 @@ def incomplete_problem(details: object) -> str:
     """Why an incomplete reply cannot be used, in words (like a cut Chat Completions reply)."""
     reason = details.get("reason") if isinstance(details, dict) else None
     if reason == "max_output_tokens":
-        return ("the reply was cut off at max_tokens (status incomplete, max_output_tokens); "
-                "raise max_tokens in config.json (reasoning tokens count against it too)")
+        return t("the reply was cut off at max_tokens (status incomplete, max_output_tokens); "
+                 "raise max_tokens in config.json (reasoning tokens count against it too)")
     if reason == "content_filter":
-        return ("the provider's content filter stopped the reply (status incomplete, "
-                "content_filter)")
-    return (f"the reply is incomplete (reason {json.dumps(reason)[:40]}); nothing in it was "
-            "run")
+        return t("the provider's content filter stopped the reply (status incomplete, "
+                 "content_filter)")
+    return t("the reply is incomplete (reason {reason}); nothing in it was run",
+             reason=json.dumps(reason)[:40])
 
 
 def chat_usage(usage: object) -> dict | None:
@@ -241,11 +247,15 @@ def chat_usage(usage: object) -> dict | None:
 def _function_call(item: dict, dialect: Dialect) -> ToolCall:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id.strip():
-        raise ReplyError("a tool call has no ID, so its result could not be paired with it; it "
-                         "was not run" + dialect.missing_id_hint)
+        if dialect.missing_id_hint:
+            raise ReplyError(t("a tool call has no ID, so its result could not be paired with "
+                               "it; it was not run; {hint}", hint=dialect.missing_id_hint))
+        raise ReplyError(t("a tool call has no ID, so its result could not be paired with it; "
+                           "it was not run"))
     if item.get("status") not in (None, "completed"):
-        raise ReplyError(f"a tool call has status {json.dumps(item.get('status'))[:40]} (cut "
-                         "short), so it was not run; raise max_tokens in config.json")
+        raise ReplyError(t("a tool call has status {status} (cut short), so it was not run; "
+                           "raise max_tokens in config.json",
+                           status=json.dumps(item.get("status"))[:40]))
     # Arguments are checked by the tool, as for Chat Completions (a bad one is repairable).
     return ToolCall(call_id, item.get("name"), item.get("arguments"))
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from planner import ics, storage
+from planner.i18n import t
 
 MAX_FEED_BYTES = 64 * storage.MIB
 MAX_ITEM_BYTES = storage.MIB
@@ -51,14 +52,18 @@ def write_feed(path: str | os.PathLike[str], calendar_bytes: bytes) -> str:
         _write_feed(path, calendar_bytes, NEW_FILE_MODE)
         return "created"
     except storage.FileRefused as error:
-        raise CalendarFileError(f"{error}; it is left as it is") from None
+        raise CalendarFileError(t("{error}; it is left as it is", error=error)) from None
     except OSError as error:
-        raise CalendarFileError(f"cannot read {path} ({_reason(error)})") from None
+        raise CalendarFileError(t("cannot read {path} ({reason})", path=path,
+                                  reason=_reason(error))) from None
     theirs, ours = ics.calendar_identity(existing), ics.calendar_identity(calendar_bytes)
     if theirs != ours:
-        what = "PRODID" if theirs[0] != ours[0] else "calendar name (X-WR-CALNAME)"
-        raise CalendarFileError(f"{path} was not written by planner (its {what} differs); "
-                                "it is left as it is: choose another file")
+        if theirs[0] != ours[0]:
+            raise CalendarFileError(t("{path} was not written by planner (its PRODID differs); "
+                                      "it is left as it is: choose another file", path=path))
+        raise CalendarFileError(t("{path} was not written by planner (its calendar name "
+                                  "(X-WR-CALNAME) differs); it is left as it is: choose "
+                                  "another file", path=path))
     if ics.without_stamps(existing) == ics.without_stamps(calendar_bytes):
         return "unchanged"
     _write_feed(path, calendar_bytes, _mode_of(path))
@@ -69,8 +74,8 @@ def _write_feed(path: str, data: bytes, mode: int) -> None:
     try:
         _replace(path, data, mode)
     except OSError as error:
-        raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
-                                "it is as it was") from None
+        raise CalendarFileError(t("could not write {path} ({reason}); it is as it was",
+                                  path=path, reason=_reason(error))) from None
 
 
 def update_feed(path: str | os.PathLike[str], events: Iterable[ics.EventSpec], review_time: str,
@@ -91,9 +96,10 @@ def read_feed(path: str | os.PathLike[str]) -> bytes | None:
     except FileNotFoundError:
         return None
     except storage.FileRefused as error:
-        raise CalendarFileError(f"{error}; it is left as it is") from None
+        raise CalendarFileError(t("{error}; it is left as it is", error=error)) from None
     except OSError as error:
-        raise CalendarFileError(f"cannot read {path} ({_reason(error)})") from None
+        raise CalendarFileError(t("cannot read {path} ({reason})", path=path,
+                                  reason=_reason(error))) from None
 
 
 def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
@@ -117,8 +123,8 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
             skipped += 1  # a link, a folder, ...: not a file planner wrote
             continue
         except OSError as error:
-            raise CalendarFileError(f"cannot read {path} ({_reason(error)}); "
-                                    "nothing was written") from None
+            raise CalendarFileError(t("cannot read {path} ({reason}); nothing was written",
+                                      path=path, reason=_reason(error))) from None
         if previous is not None and not ics.is_planner_item(previous):
             skipped += 1  # written or edited by someone else (khal, a person): theirs now
             continue
@@ -139,8 +145,7 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
                 _replace(path, revision.data,
                          NEW_FILE_MODE if previous is None else _mode_of(path), sync=False)
             except OSError as error:
-                raise CalendarFileError(f"could not write {path} ({_reason(error)}); "
-                                        f"{_written(created + updated)}") from None
+                raise CalendarFileError(_not_written(path, error, created + updated)) from None
             if revision.change == "created":
                 created += 1
             else:
@@ -178,8 +183,8 @@ def name_vdir(folder: str | os.PathLike[str], name: str) -> bool:
     except OSError as error:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise CalendarFileError(f"could not write {path} ({_reason(error)}); the events "
-                                "were written") from None
+        raise CalendarFileError(t("could not write {path} ({reason}); the events were written",
+                                  path=path, reason=_reason(error))) from None
     with contextlib.suppress(OSError):
         storage.sync_dir(folder)
     return True
@@ -188,7 +193,7 @@ def name_vdir(folder: str | os.PathLike[str], name: str) -> bool:
 def vdir_name(uid: str) -> str:
     """The vdir file name of an event: its UID and .ics (planner's UIDs are file-name safe)."""
     if not _SAFE_NAME.fullmatch(uid) or len(uid) > 200:
-        raise ValueError(f"{uid!r} cannot be written as a file name")
+        raise ValueError(t("{uid} cannot be written as a file name", uid=repr(uid)))
     return f"{uid}.ics"
 
 
@@ -201,19 +206,23 @@ def _vdir_folder(folder: str) -> None:
         try:
             os.mkdir(folder, storage.DIR_MODE)
         except OSError as error:
-            raise CalendarFileError(f"could not create the folder {folder} "
-                                    f"({_reason(error)}); nothing was written") from None
+            raise CalendarFileError(t("could not create the folder {folder} ({reason}); "
+                                      "nothing was written",
+                                      folder=folder, reason=_reason(error))) from None
         return
     except OSError as error:
-        raise CalendarFileError(f"cannot look at {folder} ({_reason(error)})") from None
+        raise CalendarFileError(t("cannot look at {folder} ({reason})", folder=folder,
+                                  reason=_reason(error))) from None
     if not stat.S_ISDIR(info.st_mode):
-        kind = "a file" if stat.S_ISREG(info.st_mode) else storage.file_kind(info.st_mode)
-        raise CalendarFileError(f"{folder} is not a folder ({kind}); nothing was written")
+        kind = t("a file") if stat.S_ISREG(info.st_mode) else storage.file_kind(info.st_mode)
+        raise CalendarFileError(t("{folder} is not a folder ({kind}); nothing was written",
+                                  folder=folder, kind=kind))
 
 
 def _check_folder(folder: str, path: str) -> None:
     if not os.path.isdir(folder):
-        raise CalendarFileError(f"the folder of {path} does not exist; nothing was written")
+        raise CalendarFileError(t("the folder of {path} does not exist; nothing was written",
+                                  path=path))
 
 
 def _replace(path: str, data: bytes, mode: int, sync: bool = True) -> None:
@@ -250,8 +259,13 @@ def _mode_of(path: str) -> int:
         return NEW_FILE_MODE
 
 
-def _written(count: int) -> str:
-    return "nothing was written" if count == 0 else f"{count} event file(s) were written before"
+def _not_written(path: str, error: OSError, count: int) -> str:
+    """The line for a vdir file that could not be written, after `count` others were."""
+    if count == 0:
+        return t("could not write {path} ({reason}); nothing was written", path=path,
+                 reason=_reason(error))
+    return t("could not write {path} ({reason}); {count} event file(s) were written before",
+             path=path, reason=_reason(error), count=count)
 
 
 def _reason(error: OSError) -> str:

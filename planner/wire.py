@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from planner.i18n import t
 from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
 __all__ = ["ReplyError", "ToolCall", "Turn", "calls_instead_of_text", "tool_message"]
@@ -18,9 +19,9 @@ __all__ = ["ReplyError", "ToolCall", "Turn", "calls_instead_of_text", "tool_mess
 # Server messages are shown on one short line.
 _MESSAGE_LIMIT = 200
 # What the person can do when tool-call markup arrives as plain text, by server.
-_PARSER_HINT = ("enable its tool parser (vLLM: --enable-auto-tool-choice with the "
-                "--tool-call-parser for this model; llama.cpp: --jinja), or use a model with "
-                "tool support")
+_PARSER_HINT = t("enable its tool parser (vLLM: --enable-auto-tool-choice with the "
+                 "--tool-call-parser for this model; llama.cpp: --jinja), or use a model with "
+                 "tool support")
 
 
 class Dialect(NamedTuple):
@@ -37,7 +38,8 @@ class Dialect(NamedTuple):
     parser_hint: str = _PARSER_HINT
     # The type of a call that names none (Mistral's schema: "type" optional, default function).
     default_call_type: str | None = None
-    # Appended to the refusal of a call without an ID / of stop with calls, where known.
+    # Added (after "; ") to the refusal of a call without an ID / of stop with calls, where
+    # known.
     missing_id_hint: str = ""
     stop_with_calls_hint: str = ""
 
@@ -64,16 +66,16 @@ DIALECTS: dict[str, Dialect] = {
     "openrouter": Dialect(
         "openrouter", keep=("reasoning_details",),
         # OpenRouterTeam/ai-sdk-provider#288: Gemini 3 with reasoning ended tool calls with stop.
-        stop_with_calls_hint="; OpenRouter has sent this for Gemini 3 models with reasoning: "
-                             "choose another model or turn reasoning off",
+        stop_with_calls_hint=t("OpenRouter has sent this for Gemini 3 models with reasoning: "
+                               "choose another model or turn reasoning off"),
     ),
     # The thought signature travels inside each tool call (extra_content.google), which is sent
     # back untouched anyway; a text reply may carry one at message level.
     # https://ai.google.dev/gemini-api/docs/thought-signatures
     "gemini": Dialect(
         "gemini", keep=("extra_content",),
-        missing_id_hint="; Gemini's OpenAI endpoint sent empty call IDs in early 2025 "
-                        "(gemini-2.0): use a current model",
+        missing_id_hint=t("Gemini's OpenAI endpoint sent empty call IDs in early 2025 "
+                          "(gemini-2.0): use a current model"),
     ),
     # 400 "Assistant message must have either content or tool_calls, but not both"; reasoning
     # models send content as a list of text and thinking chunks, which Mistral takes back.
@@ -83,36 +85,36 @@ DIALECTS: dict[str, Dialect] = {
     "mistral": Dialect(
         "mistral", no_content_with_calls=True, keep_list_content=True,
         default_call_type="function",
-        parser_hint="use a Mistral model with function calling (the reply held [TOOL_CALLS] "
-                    "as text)",
+        parser_hint=t("use a Mistral model with function calling (the reply held [TOOL_CALLS] "
+                      "as text)"),
     ),
     "qwen": Dialect("qwen"),
     "groq": Dialect("groq"),
     "ollama": Dialect(
         "ollama",
-        parser_hint="update Ollama and use a model tagged 'tools' (ollama.com/search?c=tools)",
+        parser_hint=t("update Ollama and use a model tagged 'tools' (ollama.com/search?c=tools)"),
         # ollama/ollama#5995 (v0.3.1, July 2024) made the OpenAI endpoint say tool_calls.
-        stop_with_calls_hint="; Ollama before 0.3.1 did this: update Ollama",
+        stop_with_calls_hint=t("Ollama before 0.3.1 did this: update Ollama"),
     ),
     "vllm": Dialect(
         "vllm",
-        parser_hint="start vLLM with --enable-auto-tool-choice and the --tool-call-parser "
-                    "that matches the model (e.g. hermes for Qwen2.5/Qwen3, qwen3_coder for "
-                    "Qwen3-Coder)",
+        parser_hint=t("start vLLM with --enable-auto-tool-choice and the --tool-call-parser "
+                      "that matches the model (e.g. hermes for Qwen2.5/Qwen3, qwen3_coder for "
+                      "Qwen3-Coder)"),
     ),
     "llamacpp": Dialect(
         "llamacpp",
-        parser_hint="start llama-server with --jinja (and a chat template with tool support)",
+        parser_hint=t("start llama-server with --jinja (and a chat template with tool support)"),
         # ggml-org/llama.cpp#11992: builds of early 2025 sent tool calls without an ID.
-        missing_id_hint="; llama-server builds of early 2025 did this: update llama.cpp",
+        missing_id_hint=t("llama-server builds of early 2025 did this: update llama.cpp"),
     ),
     "lmstudio": Dialect(
         "lmstudio",
-        parser_hint="load a model with native tool support in LM Studio (the reply held its "
-                    "[TOOL_REQUEST] markup as text), or update LM Studio",
+        parser_hint=t("load a model with native tool support in LM Studio (the reply held its "
+                      "[TOOL_REQUEST] markup as text), or update LM Studio"),
         # lmstudio-ai/lmstudio-bug-tracker#830 (0.3.21): a call with an empty ID.
-        missing_id_hint="; a known LM Studio bug (lmstudio-bug-tracker#830): update LM Studio "
-                        "or load another model",
+        missing_id_hint=t("a known LM Studio bug (lmstudio-bug-tracker#830): update LM Studio "
+                          "or load another model"),
     ),
 }
 
@@ -137,15 +139,16 @@ def parse_reply(body: object, dialect: Dialect | str | None = None) -> Turn:
     choice = _only_choice(body)
     if choice.get("finish_reason") == "error" or choice.get("error"):
         # OpenRouter: an error raised while the model was answering arrives in the choice.
-        said = error_fields(choice.get("error"))[0] or "no message"
-        raise ReplyError(f"the provider reported an error inside the reply ({said})")
+        said = error_fields(choice.get("error"))[0] or t("no message")
+        raise ReplyError(t("the provider reported an error inside the reply ({said})",
+                           said=said))
     message = choice.get("message")
     if not isinstance(message, dict):
-        raise ReplyError("the reply has no message")
+        raise ReplyError(t("the reply has no message"))
     finish = choice.get("finish_reason")
     raw_calls = message.get("tool_calls")
     if raw_calls is not None and not isinstance(raw_calls, list):
-        raise ReplyError("the reply's tool_calls is not a list")
+        raise ReplyError(t("the reply's tool_calls is not a list"))
     content = message.get("content")
     text = content_text(content)
     reasoning = reasoning_text(message)
@@ -153,18 +156,21 @@ def parse_reply(body: object, dialect: Dialect | str | None = None) -> Turn:
         if finish != "stop":
             raise ReplyError(finish_problem(finish, with_calls=False))
         if text is not None and looks_like_tool_markup(text):
-            raise ReplyError("the server did not parse the tool call (it sent the call as "
-                             f"text); {rules.parser_hint}")
+            raise ReplyError(t("the server did not parse the tool call (it sent the call as "
+                               "text); {hint}", hint=rules.parser_hint))
         return Turn(text, (), finish, _assistant(message, content, None, rules), reasoning)
     if finish != "tool_calls":
-        raise ReplyError(finish_problem(finish, with_calls=True) + (
-            rules.stop_with_calls_hint if finish == "stop" else ""))
+        if finish == "stop" and rules.stop_with_calls_hint:
+            raise ReplyError(t("the reply has tool calls but finish_reason stop, so the calls "
+                               "were not run (a reply that ends that way may be cut short or "
+                               "mis-parsed); {hint}", hint=rules.stop_with_calls_hint))
+        raise ReplyError(finish_problem(finish, with_calls=True))
     calls = tuple(_tool_call(raw, rules) for raw in raw_calls)
     ids = [call.id for call in calls]
     if len(set(ids)) != len(ids):
         # Results are paired with calls by ID; two calls with one ID cannot be answered apart.
-        raise ReplyError("two tool calls in the reply share one ID, so their results could not "
-                         "be paired with them")
+        raise ReplyError(t("two tool calls in the reply share one ID, so their results could "
+                           "not be paired with them"))
     # The calls go back exactly as proposed (with any provider data inside them, such as
     # Gemini's thought signature), so the model sees its own calls beside the real results.
     return Turn(text, calls, finish, _assistant(message, content, raw_calls, rules), reasoning)
@@ -277,12 +283,20 @@ def _refuse_error_body(body: object) -> None:
     if not isinstance(body, dict) or not body.get("error") or body.get("choices"):
         return
     said, code = error_fields(body)
-    code_text = f" {code}" if isinstance(code, (int, str)) and str(code) else ""
-    message = f"the server answered with an error{code_text} instead of a reply ({said})"
+    coded = isinstance(code, (int, str)) and bool(str(code))
     if said and "Unexpected endpoint" in said:
         # LM Studio answers an unknown path with HTTP 200 and this string.
-        message += "; check base_url (LM Studio serves the API under /v1)"
-    raise ReplyError(message)
+        if coded:
+            raise ReplyError(t("the server answered with an error {code} instead of a reply "
+                               "({said}); check base_url (LM Studio serves the API under /v1)",
+                               code=code, said=said))
+        raise ReplyError(t("the server answered with an error instead of a reply ({said}); "
+                           "check base_url (LM Studio serves the API under /v1)", said=said))
+    if coded:
+        raise ReplyError(t("the server answered with an error {code} instead of a reply "
+                           "({said})", code=code, said=said))
+    raise ReplyError(t("the server answered with an error instead of a reply ({said})",
+                       said=said))
 
 
 def _tool_call(raw: object, rules: Dialect) -> ToolCall:
@@ -290,36 +304,42 @@ def _tool_call(raw: object, rules: Dialect) -> ToolCall:
     if kind is None and isinstance(raw, dict):
         kind = rules.default_call_type
     if kind != "function" or not isinstance(raw, dict):
-        raise ReplyError(f"a tool call has type {json.dumps(kind)[:40]}; only 'function' is "
-                         "allowed")
+        raise ReplyError(t("a tool call has type {kind}; only 'function' is allowed",
+                           kind=json.dumps(kind)[:40]))
     call_id = raw.get("id")
     if not isinstance(call_id, str) or not call_id.strip():
-        raise ReplyError("a tool call has no ID, so its result could not be paired with it; it "
-                         "was not run" + rules.missing_id_hint)
+        if rules.missing_id_hint:
+            raise ReplyError(t("a tool call has no ID, so its result could not be paired with "
+                               "it; it was not run; {hint}", hint=rules.missing_id_hint))
+        raise ReplyError(t("a tool call has no ID, so its result could not be paired with it; "
+                           "it was not run"))
     function = raw.get("function")
     if not isinstance(function, dict):
-        raise ReplyError("a tool call has no function")
+        raise ReplyError(t("a tool call has no function"))
     return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
 def _only_choice(body: object) -> dict:
     choices = body.get("choices") if isinstance(body, dict) else None
     if not isinstance(choices, list) or not choices:
-        raise ReplyError("the reply has no choices")
+        raise ReplyError(t("the reply has no choices"))
     if len(choices) != 1:
-        raise ReplyError(f"the reply has {len(choices)} choices; exactly one is expected")
+        raise ReplyError(t("the reply has {count} choices; exactly one is expected",
+                           count=len(choices)))
     if not isinstance(choices[0], dict):
-        raise ReplyError("the reply's choice is not an object")
+        raise ReplyError(t("the reply's choice is not an object"))
     return choices[0]
 
 
 def finish_problem(finish: object, with_calls: bool) -> str:
     """Why a finish_reason cannot be used, in words."""
     if finish == "length":
-        return "the reply was cut off at max_tokens (finish_reason length); raise max_tokens"
+        return t("the reply was cut off at max_tokens (finish_reason length); raise max_tokens")
     if finish == "content_filter":
-        return "the provider's content filter stopped the reply (finish_reason content_filter)"
+        return t("the provider's content filter stopped the reply (finish_reason "
+                 "content_filter)")
     if finish == "stop" and with_calls:
-        return ("the reply has tool calls but finish_reason stop, so the calls were not run "
-                "(a reply that ends that way may be cut short or mis-parsed)")
-    return f"the reply ended with an unexpected finish_reason {json.dumps(finish)[:40]}"
+        return t("the reply has tool calls but finish_reason stop, so the calls were not run "
+                 "(a reply that ends that way may be cut short or mis-parsed)")
+    return t("the reply ended with an unexpected finish_reason {finish}",
+             finish=json.dumps(finish)[:40])
