@@ -97,11 +97,21 @@ def shown(line: str) -> str:
     translated = _translations.gettext(line)
     if translated is not line:
         return translated
+    fallback = None
     for pattern, target, names in _compiled():
         match = pattern.fullmatch(line)
-        if match is not None:
-            return _fill(target, {name: _value(match.group(name)) for name in names})
-    return line
+        if match is None:
+            continue
+        values = {name: match.group(name) for name in names}
+        shown_values = {name: _value(value) for name, value in values.items()}
+        # A short template (`{reason}; {advice}`) can split a line at the wrong place: the
+        # match whose sentence-like values are program lines themselves is the right one.
+        if all(shown_values[name] != value or " " not in value
+               for name, value in values.items()):
+            return _fill(target, shown_values)
+        if fallback is None:
+            fallback = _fill(target, shown_values)
+    return line if fallback is None else fallback
 
 
 def _value(text: str) -> str:
