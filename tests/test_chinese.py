@@ -76,17 +76,44 @@ def test_usage_error_is_chinese(home: Path) -> None:
     assert english_sentences(result.stderr) == []
 
 
+class _Screen:
+    """A pexpect log that keeps everything the terminal showed."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    def text(self) -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(self.parts))
+
+
+SAVE_PROMPT = r"SAVE[^\n]*[:：] ?"  # the SAVE prompt in either language
+
+
+def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
+    """planner in a terminal of 80 columns; the child and its screen."""
+    child = pexpect.spawn(PLANNER, args, cwd=str(home), encoding="utf-8", timeout=30,
+                          env={**os.environ, **language, "COLUMNS": "80", **extra},
+                          dimensions=(50, 80))
+    screen = _Screen()
+    child.logfile_read = screen
+    return child, screen
+
+
 def demo_saved(home: Path, language: dict[str, str]) -> str:
     """Run the demo in a terminal at 80 columns and type SAVE; the screen it showed."""
-    child = pexpect.spawn(PLANNER, ["--demo"], cwd=str(home), encoding="utf-8", timeout=30,
-                          env={**os.environ, **language, "COLUMNS": "80"}, dimensions=(50, 80))
-    child.expect("SAVE")
-    child.expect(": ")
+    child, screen = spawn(home, ["--demo"], language)
+    child.expect(SAVE_PROMPT)
     child.sendline("SAVE")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0, child.before
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "")
+    assert child.exitstatus == 0, screen.text()
+    return screen.text()
 
 
 JSON_COMMANDS = [("runs", "--json"), ("show", "last", "--json"), ("costs", "--json"),
@@ -103,3 +130,60 @@ def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
         assert (english.returncode, english.stdout) == (chinese.returncode, chinese.stdout), \
             command
         assert english.stdout.strip(), command
+
+
+# --- In a terminal at 80 columns ---------------------------------------------------------------
+
+
+def screen_lines(text: str) -> list[str]:
+    return [line for line in text.replace("\r", "").split("\n")]
+
+
+def test_demo_in_chinese_at_80_columns(home: Path) -> None:
+    screen = demo_saved(home, CHINESE)
+    assert english_sentences(screen) == [], screen
+    assert [line for line in screen_lines(screen) if columns(line) > 80] == []
+    assert "SAVE" in screen and "（星期" in screen
+    assert len(list((home / "demo-plans").iterdir())) == 1
+
+
+def test_demo_in_english_is_as_it_was(home: Path) -> None:
+    screen = demo_saved(home, ENGLISH)
+    assert "Type SAVE to save this plan; anything else cancels: " in screen
+    assert "Proposed plan (simulated model)" in screen and "保存" not in screen
+
+
+def test_live_conversation_in_chinese(server, home: Path) -> None:
+    from stub_server import Reply, text_reply
+    from test_live import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
+
+    server.add(Reply(body=text_reply("哪天复习？")), proposal(),
+               explanation("计划已保存，到时候复习 N1 和 N2。"))
+    write_config(home, server.url, max_calls=6, max_repairs=1)
+    child, shown = spawn(home, ["-r", "复习 RAG 笔记"], CHINESE, **{KEY_ENV: KEY})
+    child.expect("你的回答（直接回车结束）：")
+    child.sendline(GOOD_PLAN["date"])
+    child.expect(SAVE_PROMPT)
+    child.sendline("SAVE")
+    child.expect(pexpect.EOF)
+    child.close()
+    screen = shown.text()
+    assert child.exitstatus == 0, screen
+    assert english_sentences(screen) == [], screen
+    assert [line for line in screen_lines(screen) if columns(line) > 80] == []
+    system = server.chat_requests()[0].body["messages"][0]["content"]
+    assert "Chinese" in system  # the model is told the person's language
+    assert len(list((home / "plans").iterdir())) == 1
+
+
+TABLES = [("runs",), ("show",), ("costs",), ("plans", "--demo", "--all"), ("notes",),
+          ("due",), ("reviews",), ("where",)]
+
+
+def test_every_table_in_chinese_fits_80_columns(home: Path) -> None:
+    demo_saved(home, CHINESE)
+    for command in TABLES:
+        result = planner(home, *command, language=CHINESE, COLUMNS="80")
+        output = result.stdout + result.stderr
+        assert english_sentences(output) == [], (command, output)
+        assert [line for line in output.splitlines() if columns(line) > 80] == [], command
