@@ -413,14 +413,24 @@ def _backend_line(action: str, error: BaseException, secret: str | None = None) 
     name = type(error).__name__
     if name == "NoKeyringError":
         return _no_backend()
-    detail = f"{name}: {said}" if said else name
+    # The error's name and its words apart: the words are the backend's, shown as they are.
     if action == "store":
-        return t("the OS keyring could not store the key ({detail})", detail=detail)
+        if said:
+            return t("the OS keyring could not store the key ({error}: {said})", error=name,
+                     said=said)
+        return t("the OS keyring could not store the key ({error})", error=name)
     if action == "remove":
-        return t("the OS keyring could not remove the key ({detail})", detail=detail)
+        if said:
+            return t("the OS keyring could not remove the key ({error}: {said})", error=name,
+                     said=said)
+        return t("the OS keyring could not remove the key ({error})", error=name)
     if action == "read":
-        return t("the OS keyring could not be read ({detail})", detail=detail)
-    return t("the OS keyring could not be opened ({detail})", detail=detail)
+        if said:
+            return t("the OS keyring could not be read ({error}: {said})", error=name, said=said)
+        return t("the OS keyring could not be read ({error})", error=name)
+    if said:
+        return t("the OS keyring could not be opened ({error}: {said})", error=name, said=said)
+    return t("the OS keyring could not be opened ({error})", error=name)
 
 
 def _check_header_safe(key: str, where: str, problem: type[KeyProblem] = KeyProblem) -> None:
