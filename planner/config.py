@@ -9,6 +9,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from planner import providers, storage, strictjson
+from planner.i18n import t
 
 DEFAULT_CONFIG_FILE = "config.json"
 
@@ -113,28 +114,29 @@ def load_config(path: Path | None) -> Config:
     except FileNotFoundError:
         if default:
             return Config()
-        raise ConfigError(f"{path}: no such config file") from None
+        raise ConfigError(t("{path}: no such config file", path=path)) from None
     except storage.FileRefused as error:
-        raise ConfigError(f"{error}; the config must be a plain JSON file") from None
+        raise ConfigError(t("{error}; the config must be a plain JSON file", error=error)) from None
     except OSError as error:
-        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise ConfigError(t("{path}: cannot be read ({reason})", path=path,
+                           reason=error.strerror or error)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: is not UTF-8 text ({error.reason} at byte {error.start})") \
-            from None
+        raise ConfigError(t("{path}: is not UTF-8 text ({reason} at byte {byte})", path=path,
+                            reason=error.reason, byte=error.start)) from None
     try:
         # Every config number has a range: one too large to read is named with its key.
         value = strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
-        raise ConfigError(f"{path}: {error}") from None
+        raise ConfigError(t("{path}: {problem}", path=path, problem=error)) from None
     return parse_config(value, str(path))
 
 
 def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     """Check a decoded config object key by key; never converts a value."""
     if not isinstance(data, dict):
-        raise ConfigError(f"{source}: must be a JSON object")
+        raise ConfigError(t("{source}: must be a JSON object", source=source))
     defaults = Config()
     _no_unknown(data, set(KEYS), source, "")
     # The preset first, so that every key given explicitly replaces its value.
@@ -150,7 +152,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         _check_url(values["base_url"], source)
     if values.get("api_key_env") is not None \
             and not values["api_key_env"].replace("_", "").isalnum():
-        raise ConfigError(f"{source}: key 'api_key_env' must be an environment variable name")
+        raise ConfigError(t("{source}: key 'api_key_env' must be an environment variable name",
+                            source=source))
     if "timeout_seconds" in data:
         values["timeout_seconds"] = _number(
             data["timeout_seconds"], source, "timeout_seconds", MAX_TIMEOUT_SECONDS
@@ -194,9 +197,8 @@ def _preset(name: object, source: str) -> dict:
     """The values a provider preset fills in (SPEC 13)."""
     preset = providers.PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
-        raise ConfigError(
-            f"{source}: key 'provider' must be one of {', '.join(providers.PRESETS)}"
-        )
+        raise ConfigError(t("{source}: key 'provider' must be one of {names}", source=source,
+                            names=", ".join(providers.PRESETS)))
     currency, hit, miss, output = preset.prices
     return {
         "provider": preset.name,
@@ -213,28 +215,41 @@ def _preset(name: object, source: str) -> dict:
 
 def _extra_body(value: object, source: str) -> dict:
     if not isinstance(value, dict):
-        raise ConfigError(f"{source}: key 'extra_body' must be an object (use {{}} for none)")
+        # {} as a value: a template holds no literal braces (they could not be matched back).
+        raise ConfigError(t("{source}: key 'extra_body' must be an object (use {empty} for none)",
+                            source=source, empty="{}"))
     for key in value:
         if key in RESERVED_BODY_KEYS:
-            raise ConfigError(
-                f"{source}: key 'extra_body.{key}' is set by planner and cannot be replaced"
-            )
+            raise ConfigError(t("{source}: key 'extra_body.{key}' is set by planner and cannot be "
+                                "replaced", source=source, key=key))
     return value
 
 
 def _choice(value: object, source: str, key: str, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in allowed:
-        names = " or ".join(f'"{name}"' for name in allowed)
-        raise ConfigError(f"{source}: key '{key}' must be {names}")
+        raise ConfigError(_choice_rule(source, key, allowed))
     return value
+
+
+def _choice_rule(source: str, key: str, allowed: tuple[str, ...]) -> str:
+    """`key must be "a" or "b"`: one template per number of choices, so each is translated."""
+    if len(allowed) == 2:
+        return t("{source}: key '{key}' must be \"{first}\" or \"{second}\"", source=source,
+                 key=key, first=allowed[0], second=allowed[1])
+    if len(allowed) == 3:
+        return t("{source}: key '{key}' must be \"{first}\" or \"{second}\" or \"{third}\"",
+                 source=source, key=key, first=allowed[0], second=allowed[1],
+                 third=allowed[2])
+    names = " or ".join(f'"{name}"' for name in allowed)
+    return t("{source}: key '{key}' must be {names}", source=source, key=key, names=names)
 
 
 def _key_command(value: object, source: str) -> tuple[str, ...] | None:
     """api_key_cmd: a list of arguments (never one shell string), or null for none."""
     if value is None:
         return None
-    rule = (f"{source}: key 'api_key_cmd' must be a list of arguments, e.g. "
-            '["pass", "show", "openai"] (never one shell string), or null')
+    rule = t("{source}: key 'api_key_cmd' must be a list of arguments, e.g. "
+             '["pass", "show", "openai"] (never one shell string), or null', source=source)
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_KEY_CMD_ARGS:
         raise ConfigError(rule)
     for item in value:
@@ -250,7 +265,8 @@ def _notes_dir(value: object, source: str) -> str | None:
         return None
     # A NUL cannot be in a path; refused here rather than as an error deep inside a run.
     if not isinstance(value, str) or not value.strip() or "\0" in value:
-        raise ConfigError(f"{source}: key 'notes_dir' must be a folder path (a string) or null")
+        raise ConfigError(t("{source}: key 'notes_dir' must be a folder path (a string) or null",
+                            source=source))
     return value
 
 
@@ -259,9 +275,8 @@ def _review_time(value: object, source: str) -> str:
         value = ""  # refused below, like any other text that is not a time
     match = _CLOCK.fullmatch(value)
     if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-        raise ConfigError(
-            f"{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. \"19:00\""
-        )
+        raise ConfigError(t("{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. "
+                            "\"19:00\"", source=source))
     return value
 
 
@@ -269,8 +284,9 @@ def _calendar_name(value: object, source: str) -> str:
     # One short line: it is the calendar's name in every calendar program (X-WR-CALNAME, NAME).
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_CALENDAR_NAME \
             or not value.isprintable():
-        raise ConfigError(f"{source}: key 'calendar_name' must be a calendar name: one line of "
-                          f"1 to {MAX_CALENDAR_NAME} printable characters")
+        raise ConfigError(t("{source}: key 'calendar_name' must be a calendar name: one line of "
+                            "1 to {most} printable characters", source=source,
+                            most=MAX_CALENDAR_NAME))
     return value
 
 
@@ -279,13 +295,14 @@ def _retention(value: object, source: str) -> float:
     # Plain comparisons: False for NaN and for the inf an overflowing number decodes to.
     if isinstance(value, (int, float)) and type(value) is not bool and low <= value <= high:
         return float(value)
-    raise ConfigError(f"{source}: key 'desired_retention' must be a number from {low:.2f} to "
-                      f"{high:.2f} (the chance of recall a review is scheduled for, e.g. 0.9)")
+    raise ConfigError(t("{source}: key 'desired_retention' must be a number from {low:.2f} to "
+                        "{high:.2f} (the chance of recall a review is scheduled for, e.g. 0.9)",
+                        source=source, low=low, high=high))
 
 
 def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
     if not isinstance(data, dict):
-        raise ConfigError(f"{source}: key 'prices' must be an object")
+        raise ConfigError(t("{source}: key 'prices' must be an object", source=source))
     _no_unknown(data, {"currency", "per_million_tokens", "model"}, source, "prices.")
     values: dict = {"model": _text(data["model"], source, "prices.model") if "model" in data
                     else model}
@@ -293,7 +310,8 @@ def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
         values["currency"] = _text(data["currency"], source, "prices.currency")
     per_million = data.get("per_million_tokens", {})
     if not isinstance(per_million, dict):
-        raise ConfigError(f"{source}: key 'prices.per_million_tokens' must be an object")
+        raise ConfigError(t("{source}: key 'prices.per_million_tokens' must be an object",
+                            source=source))
     kinds = {"input_cache_hit", "input_cache_miss", "output"}
     _no_unknown(per_million, kinds, source, "prices.per_million_tokens.")
     for kind in kinds & set(per_million):
@@ -305,27 +323,30 @@ def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
 def _check_url(url: str, source: str) -> None:
     """An http(s) URL with a host and a numeric port, so the HTTP client can never choke on it."""
     if not url.startswith(("http://", "https://")):
-        raise ConfigError(f"{source}: key 'base_url' must start with http:// or https://")
+        raise ConfigError(t("{source}: key 'base_url' must start with http:// or https://",
+                            source=source))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
     except ValueError as error:
-        raise ConfigError(f"{source}: key 'base_url' is not a valid URL ({error})") from None
+        raise ConfigError(t("{source}: key 'base_url' is not a valid URL ({reason})",
+                            source=source, reason=error)) from None
     if not parts.hostname or any(char.isspace() or not char.isprintable() for char in url):
-        raise ConfigError(f"{source}: key 'base_url' is not a valid URL (no host, or spaces)")
+        raise ConfigError(t("{source}: key 'base_url' is not a valid URL (no host, or spaces)",
+                            source=source))
 
 
 def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
-        raise ConfigError(
-            f"{source}: unknown key '{prefix}{unknown[0]}' (known: {', '.join(sorted(known))})"
-        )
+        raise ConfigError(t("{source}: unknown key '{key}' (known: {known})", source=source,
+                            key=f"{prefix}{unknown[0]}", known=", ".join(sorted(known))))
 
 
 def _text(value: object, source: str, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{source}: key '{key}' must be a non-empty string")
+        raise ConfigError(t("{source}: key '{key}' must be a non-empty string", source=source,
+                            key=key))
     return value
 
 
@@ -335,16 +356,18 @@ def _number(value: object, source: str, key: str, most: int, allow_zero: bool = 
     if isinstance(value, (int, float)) and type(value) is not bool \
             and (0 <= value if allow_zero else 0 < value) and value <= most:
         return value
-    rule = "from 0 to" if allow_zero else "greater than 0 and at most"
-    raise ConfigError(f"{source}: key '{key}' must be a number {rule} {most:,}")
+    if allow_zero:
+        raise ConfigError(t("{source}: key '{key}' must be a number from 0 to {most:,}",
+                            source=source, key=key, most=most))
+    raise ConfigError(t("{source}: key '{key}' must be a number greater than 0 and at most "
+                        "{most:,}", source=source, key=key, most=most))
 
 
 def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> int:
     # type() is int, not isinstance: true and false are not numbers here.
     if type(value) is not int or not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(
-            f"{source}: key '{key}' must be a whole number from {bounds[0]} to {bounds[1]:,}"
-        )
+        raise ConfigError(t("{source}: key '{key}' must be a whole number from {low} to {high:,}",
+                            source=source, key=key, low=bounds[0], high=bounds[1]))
     return value
 
 

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from planner import history, storage, strictjson
+from planner.i18n import t
 from planner.records import DamagedRun, RunSummary, Step
 from planner.status import RUNNING
 from planner.turns import ReplyError, Turn, tool_message
@@ -36,21 +37,24 @@ def earlier_conversation(home: Path, run_id: str) -> list[dict]:
     folder = os.path.join(history.records_dir(home), run_id)
     summary = history.read_run(folder, run_id, os.path.islink(folder))[0]
     if isinstance(summary, DamagedRun):
-        raise CannotContinue(f"run {run_id} cannot be continued: {summary.why}")
+        raise CannotContinue(t("run {run_id} cannot be continued: {why}", run_id=run_id,
+                               why=summary.why))
     if history.derived_status(summary) == RUNNING:
-        raise CannotContinue(f"run {run_id} is still running; continue it once it has ended")
+        raise CannotContinue(t("run {run_id} is still running; continue it once it has ended",
+                               run_id=run_id))
     if not summary.calls:
-        raise CannotContinue(f"run {run_id} sent nothing to the model, so there is no "
-                             "conversation to continue; start a new run with -r TEXT")
+        raise CannotContinue(t("run {run_id} sent nothing to the model, so there is no "
+                               "conversation to continue; start a new run with -r TEXT",
+                               run_id=run_id))
     last = summary.calls[-1]
     name = last.request
     if name is None or not _CALL_FILE.fullmatch(name) or "request" not in name:
-        raise CannotContinue(f"run {run_id} cannot be continued: its summary names no request "
-                             "file for its last call")
+        raise CannotContinue(t("run {run_id} cannot be continued: its summary names no request "
+                               "file for its last call", run_id=run_id))
     body = _read(folder, name, run_id)
     if body is None:
-        raise CannotContinue(f"run {run_id} cannot be continued: its last request ({name}) is "
-                             "missing")
+        raise CannotContinue(t("run {run_id} cannot be continued: its last request ({name}) is "
+                               "missing", run_id=run_id, name=name))
     messages, responses = _messages(body, name, run_id)
     reply = None
     if last.response is not None and _CALL_FILE.fullmatch(last.response):
@@ -70,11 +74,16 @@ def _read(folder: str, name: str, run_id: str) -> object | None:
     except FileNotFoundError:
         return None
     except (storage.FileRefused, strictjson.JSONRefused, UnicodeDecodeError) as error:
-        why = "is not UTF-8" if isinstance(error, UnicodeDecodeError) else _why(error, name)
-        raise CannotContinue(f"run {run_id} cannot be continued: {name} {why}") from None
+        why = t("is not UTF-8") if isinstance(error, UnicodeDecodeError) else _why(error, name)
+        # A record file's name always ends in .json (_CALL_FILE): written into the template, so
+        # a line such as "no summary.json" is never split at its space.
+        raise CannotContinue(t("run {run_id} cannot be continued: {call}.json {why}",
+                               run_id=run_id, call=name.removesuffix(".json"),
+                               why=why)) from None
     except OSError as error:
-        raise CannotContinue(f"run {run_id} cannot be continued: {name} cannot be read "
-                             f"({error.strerror or error})") from None
+        raise CannotContinue(t("run {run_id} cannot be continued: {name} cannot be read "
+                               "({reason})", run_id=run_id, name=name,
+                               reason=error.strerror or error)) from None
 
 
 def _why(error: Exception, name: str) -> str:
@@ -85,7 +94,8 @@ def _why(error: Exception, name: str) -> str:
 
 def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
     """The recorded request's messages after its system message; whether it was Responses."""
-    damaged = f"run {run_id} cannot be continued: {name} is not a request planner wrote"
+    damaged = t("run {run_id} cannot be continued: {name} is not a request planner wrote",
+                run_id=run_id, name=name)
     if not isinstance(body, dict):
         raise CannotContinue(damaged)
     responses = "input" in body and "messages" not in body
@@ -98,7 +108,8 @@ def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
         try:
             messages = messages_from_input(items)
         except ValueError as error:
-            raise CannotContinue(f"run {run_id} cannot be continued: {name}: {error}") from None
+            raise CannotContinue(t("run {run_id} cannot be continued: {name}: {problem}",
+                                   run_id=run_id, name=name, problem=error)) from None
     else:
         recorded = body.get("messages")
         if not isinstance(recorded, list):

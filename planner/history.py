@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from planner import costs, records, storage
 from planner.costs import Tally
+from planner.i18n import t
 from planner.records import (
     RECORDS_DIR,
     SUMMARY,
@@ -40,7 +41,7 @@ Run = RunSummary | DamagedRun
 Home = str | os.PathLike[str]
 
 SUMMARY_LIMIT = storage.MIB
-LINKED_FOLDER = "run folder is a symbolic link (not followed)"
+LINKED_FOLDER = t("run folder is a symbolic link (not followed)")
 
 
 class HistoryError(Exception):
@@ -78,7 +79,8 @@ def _scan(home: Home) -> tuple[list[str], frozenset[str]]:
     except FileNotFoundError:
         return [], frozenset()
     except OSError as error:
-        raise HistoryError(f"cannot list {folder} ({error.strerror or error})") from None
+        raise HistoryError(t("cannot list {folder} ({reason})", folder=folder,
+                             reason=error.strerror or error)) from None
     names.sort(reverse=True)
     return names, frozenset(links)
 
@@ -100,7 +102,7 @@ class _Refused(Exception):
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
 # Summaries are a few kB; a small buffer, because os.read allocates the full size it is given.
 _CHUNK = 64 * 1024
-_TOO_BIG = "summary.json is larger than 1 MiB"
+_TOO_BIG = t("summary.json is larger than 1 MiB")
 
 
 def _read_bytes(path: str) -> bytes:
@@ -114,7 +116,7 @@ def _read_bytes(path: str) -> bytes:
         fd = os.open(path, _READ_FLAGS)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise _Refused("summary.json is a symbolic link (not followed)") from None
+            raise _Refused(t("summary.json is a symbolic link (not followed)")) from None
         raise
     try:
         try:
@@ -141,7 +143,8 @@ def _read_bytes(path: str) -> bytes:
 def _check_regular(fd: int) -> None:
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise _Refused(f"summary.json is not a regular file ({storage.file_kind(info.st_mode)})")
+        raise _Refused(t("summary.json is not a regular file ({kind})",
+                         kind=storage.file_kind(info.st_mode)))
     if info.st_size > SUMMARY_LIMIT:
         raise _Refused(_TOO_BIG)
 
@@ -158,11 +161,12 @@ def read_run(folder: str, run_id: str, linked: bool = False) -> tuple[Run, objec
     try:
         data = _read_bytes(f"{folder}/{SUMMARY}")
     except FileNotFoundError:
-        return DamagedRun(run_id, "no summary.json"), None
+        return DamagedRun(run_id, t("no summary.json")), None
     except _Refused as refused:
         return DamagedRun(run_id, str(refused)), None
     except OSError as error:
-        return DamagedRun(run_id, f"summary.json cannot be read ({error.strerror or error})"), None
+        return DamagedRun(run_id, t("summary.json cannot be read ({reason})",
+                                    reason=error.strerror or error)), None
     try:
         value = records.decode(data)
     except records.Unusable as unusable:
@@ -353,9 +357,10 @@ def find_run(home: Home, wanted: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise RunNotFound(f"'{wanted}' matches {len(matches)} runs; give more of the run ID "
-                          "(see planner runs)")
-    raise RunNotFound(f"no run '{wanted}' in {records_dir(home)} (see planner runs)")
+        raise RunNotFound(t("'{wanted}' matches {count} runs; give more of the run ID "
+                            "(see planner runs)", wanted=wanted, count=len(matches)))
+    raise RunNotFound(t("no run '{wanted}' in {folder} (see planner runs)", wanted=wanted,
+                        folder=records_dir(home)))
 
 
 class PricedCall(NamedTuple):

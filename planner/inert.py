@@ -88,8 +88,11 @@ def _as_str(text: object) -> str:
     try:
         return str(text)
     except ValueError:
-        # An int past Python's digit limit cannot be turned into text; say so instead.
-        return f"<{type(text).__name__} too large to show>"
+        # An int past Python's digit limit cannot be turned into text; say so instead (only
+        # ever shown, so translated at once).
+        from planner.i18n import _
+
+        return _("<{kind} too large to show>").format(kind=type(text).__name__)
 
 
 def _escape(line: str) -> str:

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from planner import providers
 from planner.config import Config, MissingKey
+from planner.i18n import _, t
 
 SERVICE = "planner"
 # The CalDAV password for `planner sync` (SPEC 17), before the keyring and the prompt.
@@ -81,18 +82,20 @@ def key_source(config: Config, terminal: bool, probe_keyring: bool = False) -> K
     """
     env = config.api_key_env
     if env is None and config.api_key_cmd is None:
-        return KeySource("none", "no key needed (a local server; a placeholder is sent)")
+        return KeySource("none", t("no key needed (a local server; a placeholder is sent)"))
     if env is not None and os.environ.get(env, "").strip():
-        return KeySource("env", f"the environment variable {env}")
+        return KeySource("env", t("the environment variable {env}", env=env))
     if config.api_key_cmd is not None:
         command = shown_command(config.api_key_cmd)
-        return KeySource("command", f"the output of api_key_cmd {command}")
+        return KeySource("command", t("the output of api_key_cmd {command}", command=command))
     user = key_user(config)
-    entry = f"the OS keyring (service {SERVICE}, user {user})"
+    entry = t("the OS keyring (service {service}, user {user})", service=SERVICE, user=user)
     fallback = _fallback(config, terminal)
     if env is not None and _keyring_installed():
         if not probe_keyring:
-            return KeySource("keyring", f"{entry} if it holds a key; else {fallback.detail}")
+            return KeySource("keyring", t("the OS keyring (service {service}, user {user}) if it "
+                                          "holds a key; else {fallback}", service=SERVICE,
+                                          user=user, fallback=fallback.detail))
         try:
             stored = _stored(user)
         except KeyProblem as problem:
@@ -114,27 +117,27 @@ def find_key(config: Config, ask: Callable[[str], str] | None) -> str:
             return key
     if config.api_key_cmd is not None:
         key = run_key_command(config.api_key_cmd)
-        _check_header_safe(key, f"the key printed by api_key_cmd "
-                                f"{shown_command(config.api_key_cmd)}")
+        _check_header_safe(key, t("the key printed by api_key_cmd {command}",
+                                  command=shown_command(config.api_key_cmd)))
         return key
     if env is not None:
         stored = keyring_key(key_user(config))
         if stored:
-            _check_header_safe(stored, f"the key in the OS keyring (user {key_user(config)})")
+            _check_header_safe(stored, t("the key in the OS keyring (user {user})",
+                                         user=key_user(config)))
             return stored
     name = env or "API key"
     if ask is not None:
-        key = (ask(f"{name} (input hidden): ") or "").strip()
+        key = (ask(_("{name} (input hidden): ").format(name=name)) or "").strip()
         if key:
             return key
         # Enter at the prompt: the person was asked, so "run in a terminal" would be wrong.
-        raise MissingKey(f"no key was typed at the prompt; set {name} in the environment, "
-                         f"api_key_cmd in {config.file}, or store one with `planner key set`")
-    raise MissingKey(
-        f"no API key: set {name} in the environment"
-        f" (or api_key_cmd in {config.file}, or store one with `planner key set`, or run in a "
-        "terminal to type it at a hidden prompt)"
-    )
+        raise MissingKey(t("no key was typed at the prompt; set {name} in the environment, "
+                           "api_key_cmd in {config}, or store one with `planner key set`",
+                           name=name, config=config.file))
+    raise MissingKey(t("no API key: set {name} in the environment (or api_key_cmd in {config}, "
+                       "or store one with `planner key set`, or run in a terminal to type it at "
+                       "a hidden prompt)", name=name, config=config.file))
 
 
 def shown_command(argv: Sequence[str]) -> str:
@@ -155,11 +158,11 @@ def run_key_command(argv: Sequence[str], timeout: float | None = None) -> str:
         process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     except FileNotFoundError:
-        raise KeyProblem(f"api_key_cmd {shown} could not be started: no such program") \
-            from None
+        raise KeyProblem(t("api_key_cmd {command} could not be started: no such program",
+                           command=shown)) from None
     except OSError as error:
-        raise KeyProblem(f"api_key_cmd {shown} could not be started "
-                         f"({error.strerror or type(error).__name__})") from None
+        raise KeyProblem(t("api_key_cmd {command} could not be started ({reason})", command=shown,
+                           reason=error.strerror or type(error).__name__)) from None
     chunks: list[bytes] = []
     reader = threading.Thread(target=_read_bounded, args=(process, chunks), daemon=True)
     reader.start()
@@ -169,28 +172,33 @@ def run_key_command(argv: Sequence[str], timeout: float | None = None) -> str:
         code = process.wait(timeout)
     except subprocess.TimeoutExpired:
         _end(process)
-        raise KeyProblem(f"api_key_cmd {shown} did not finish within {timeout:g} s") from None
+        raise KeyProblem(t("api_key_cmd {command} did not finish within {seconds:g} s",
+                           command=shown, seconds=timeout)) from None
     # What it printed before it ended (a helper it left running may hold the pipe open: what
     # that helper prints later is not read).
     reader.join(_OUTPUT_GRACE)
     chunks = list(chunks)
     if sum(map(len, chunks)) > COMMAND_OUTPUT_LIMIT:
-        raise KeyProblem(f"api_key_cmd {shown} printed more than "
-                         f"{COMMAND_OUTPUT_LIMIT // 1024} KiB; a key is one short line")
+        raise KeyProblem(t("api_key_cmd {command} printed more than {size} KiB; a key is one "
+                           "short line", command=shown, size=COMMAND_OUTPUT_LIMIT // 1024))
     if not reader.is_alive() and process.stdout is not None:
         process.stdout.close()
+    if code < 0:
+        raise KeyProblem(t("api_key_cmd {command} was ended by signal {signal}; run it yourself "
+                           "to see why", command=shown, signal=-code))
     if code != 0:
-        how = f"was ended by signal {-code}" if code < 0 else f"failed (exit status {code})"
-        raise KeyProblem(f"api_key_cmd {shown} {how}; run it yourself to see why")
+        raise KeyProblem(t("api_key_cmd {command} failed (exit status {code}); run it yourself "
+                           "to see why", command=shown, code=code))
     try:
         text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
-        raise KeyProblem(f"api_key_cmd {shown} printed something that is not UTF-8 text") \
-            from None
+        raise KeyProblem(t("api_key_cmd {command} printed something that is not UTF-8 text",
+                           command=shown)) from None
     lines = text.splitlines()
     key = lines[0].strip() if lines else ""
     if not key:
-        raise KeyProblem(f"api_key_cmd {shown} printed no key (its first line is empty)")
+        raise KeyProblem(t("api_key_cmd {command} printed no key (its first line is empty)",
+                           command=shown))
     return key
 
 
@@ -203,16 +211,16 @@ def set_key(user: str, secret: str) -> None:
     """Store `secret` in the OS keyring (service "planner", user `user`)."""
     secret = secret.strip()
     if not secret:
-        raise KeyRefused("no key was typed; nothing was stored")
-    _check_header_safe(secret, "the key typed", KeyRefused)
+        raise KeyRefused(t("no key was typed; nothing was stored"))
+    _check_header_safe(secret, t("the key typed"), KeyRefused)
     if len(secret) > MAX_KEY_LENGTH:
-        raise KeyRefused(f"the key typed is longer than {MAX_KEY_LENGTH:,} characters; "
-                         "nothing was stored")
+        raise KeyRefused(t("the key typed is longer than {count:,} characters; nothing was "
+                           "stored", count=MAX_KEY_LENGTH))
     keyring = _keyring_or_explain()
     try:
         keyring.set_password(SERVICE, user, secret)
     except Exception as error:  # noqa: BLE001 - any backend failure is one line
-        raise KeyProblem(_backend_line("could not store the key", error, secret)) from None
+        raise KeyProblem(_backend_line("store", error, secret)) from None
 
 
 def forget_key(user: str) -> bool:
@@ -225,7 +233,7 @@ def forget_key(user: str) -> bool:
     except PasswordDeleteError:
         return False
     except Exception as error:  # noqa: BLE001 - any backend failure is one line
-        raise KeyProblem(_backend_line("could not remove the key", error)) from None
+        raise KeyProblem(_backend_line("remove", error)) from None
     return True
 
 
@@ -260,9 +268,9 @@ def user_for(config: Config, provider: str | None) -> str:
     # configured one (localhost).
     if _HOST.fullmatch(name.lower()) and ("." in name or name.lower() == key_user(config)):
         return name.lower()
-    raise KeyRefused(f"{provider!r} names no provider: give one of "
-                     f"{', '.join(providers.PRESETS)}, a base_url host such as api.example.com, "
-                     "or caldav:USER@HOST for a CalDAV password")
+    raise KeyRefused(t("{provider} names no provider: give one of {presets}, a base_url host "
+                       "such as api.example.com, or caldav:USER@HOST for a CalDAV password",
+                       provider=repr(provider), presets=", ".join(providers.PRESETS)))
 
 
 def key_status(config: Config, terminal: bool) -> list[ProviderKey]:
@@ -334,22 +342,24 @@ def find_caldav_password(url: str, user: str | None,
         return stored
     entry = caldav_user(url, user)
     if ask is not None:
-        typed = ask(f"CalDAV password for {entry.removeprefix('caldav:')} (input hidden): ")
+        typed = ask(_("CalDAV password for {entry} (input hidden): ")
+                    .format(entry=entry.removeprefix("caldav:")))
         if typed:
             return typed
-        raise MissingKey(f"no password was typed; set {CALDAV_PASSWORD_ENV} or store one with "
-                         f"`planner key set {entry}`")
-    raise MissingKey(f"no CalDAV password for {user}: set {CALDAV_PASSWORD_ENV}, store one with "
-                     f"`planner key set {entry}`, or run in a terminal to type it at a hidden "
-                     "prompt")
+        raise MissingKey(t("no password was typed; set {env} or store one with "
+                           "`planner key set {entry}`", env=CALDAV_PASSWORD_ENV, entry=entry))
+    raise MissingKey(t("no CalDAV password for {user}: set {env}, store one with "
+                       "`planner key set {entry}`, or run in a terminal to type it at a hidden "
+                       "prompt", user=user, env=CALDAV_PASSWORD_ENV, entry=entry))
 
 
 def _fallback(config: Config, terminal: bool) -> KeySource:
     name = config.api_key_env or "API key"
     if terminal:
         # Named, not quoted: a dry run's line must not look like the prompt itself.
-        return KeySource("prompt", f"a hidden prompt for {name} on the terminal")
-    return KeySource("missing", f"no key: {name} is not set and there is no terminal to ask on")
+        return KeySource("prompt", t("a hidden prompt for {name} on the terminal", name=name))
+    return KeySource("missing", t("no key: {name} is not set and there is no terminal to ask on",
+                                  name=name))
 
 
 def _stored(user: str) -> str | None:
@@ -364,7 +374,7 @@ def _stored(user: str) -> str | None:
         # No OS keyring on this machine (e.g. a server without a desktop session).
         return None
     except Exception as error:  # noqa: BLE001 - any backend failure is one line
-        raise KeyProblem(_backend_line("could not be read", error)) from None
+        raise KeyProblem(_backend_line("read", error)) from None
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
@@ -378,36 +388,57 @@ def _keyring_or_explain():  # noqa: ANN202 - the keyring module, imported here o
     try:
         import keyring
     except ImportError:
-        raise KeyringUnavailable("keeping keys in the OS keyring needs the keyring library: "
-                                 "pip install 'planner[keyring]'") from None
+        raise KeyringUnavailable(t("keeping keys in the OS keyring needs the keyring library: "
+                                   "pip install 'planner[keyring]'")) from None
     try:
         backend = keyring.get_keyring()
     except Exception as error:  # noqa: BLE001 - a broken keyring configuration
-        raise KeyProblem(_backend_line("could not be opened", error)) from None
+        raise KeyProblem(_backend_line("open", error)) from None
     if type(backend).__module__ == "keyring.backends.fail":
-        raise KeyringUnavailable("no OS keyring is available here (no backend found); keep the "
-                                 "key in the environment or use api_key_cmd instead")
+        raise KeyringUnavailable(_no_backend())
     return keyring
 
 
-def _backend_line(what: str, error: BaseException, secret: str | None = None) -> str:
+def _no_backend() -> str:
+    return t("no OS keyring is available here (no backend found); keep the key in the "
+             "environment or use api_key_cmd instead")
+
+
+def _backend_line(action: str, error: BaseException, secret: str | None = None) -> str:
+    """What the keyring failed to do (`action`: store, remove, read or open), and its error."""
     said = " ".join(str(error).split())
     if secret:
         said = said.replace(secret, "***")
     said = said if len(said) <= 160 else said[:157] + "..."
     name = type(error).__name__
     if name == "NoKeyringError":
-        return ("no OS keyring is available here (no backend found); keep the key in the "
-                "environment or use api_key_cmd instead")
-    return f"the OS keyring {what} ({name}{': ' + said if said else ''})"
+        return _no_backend()
+    # The error's name and its words apart: the words are the backend's, shown as they are.
+    if action == "store":
+        if said:
+            return t("the OS keyring could not store the key ({error}: {said})", error=name,
+                     said=said)
+        return t("the OS keyring could not store the key ({error})", error=name)
+    if action == "remove":
+        if said:
+            return t("the OS keyring could not remove the key ({error}: {said})", error=name,
+                     said=said)
+        return t("the OS keyring could not remove the key ({error})", error=name)
+    if action == "read":
+        if said:
+            return t("the OS keyring could not be read ({error}: {said})", error=name, said=said)
+        return t("the OS keyring could not be read ({error})", error=name)
+    if said:
+        return t("the OS keyring could not be opened ({error}: {said})", error=name, said=said)
+    return t("the OS keyring could not be opened ({error})", error=name)
 
 
 def _check_header_safe(key: str, where: str, problem: type[KeyProblem] = KeyProblem) -> None:
     # An HTTP header carries printable ASCII only; the SDK would otherwise fail with a raw
     # error, or echo the key in its message.
     if not (key.isascii() and key.isprintable()):
-        raise problem(f"{where} has characters an HTTP header cannot carry (non-ASCII or "
-                         "control characters)")
+        raise problem(t("{where} has characters an HTTP header cannot carry (non-ASCII or "
+                        "control characters)", where=where))
 
 
 def _read_bounded(process: subprocess.Popen, chunks: list[bytes]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner import storage, strictjson
+from planner.i18n import t
 
 if TYPE_CHECKING:
     from planner.notes_index import FileStat, IndexRow, NoteIndex, Parsed
@@ -35,6 +36,9 @@ MAX_QUERY = 200
 _HEADING = re.compile(r" {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 _TAG_SPLIT = re.compile(r"[,\s]+")
 _SR_DUE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+# Why a file is skipped (kept in the index as they are, translated where shown).
+_LARGER = t("larger than 1 MiB")
+_NOT_REGULAR = t("not a regular file")
 
 
 class NotesError(ValueError):
@@ -166,12 +170,12 @@ class ListCatalog(Catalog):
                 index.add(notes_index.Parsed(note.id, note.title, note.tags, note.text)
                           for note in self._notes)
             except notes_index.IndexFailed as error:
-                raise NotesError(f"the notes cannot be searched ({error})") from None
+                raise NotesError(t("the notes cannot be searched ({error})", error=error)) from None
             self._index = index
         try:
             return self._index.search(query, limit)
         except notes_index.IndexFailed as error:
-            raise NotesError(f"the notes cannot be searched ({error})") from None
+            raise NotesError(t("the notes cannot be searched ({error})", error=error)) from None
 
     def close(self) -> None:
         if self._index is not None:
@@ -237,7 +241,8 @@ class FolderCatalog(Catalog):
             try:
                 return use(self._index)
             except IndexFailed as error:
-                raise NotesError(f"the notes index cannot be read ({error})") from None
+                raise NotesError(t("the notes index cannot be read ({error})",
+                                   error=error)) from None
 
     def close(self) -> None:
         self._index.close()
@@ -289,9 +294,11 @@ def _notes_folder(home: Path, notes_dir: str | None, config_file: str) -> Path |
         return default if default.is_dir() else None
     folder = home / os.path.expanduser(notes_dir)
     if not folder.is_dir():
-        what = "is not a folder" if os.path.lexists(folder) else "does not exist"
-        raise NotesError(f"notes_dir: {folder} {what}; create it or change notes_dir in "
-                         f"{config_file}")
+        if os.path.lexists(folder):
+            raise NotesError(t("notes_dir: {folder} is not a folder; create it or change "
+                               "notes_dir in {config}", folder=folder, config=config_file))
+        raise NotesError(t("notes_dir: {folder} does not exist; create it or change notes_dir in "
+                           "{config}", folder=folder, config=config_file))
     return folder
 
 
@@ -314,14 +321,15 @@ def _folder_catalog(home: Path, folder: Path,
         try:
             return notes_index.synced_index(place, root, files, read, rebuild, progress)[0]
         except notes_index.IndexFailed as error:
-            notices.append(f"the notes index cannot be kept in {place} ({error}); "
-                           "it is built in memory for this run")
+            notices.append(t("the notes index cannot be kept in {place} ({error}); it is built in "
+                             "memory for this run", place=place, error=error))
         try:
             index = notes_index.memory_index(root)
             index.sync(files, read)
             return index
         except notes_index.IndexFailed as error:
-            raise NotesError(f"the notes in {folder} cannot be indexed ({error})") from None
+            raise NotesError(t("the notes in {folder} cannot be indexed ({error})", folder=folder,
+                               error=error)) from None
 
     def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]], list[str]]:
         return index.count(), index.problems(), _shared_ids(folder, index.duplicates())
@@ -337,7 +345,8 @@ def _folder_catalog(home: Path, folder: Path,
             count, problems, shared = checked(index)
     except notes_index.IndexFailed as error:
         index.close()
-        raise NotesError(f"the notes index in {place} cannot be read ({error})") from None
+        raise NotesError(t("the notes index in {place} cannot be read ({error})", place=place,
+                           error=error)) from None
     except BaseException:
         index.close()
         raise
@@ -351,23 +360,29 @@ def _shared_ids(folder: Path, duplicates: list[tuple[str, list[str]]]) -> list[s
     lines = []
     for note_id, paths in duplicates[:MAX_WARNINGS]:
         files = [str(folder / path) for path in paths]
-        both = " and ".join(files) if len(files) == 2 else ", ".join(files)
-        which = "neither" if len(files) == 2 else "none"
-        lines.append(f"{len(files)} notes have the ID {json.dumps(note_id, ensure_ascii=False)} "
-                     f"({both}); {which} is offered under it until one gets another `id:` in "
-                     "its front matter")
+        shown_id = json.dumps(note_id, ensure_ascii=False)
+        if len(files) == 2:
+            lines.append(t("{count} notes have the ID {id} ({first} and {second}); neither is "
+                           "offered under it until one gets another `id:` in its front matter",
+                           count=2, id=shown_id, first=files[0], second=files[1]))
+        else:
+            lines.append(t("{count} notes have the ID {id} ({files}); none is offered under it "
+                           "until one gets another `id:` in its front matter",
+                           count=len(files), id=shown_id, files=", ".join(files)))
     if len(duplicates) > MAX_WARNINGS:
-        lines.append(f"… and {len(duplicates) - MAX_WARNINGS} more IDs shared by notes in "
-                     f"{folder}")
+        lines.append(t("… and {count} more IDs shared by notes in {folder}",
+                       count=len(duplicates) - MAX_WARNINGS, folder=folder))
     return lines
 
 
 def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
     """One line per skipped file, the first MAX_WARNINGS of them, then how many more."""
     skipped.sort()
-    lines = [f"skipped {folder / path}: {reason}" for path, reason in skipped[:MAX_WARNINGS]]
+    lines = [t("skipped {path}: {reason}", path=folder / path, reason=reason)
+             for path, reason in skipped[:MAX_WARNINGS]]
     if len(skipped) > MAX_WARNINGS:
-        lines.append(f"… and {len(skipped) - MAX_WARNINGS} more files skipped in {folder}")
+        lines.append(t("… and {count} more files skipped in {folder}",
+                       count=len(skipped) - MAX_WARNINGS, folder=folder))
     return lines
 
 
@@ -384,7 +399,8 @@ def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
             with os.scandir(os.path.join(root, relative) if relative else root) as listing:
                 entries = list(listing)
         except OSError as error:
-            skipped.append((relative or ".", f"folder cannot be read ({error.strerror})"))
+            skipped.append((relative or ".", t("folder cannot be read ({reason})",
+                                               reason=error.strerror)))
             continue
         # The loop runs once per file of the folder: kept to the calls it needs.
         for entry in entries:
@@ -397,18 +413,18 @@ def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
                 if name.endswith(".md") and entry.is_file(follow_symlinks=False):
                     info = entry.stat(follow_symlinks=False)
                     if not name.isascii() and not _utf8(name):
-                        skipped.append((_shown(path), "its name is not UTF-8"))
+                        skipped.append((_shown(path), t("its name is not UTF-8")))
                     elif info.st_size > MAX_NOTE_BYTES:
-                        skipped.append((path, "larger than 1 MiB"))
+                        skipped.append((path, _LARGER))
                     else:
                         files.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
                 elif entry.is_dir(follow_symlinks=False):  # False for a link: not followed
                     if not name.isascii() and not _utf8(name):
-                        skipped.append((_shown(path), "its name is not UTF-8"))
+                        skipped.append((_shown(path), t("its name is not UTF-8")))
                     else:
                         pending.append(path)
                 elif name.endswith(".md") and not entry.is_symlink():
-                    skipped.append((path, "not a regular file"))
+                    skipped.append((path, _NOT_REGULAR))
             except OSError:
                 continue  # gone since the folder was listed
     return files, skipped
@@ -431,13 +447,13 @@ def read_note(folder: Path, entry: FileStat) -> Parsed | str:
     try:
         data = storage.read_regular_file(folder / entry[0], MAX_NOTE_BYTES, follow_links=False)
     except storage.FileRefused as error:
-        return "larger than 1 MiB" if "larger" in str(error) else "not a regular file"
+        return _LARGER if "larger" in str(error) else _NOT_REGULAR
     except OSError as error:
-        return f"cannot be read ({error.strerror or error})"
+        return t("cannot be read ({reason})", reason=error.strerror or error)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return "not UTF-8 text"
+        return t("not UTF-8 text")
     from planner.frontmatter import FrontMatterError, split_front_matter
 
     try:
@@ -455,20 +471,20 @@ def note_fields(meta: dict, body: str, path: str) -> Parsed | str:
     if note_id is None or note_id == "":
         note_id = path.removesuffix(".md")
     elif not isinstance(note_id, str):
-        return "front matter `id:` must be text"
+        return t("front matter `id:` must be text")
     note_id = note_id.strip()
     problem = _id_problem(note_id)
     if problem:
         return problem
     title = meta.get("title")
     if title is not None and not isinstance(title, str):
-        return "front matter `title:` must be text"
+        return t("front matter `title:` must be text")
     title = " ".join((title or "").split()) or _heading(body) or _stem(path)
     if len(title) > MAX_TITLE:
         title = title[:MAX_TITLE - 1] + "…"
     tags = _tags(meta.get("tags"))
     if tags is None:
-        return "front matter `tags:` must be a list of words"
+        return t("front matter `tags:` must be a list of words")
     return Parsed(note_id, title, tags, body, _sr_due(meta.get("sr-due")))
 
 
@@ -488,17 +504,30 @@ def _sr_due(value: object) -> str | None:
 
 
 def _id_problem(note_id: str) -> str | None:
+    """Why a note file's ID cannot be used, or None."""
+    fault = _id_fault(note_id)
+    if fault == "empty":
+        return t("its ID is empty")
+    if fault == "long":
+        return t("its ID is longer than {count} characters", count=MAX_ID)
+    if fault == "line":
+        return t("its ID must be one line of printable text")
+    return None
+
+
+def _id_fault(note_id: str) -> str | None:
+    """What is wrong with an ID: "empty", "long" or "line" (not one printable line); or None."""
     if not note_id:
-        return "its ID is empty"
+        return "empty"
     if len(note_id) > MAX_ID:
-        return f"its ID is longer than {MAX_ID} characters"
+        return "long"
     if not note_id.isprintable():
         import unicodedata
 
         # Spaces of every kind (U+3000 in a Chinese file name) are fine; controls and breaks not.
         if any(not char.isprintable() and unicodedata.category(char) != "Zs"
                for char in note_id):
-            return "its ID must be one line of printable text"
+            return "line"
     return None
 
 
@@ -541,23 +570,27 @@ def _json_notes(path: Path) -> tuple[Note, ...] | None:
     except storage.FileRefused as error:
         raise NotesError(str(error)) from None
     except OSError as error:
-        raise NotesError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise NotesError(t("{path}: cannot be read ({reason})", path=path,
+                           reason=error.strerror or error)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotesError(f"{path}: is not UTF-8 text") from None
+        raise NotesError(t("{path}: is not UTF-8 text", path=path)) from None
     try:
         items = strictjson.loads(text)
     except strictjson.JSONRefused as error:
-        raise NotesError(f"{path}: {error}") from None
+        raise NotesError(t("{path}: {problem}", path=path, problem=error)) from None
     if not isinstance(items, list) or not items:
-        raise NotesError(f'{path}: must be a non-empty list of {{"id", "title", "text"}} objects')
+        # The braces as a value: a template holds no literal braces.
+        raise NotesError(t("{path}: must be a non-empty list of {shape} objects", path=path,
+                           shape='{"id", "title", "text"}'))
     notes = tuple(_json_note(path, number, item) for number, item in enumerate(items, 1))
     first: dict[str, int] = {}
     for number, note in enumerate(notes, 1):
         if note.id in first:
-            raise NotesError(f"{path}: items {first[note.id]} and {number} have the same ID "
-                             f"{json.dumps(note.id, ensure_ascii=False)}")
+            raise NotesError(t("{path}: items {first} and {second} have the same ID {id}",
+                               path=path, first=first[note.id], second=number,
+                               id=json.dumps(note.id, ensure_ascii=False)))
         first[note.id] = number
     return notes
 
@@ -565,15 +598,25 @@ def _json_notes(path: Path) -> tuple[Note, ...] | None:
 def _json_note(path: Path, number: int, item: object) -> Note:
     """One notes.json item; extra keys are kept in the file and ignored here (tags are used)."""
     if not isinstance(item, dict):
-        raise NotesError(f'{path}: item {number} must be an object with "id", "title" and "text"')
+        raise NotesError(t('{path}: item {number} must be an object with "id", "title" and "text"',
+                           path=path, number=number))
     for key in ("id", "title", "text"):
         if key not in item:
-            raise NotesError(f'{path}: item {number}: key "{key}" is missing')
+            raise NotesError(t('{path}: item {number}: key "{key}" is missing', path=path,
+                               number=number, key=key))
         if not isinstance(item[key], str) or not item[key].strip():
-            raise NotesError(f'{path}: item {number}: key "{key}" must be a non-empty string')
-    problem = _id_problem(item["id"].strip())
-    if problem:
-        raise NotesError(f'{path}: item {number}: key "id": {problem.removeprefix("its ID ")}')
+            raise NotesError(t('{path}: item {number}: key "{key}" must be a non-empty string',
+                               path=path, number=number, key=key))
+    fault = _id_fault(item["id"].strip())
+    if fault == "empty":
+        raise NotesError(t('{path}: item {number}: key "id": is empty', path=path,
+                           number=number))
+    if fault == "long":
+        raise NotesError(t('{path}: item {number}: key "id": is longer than {count} characters',
+                           path=path, number=number, count=MAX_ID))
+    if fault == "line":
+        raise NotesError(t('{path}: item {number}: key "id": must be one line of printable text',
+                           path=path, number=number))
     tags = item.get("tags")
     tags = _tags(tags) if isinstance(tags, list) else None
     title = " ".join(item["title"].split())

@@ -10,6 +10,7 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from planner import strictjson
+from planner.i18n import t
 
 TOOL_NAME = "save_review_plan"
 FIELDS = ("title", "note_ids", "date", "minutes")
@@ -40,7 +41,7 @@ class InvalidArguments(ValueError):
     """The model's proposal broke a rule; names the field and the rule."""
 
     def __init__(self, field: str, rule: str) -> None:
-        super().__init__(f"{field}: {rule}")
+        super().__init__(t("{field}: {rule}", field=field, rule=rule))
         self.field = field
         self.rule = rule
 
@@ -210,23 +211,26 @@ def _exact_fields(data: dict, fields: tuple[str, ...]) -> dict:
     """Every field present and no other: the first missing, else the first unknown, is named."""
     missing = [name for name in fields if name not in data]
     if missing:
-        raise InvalidArguments(missing[0], "is required but missing")
+        raise InvalidArguments(missing[0], t("is required but missing"))
     extra = sorted(name for name in data if name not in fields)
     if extra:
         name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
-        raise InvalidArguments(name, f"is not an allowed field (only {', '.join(fields)})")
+        raise InvalidArguments(name, t("is not an allowed field (only {fields})",
+                                       fields=", ".join(fields)))
     return data
 
 
 def _load_object(arguments: object) -> dict:
     """Parse the arguments text as one JSON object, refusing anything ambiguous."""
     if not isinstance(arguments, str):
-        raise InvalidArguments("arguments", f"must be a JSON text, got {_kind(arguments)}")
+        raise InvalidArguments("arguments", t("must be a JSON text, got {kind}",
+                                              kind=_kind(arguments)))
     # Checked before parsing so a huge or deeply nested text costs almost nothing.
     if len(arguments) > MAX_ARGUMENTS_BYTES or (
         len(arguments.encode("utf-8", "surrogatepass")) > MAX_ARGUMENTS_BYTES
     ):
-        raise InvalidArguments("arguments", f"are longer than {MAX_ARGUMENTS_BYTES} bytes")
+        raise InvalidArguments("arguments", t("are longer than {limit} bytes",
+                                              limit=MAX_ARGUMENTS_BYTES))
     try:
         data = strictjson.loads(arguments)
     except strictjson.JSONRefused as error:
@@ -234,105 +238,133 @@ def _load_object(arguments: object) -> dict:
         verb, _, rest = str(error).partition(" ")
         raise InvalidArguments("arguments", f"{_PLURAL.get(verb, verb)} {rest}") from None
     if not isinstance(data, dict):
-        raise InvalidArguments("arguments", f"must be a JSON object, got {_kind(data)}")
+        raise InvalidArguments("arguments", t("must be a JSON object, got {kind}",
+                                              kind=_kind(data)))
     return data
 
 
 _PLURAL = {"repeats": "repeat", "contains": "contain", "is": "are"}
+# The strict reader's reasons as _load_object words them, with "arguments" as the subject:
+# marked here (t() without values gives the template back) so that the screen translates them.
+_PLURAL_REASONS = (
+    t("repeat the key {key}"),
+    t("contain {name}, which is not a JSON number"),
+    t("contain a number that overflows: {number}"),
+    t("contain a number too long to read ({digits:,} digits)"),
+    t("are not valid JSON ({reason})"),
+    t("are JSON nested deeper than {max_depth} levels"),
+)
 
 
 def _check_title(value: object) -> str:
     if not isinstance(value, str):
-        raise InvalidArguments("title", f"must be a string, got {_kind(value)}")
+        raise InvalidArguments("title", t("must be a string, got {kind}", kind=_kind(value)))
     title = value.strip(_SPACES)
     if not title:
-        raise InvalidArguments("title", f"is empty after trimming spaces; a title has 1 to "
-                               f"{MAX_TITLE} characters")
+        raise InvalidArguments("title", t("is empty after trimming spaces; a title has 1 to "
+                                          "{limit} characters", limit=MAX_TITLE))
     if len(title) > MAX_TITLE:
-        raise InvalidArguments("title", f"has {len(title)} characters; at most {MAX_TITLE}")
+        raise InvalidArguments("title", t("has {count} characters; at most {limit}",
+                                          count=len(title), limit=MAX_TITLE))
     for char in title:
         if not (char.isprintable() or unicodedata.category(char) in _SPACE_CATEGORIES):
-            raise InvalidArguments(
-                "title", f"contains a non-printable character U+{ord(char):04X}"
-            )
+            raise InvalidArguments("title", t("contains a non-printable character U+{code:04X}",
+                                              code=ord(char)))
     return title
 
 
 def _check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InvalidArguments("note_ids", f"must be a list of note IDs, got {_kind(value)}")
+        raise InvalidArguments("note_ids", t("must be a list of note IDs, got {kind}",
+                                             kind=_kind(value)))
     if not 1 <= len(value) <= MAX_NOTES:
-        raise InvalidArguments(
-            "note_ids", f"must hold 1 to {MAX_NOTES} note IDs, got {len(value)}"
-        )
+        raise InvalidArguments("note_ids", t("must hold 1 to {limit} note IDs, got {count}",
+                                             limit=MAX_NOTES, count=len(value)))
     for item in value:
         if not isinstance(item, str):
-            raise InvalidArguments("note_ids", f"must hold strings, got {_kind(item)}")
+            raise InvalidArguments("note_ids", t("must hold strings, got {kind}",
+                                                 kind=_kind(item)))
         if item not in known:
             # A large notes folder is not listed: the model is told to search instead.
-            listing = (f" ({', '.join(sorted(known))})" if len(known) <= _LISTED_IDS
-                       else "; use search_notes to find the right ID")
-            raise InvalidArguments("note_ids", f"{_show(item)} is not an existing note{listing}")
+            if len(known) <= _LISTED_IDS:
+                raise InvalidArguments("note_ids", t("{note} is not an existing note ({known})",
+                                                     note=_show(item),
+                                                     known=", ".join(sorted(known))))
+            raise InvalidArguments("note_ids", t("{note} is not an existing note; use "
+                                                 "search_notes to find the right ID",
+                                                 note=_show(item)))
     if len(set(value)) != len(value):
-        raise InvalidArguments("note_ids", "repeats a note ID")
+        raise InvalidArguments("note_ids", t("repeats a note ID"))
     return tuple(value)
 
 
 def _check_date(value: object, field: str = "date") -> str:
     if not isinstance(value, str):
-        raise InvalidArguments(field, f"must be a string YYYY-MM-DD, got {_kind(value)}")
+        raise InvalidArguments(field, t("must be a string YYYY-MM-DD, got {kind}",
+                                        kind=_kind(value)))
     if not _DATE.fullmatch(value):
-        raise InvalidArguments(field, f"must be written YYYY-MM-DD, got {_show(value)}")
+        raise InvalidArguments(field, t("must be written YYYY-MM-DD, got {value}",
+                                        value=_show(value)))
     try:
         _dt.date.fromisoformat(value)
     except ValueError:
-        raise InvalidArguments(field, f"{value} is not a real calendar date") from None
+        raise InvalidArguments(field, t("{date} is not a real calendar date",
+                                        date=value)) from None
     return value
 
 
 def _check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InvalidArguments("dates", f"must be a list of dates YYYY-MM-DD, got {_kind(value)}")
+        raise InvalidArguments("dates", t("must be a list of dates YYYY-MM-DD, got {kind}",
+                                          kind=_kind(value)))
     if not MIN_SESSIONS <= len(value) <= MAX_SESSIONS:
-        raise InvalidArguments(
-            "dates", f"must hold {MIN_SESSIONS} to {MAX_SESSIONS} dates, got {len(value)}")
+        raise InvalidArguments("dates", t("must hold {low} to {high} dates, got {count}",
+                                          low=MIN_SESSIONS, high=MAX_SESSIONS, count=len(value)))
     dates = tuple(_check_date(item, "dates") for item in value)
     for earlier, later in zip(dates, dates[1:], strict=False):
         if later <= earlier:
-            raise InvalidArguments(
-                "dates", f"must be strictly increasing, but {later} comes after {earlier}")
+            raise InvalidArguments("dates", t("must be strictly increasing, but {later} comes "
+                                              "after {earlier}", later=later, earlier=earlier))
     last = today + _dt.timedelta(days=MAX_DAYS_AHEAD)
     if dates[-1] > last.isoformat():
-        raise InvalidArguments(
-            "dates", f"{dates[-1]} is more than {MAX_DAYS_AHEAD} days after today "
-            f"({today.isoformat()}); the last may be {last.isoformat()}")
+        raise InvalidArguments("dates", t("{date} is more than {days} days after today ({today}); "
+                                          "the last may be {last}", date=dates[-1],
+                                          days=MAX_DAYS_AHEAD, today=today.isoformat(),
+                                          last=last.isoformat()))
     return dates
 
 
 def _check_minutes(value: object) -> int:
     # bool is an int subclass in Python, and 20.0 or "20" are not integers: none is converted.
     if type(value) is not int:
-        raise InvalidArguments("minutes", f"must be an integer, got {_kind(value)}")
+        raise InvalidArguments("minutes", t("must be an integer, got {kind}", kind=_kind(value)))
     if not 1 <= value <= MAX_MINUTES:
-        raise InvalidArguments("minutes", f"must be from 1 to {MAX_MINUTES}, got {value}")
+        raise InvalidArguments("minutes", t("must be from {low} to {high}, got {value}", low=1,
+                                            high=MAX_MINUTES, value=value))
     return value
 
 
 def _kind(value: object) -> str:
-    """A short description of a JSON value for error messages."""
-    names = {
-        type(None): "null",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number with a fraction",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }
-    name = names.get(type(value), type(value).__name__)
-    if isinstance(value, (str, int, float, bool)) and value is not None:
-        return f"{name} {_show(value)}"
-    return name
+    """A short description of a JSON value for error messages: "an integer 5", "a list"."""
+    kind = type(value)
+    # One template per kind: a value is shown in words of the person's language.
+    if kind is bool:
+        return t("a boolean {value}", value=_show(value))
+    if kind is int:
+        return t("an integer {value}", value=_show(value))
+    if kind is float:
+        return t("a number with a fraction {value}", value=_show(value))
+    if kind is str:
+        return t("a string {value}", value=_show(value))
+    if kind is list:
+        return t("a list")
+    if kind is dict:
+        return t("an object")
+    if value is None:
+        return "null"
+    if isinstance(value, (str, int, float, bool)):
+        return f"{kind.__name__} {_show(value)}"
+    return kind.__name__
 
 
 def _show(value: object) -> str:

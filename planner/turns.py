@@ -2,13 +2,15 @@
 
 Chat Completions (planner.wire) and any other wire format turn a provider's reply into a
 `Turn`; the flow's conversation is kept as Chat-style messages, which each wire format converts
-when it sends. Standard library only.
+when it sends. Standard library only (planner.i18n is too).
 """
 
 from __future__ import annotations
 
 import json
 from typing import NamedTuple
+
+from planner.i18n import t
 
 
 class ReplyError(ValueError):
@@ -42,6 +44,6 @@ def tool_message(call_id: str, result: dict) -> dict:
 
 def calls_instead_of_text(turn: Turn) -> str:
     """Why tool calls are not run when only an explanation was asked for (tool_choice none)."""
-    names = ", ".join(sorted({str(call.name)[:40] for call in turn.calls})) or "a tool"
-    return (f"the model asked for another tool call ({names}) instead of explaining, although "
-            "the request said tool_choice none; it was not run")
+    names = ", ".join(sorted({str(call.name)[:40] for call in turn.calls})) or t("a tool")
+    return t("the model asked for another tool call ({names}) instead of explaining, although "
+             "the request said tool_choice none; it was not run", names=names)

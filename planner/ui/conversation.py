@@ -25,6 +25,7 @@ from planner.events import (
     Rejected,
     Result,
 )
+from planner.i18n import _
 from planner.inert import inert_block, inert_line
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out
 from planner.ui.dates import describe_date
@@ -114,7 +115,7 @@ class TerminalPerson:
 
     def ask(self, prompt: Prompt) -> str | None:
         """One line from the controlling terminal; None when there is none."""
-        for _ in range(3):
+        for _attempt in range(3):
             line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed, prompt.used,
                                                 prompt.more),
                                     discard_typed_ahead=prompt.confirming)
@@ -302,8 +303,8 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
 def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
     """`Changed  Minutes 45 → 30`: what this proposal changes from the previous one."""
     if not changes:
-        return [("Changed", "nothing since the previous proposal", "")]
-    return [("Changed" if number == 0 else "", change_words(change), "bold yellow")
+        return [(_("Changed"), _("nothing since the previous proposal"), "")]
+    return [(_("Changed") if number == 0 else "", change_words(change), "bold yellow")
             for number, change in enumerate(changes)]
 
 
@@ -312,17 +313,23 @@ def change_words(change: Change) -> str:
     before, after = change.before, change.after
     match change.field:
         case "note_added":
-            return f"Note {inert_line(str(after))} added"
+            return _("Note {note} added").format(note=inert_line(str(after)))
         case "note_removed":
-            return f"Note {inert_line(str(before))} removed"
+            return _("Note {note} removed").format(note=inert_line(str(before)))
         case "title":
-            return f"Title {_quoted(before)} → {_quoted(after)}"
+            return _("Title {before} → {after}").format(before=_quoted(before),
+                                                         after=_quoted(after))
         case "date":
-            return f"Date {inert_line(str(before))} → {inert_line(str(after))}"
+            return _("Date {before} → {after}").format(before=inert_line(str(before)),
+                                                        after=inert_line(str(after)))
         case "dates":
-            return f"Dates {_days(before)} → {_days(after)}"
+            return _("Dates {before} → {after}").format(before=_days(before), after=_days(after))
         case "minutes":
-            return f"Minutes {before} → {after}"
+            return _("Minutes {before} → {after}").format(before=before, after=after)
+        case "kind" if (before, after) == ("plan", "series"):
+            return _("A plan before, a series now")
+        case "kind" if (before, after) == ("series", "plan"):
+            return _("A series before, a plan now")
         case "kind":
             return f"A {inert_line(str(before))} before, a {inert_line(str(after))} now"
     raise TypeError(f"no words for a change of {change.field}")
