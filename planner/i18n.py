@@ -23,6 +23,7 @@ _ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 # A placeholder in a template: {name} or {name:format}.
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 
+_LETTERS = re.compile(r"[A-Za-z]{2}")
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
 _templates: list[tuple[re.Pattern[str], str, tuple[str, ...]]] | None = None
@@ -109,9 +110,16 @@ def shown(line: str) -> str:
         if all(shown_values[name] != value or " " not in value
                for name, value in values.items()):
             return _fill(target, shown_values)
-        if fallback is None:
+        # A template with words of its own is still this line's, though a value stays English;
+        # a mere joiner (`{field}: {rule}`) is not: an untranslated line reads better whole.
+        if fallback is None and _LETTERS.search(PLACEHOLDER.sub("", pattern_source(pattern))):
             fallback = _fill(target, shown_values)
     return line if fallback is None else fallback
+
+
+def pattern_source(pattern: re.Pattern[str]) -> str:
+    """The fixed text of a compiled template (its groups left out)."""
+    return re.sub(r"\(\?P(?:<\w+>\.\+\?|=\w+)\)", "", pattern.pattern).replace("\\", "")
 
 
 def _value(text: str) -> str:
