@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple, NoReturn
 import typer
 
 from planner import __version__, status, ui
+from planner.i18n import t
 
 # Only what --help needs is imported here; each mode imports its own modules when it runs.
 if TYPE_CHECKING:
@@ -85,8 +86,9 @@ class Workspace(NamedTuple):
         try:
             ensure(Home(self.home, self.rule))
         except OSError as error:
-            _failed(f"could not create the home folder {self.home} ({error.strerror or error}); "
-                    "nothing was written (use --home DIR to choose another folder)")
+            _failed(t("could not create the home folder {home} ({reason}); nothing was written "
+                      "(use --home DIR to choose another folder)", home=self.home,
+                      reason=error.strerror or error))
         return self.home
 
 
@@ -153,24 +155,25 @@ def main_command(
     home = workspace.home
     if ctx.invoked_subcommand is not None:
         if request is not None or demo or dry_run or continue_run is not None:
-            _usage("--request, --demo, --dry-run and --continue cannot be combined with a "
-                   "subcommand")
+            _usage(t("--request, --demo, --dry-run and --continue cannot be combined with a "
+                     "subcommand"))
         return
     if continue_run is not None and demo:
-        _usage("--continue cannot be used with --demo: the demo's scripted replies cannot go "
-               "on with a conversation; use --continue with -r TEXT (live) or add --dry-run")
+        _usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
+                 "go on with a conversation; use --continue with -r TEXT (live) or add "
+                 "--dry-run"))
     if continue_run is not None and request is None:
-        _usage("--continue needs your next message: planner --continue [RUN] -r TEXT")
+        _usage(t("--continue needs your next message: planner --continue [RUN] -r TEXT"))
     if demo and request is not None:
-        _usage("--demo uses fixed scripted replies that would not be about your text; "
-               "use --request TEXT (live) or --dry-run --request TEXT")
+        _usage(t("--demo uses fixed scripted replies that would not be about your text; "
+                 "use --request TEXT (live) or --dry-run --request TEXT"))
     if demo and dry_run:
-        _usage("choose one of --demo and --dry-run")
+        _usage(t("choose one of --demo and --dry-run"))
     if not (demo or dry_run or request is not None):
-        _usage("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
-               "planner -h shows them all")
+        _usage(t("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
+                 "planner -h shows them all"))
     if request is not None and not request.strip():
-        _usage("--request needs some text")
+        _usage(t("--request needs some text"))
     config = workspace.config()
     # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
     earlier = None if continue_run is None else _earlier(home, continue_run)
@@ -186,13 +189,14 @@ def main_command(
             outcome = _live(config, _notes(home, config), workspace, request, earlier)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
-        ui.error("interrupted (Ctrl+C); nothing was saved")
+        ui.error(t("interrupted (Ctrl+C); nothing was saved"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
     try:
         _finish(outcome, None if demo else config)
     except KeyboardInterrupt:
         # The run has ended and its records say how; only the last lines were cut short.
-        ui.error("interrupted (Ctrl+C) after the run ended; planner show last tells how it went")
+        ui.error(t("interrupted (Ctrl+C) after the run ended; planner show last tells how it "
+                   "went"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
@@ -213,11 +217,13 @@ def _checked_home(ctx: typer.Context, home: Path) -> tuple[Path, str]:
 
 def _existing_home(home: Path, given: str) -> Path:
     # Checked up front: otherwise the first write fails and the message blames free space.
-    if not home.is_dir():
-        what = "is not a folder" if home.exists() else "no such folder"
-        _usage(f"{given}: {what}; planner uses an existing folder and never creates it "
-               "(mkdir it first, or check the spelling)")
-    return home
+    if home.is_dir():
+        return home
+    if home.exists():
+        _usage(t("{given}: is not a folder; planner uses an existing folder and never creates "
+                 "it (mkdir it first, or check the spelling)", given=given))
+    _usage(t("{given}: no such folder; planner uses an existing folder and never creates it "
+             "(mkdir it first, or check the spelling)", given=given))
 
 
 def _memory(home: Path, notes, config: "Config"):
@@ -276,18 +282,31 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
     messages = (first_messages(request, notes, today, memory) if continues is None
                 else continued_messages(request, continues[1], notes, today, memory))
     body = build_request(config, messages, registry_for(notes, today, memory), "auto")
-    # A notes folder is indexed to count its notes: that cache is the one thing written.
-    written = ("nothing was written but the notes index (.planner/)"
-               if notes.source == "folder" else "nothing was written")
     from planner.keys import key_source
     from planner.protocol import endpoint
 
-    what = "the first request" if continues is None else (
-        f"the first request continuing run {continues[0]}")
-    ui.notice(f"Dry run: {what} live mode would send to {config.base_url} "
-              f"(POST {endpoint(config)}). Nothing was sent; no key was read; {written}.")
+    where = {"url": config.base_url, "endpoint": endpoint(config)}
+    # A notes folder is indexed to count its notes: that cache is the one thing written.
+    indexed = notes.source == "folder"
+    if continues is None and indexed:
+        line = t("Dry run: the first request live mode would send to {url} (POST {endpoint}). "
+                 "Nothing was sent; no key was read; nothing was written but the notes index "
+                 "(.planner/).", **where)
+    elif continues is None:
+        line = t("Dry run: the first request live mode would send to {url} (POST {endpoint}). "
+                 "Nothing was sent; no key was read; nothing was written.", **where)
+    elif indexed:
+        line = t("Dry run: the first request continuing run {run_id} live mode would send to "
+                 "{url} (POST {endpoint}). Nothing was sent; no key was read; nothing was "
+                 "written but the notes index (.planner/).", run_id=continues[0], **where)
+    else:
+        line = t("Dry run: the first request continuing run {run_id} live mode would send to "
+                 "{url} (POST {endpoint}). Nothing was sent; no key was read; nothing was "
+                 "written.", run_id=continues[0], **where)
+    ui.notice(line)
     # Which source a live run would take its key from; the secret itself is never read.
-    ui.notice(f"Key for a live run: {key_source(config, terminal=ui.has_terminal()).detail}.")
+    ui.notice(t("Key for a live run: {source}.",
+                source=key_source(config, terminal=ui.has_terminal()).detail))
     ui.print_json(body)
 
 
@@ -298,8 +317,8 @@ def _demo(config: "Config", home: Path) -> "Outcome":
     from planner.notes import SAMPLE_NOTES
 
     today = _dt.date.today()
-    ui.notice("Demo: the model replies are simulated (scripted, offline) and use the built-in "
-              "sample notes; the checks, the SAVE prompt and the writes are real.")
+    ui.notice(t("Demo: the model replies are simulated (scripted, offline) and use the "
+                "built-in sample notes; the checks, the SAVE prompt and the writes are real."))
     return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
 
 
@@ -338,7 +357,7 @@ def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
         if config is not None and not outcome.simulated and outcome.tally is not None:
             _run_cost(outcome.tally, config)
         # The folder's name is the run ID: said once, the line fits 80 columns.
-        ui.notice(f"Records: {outcome.folder}")
+        ui.notice(t("Records: {folder}", folder=outcome.folder))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 
@@ -406,8 +425,8 @@ def main() -> None:
     if sys.stdout is None:
         # Python found descriptor 1 closed. Nothing could be shown, and the first file opened
         # would get descriptor 1: refuse before anything is read, run or written.
-        ui.error("standard output is closed; nothing was run (give planner somewhere to "
-                 "write, for example > /dev/null)")
+        ui.error(t("standard output is closed; nothing was run (give planner somewhere to "
+                   "write, for example > /dev/null)"))
         raise SystemExit(status.EXIT_FAILED)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -469,11 +488,11 @@ def main() -> None:
     output.flush()
     if output.failure is not None:
         error = output.failure
-        reason = ("its reader stopped reading (broken pipe)" if isinstance(error, BrokenPipeError)
-                  else f"{error.strerror or error}")
+        reason = (t("its reader stopped reading (broken pipe)")
+                  if isinstance(error, BrokenPipeError) else f"{error.strerror or error}")
         try:
-            ui.error(f"could not write the output to stdout: {reason}; what was written is "
-                     "incomplete")
+            ui.error(t("could not write the output to stdout: {reason}; what was written is "
+                       "incomplete", reason=reason))
         except OSError:
             pass
         if ending.code in (None, status.EXIT_OK):
@@ -677,7 +696,7 @@ def _records_label(home: Path) -> str:
 
 
 def _history_failed(error: Exception) -> NoReturn:
-    ui.error(f"{error}; check the folder's permissions")
+    ui.error(t("{error}; check the folder's permissions", error=error))
     raise typer.Exit(status.EXIT_FAILED)
 
 
@@ -752,18 +771,20 @@ def _pick_run(folder: Path, wanted: str) -> str:
     back = wanted[1:] if wanted.startswith("-") else None
     if back is not None and not (back.isascii() and back.isdigit()):
         # ignore_unknown_options lets any dash word through; only -N is a run.
-        _usage(f"no such option: {wanted} (planner show -h lists the options)")
+        _usage(t("no such option: {option} (planner show -h lists the options)",
+                 option=wanted))
     try:
         if wanted == "last" or back is not None:
             number = 1 if back is None else int(back)
             names = history.run_ids(folder)
             if number == 0:
-                _usage("-0 names no run: -1 is the newest, -2 the one before")
+                _usage(t("-0 names no run: -1 is the newest, -2 the one before"))
             if not names:
-                _usage(f"no runs in {_records_label(folder)} yet; planner --demo makes one")
+                _usage(t("no runs in {folder} yet; planner --demo makes one",
+                         folder=_records_label(folder)))
             if number > len(names):
-                _usage(f"there are only {len(names)} run(s) in {_records_label(folder)}; "
-                       f"-{len(names)} is the oldest")
+                _usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
+                         count=len(names), folder=_records_label(folder)))
             return names[number - 1]
         return history.find_run(folder, wanted)
     except history.RunNotFound as error:
@@ -799,7 +820,7 @@ def costs_command(
         ui.print_json_lines(report.to_json(prices, shown))
         if damaged:
             # The JSON object's shape is fixed, so the damaged count goes to stderr.
-            ui.notice(f"{damaged} damaged run(s) left out (see planner runs)")
+            ui.notice(t("{count} damaged run(s) left out (see planner runs)", count=damaged))
     else:
         # Every run, newest first: a narrow table names a run by its -N for `planner show`.
         try:
@@ -831,7 +852,7 @@ VdirOption = Annotated[
 ]
 
 
-def _demo_plans_hint(folder: Path, how: str) -> None:
+def _demo_plans_hint(folder: Path, exporting: bool) -> None:
     """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21)."""
     from planner import plans
 
@@ -841,9 +862,12 @@ def _demo_plans_hint(folder: Path, how: str) -> None:
         count = len(plans.plan_names(plans.plans_dir(folder, True)))
     except plans.PlansError:
         return  # the hint is a courtesy: an unreadable folder is not this command's failure
-    if count:
-        ui.notice(f"plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
-                  f"{how}.")
+    if count and exporting:
+        ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                    "add --demo to export them.", count=count))
+    elif count:
+        ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                    "planner plans --demo lists them.", count=count))
 
 
 def _failed(error: object) -> NoReturn:
@@ -881,7 +905,7 @@ def plans_command(
         marks, warnings = plans.read_marks(folder)
         _log_warnings(warnings)
     except ReviewLogError as error:
-        ui.notice(f"Warning: {error}; no plan is marked done or dropped")
+        ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
         marks = plans.NO_MARKS
     try:
         rows = plans.list_plans(folder, demo, True, today, marks)
@@ -904,7 +928,7 @@ def plans_command(
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
                        dropped)
     if no_plans:
-        _demo_plans_hint(folder, "planner plans --demo lists them")
+        _demo_plans_hint(folder, exporting=False)
 
 
 @app.command("export", short_help="Export plans to your calendar (iCalendar).")
@@ -942,12 +966,11 @@ def export_command(
     from planner import plans, storage
 
     if not (ics or feed or vdir_folder):
-        _usage("choose the format: --ics (iCalendar)")
+        _usage(t("choose the format: --ics (iCalendar)"))
     if sum(target is not None for target in (output, feed, vdir_folder)) > 1:
-        _usage("choose one of --output, --feed and --vdir")
+        _usage(t("choose one of --output, --feed and --vdir"))
     if output is not None and (output.is_symlink() or output.exists()):
-        _usage(f"{output} already exists; planner never overwrites a file: "
-               "choose another name or remove it")
+        _usage(_exists(output))
     workspace = _workspace(ctx, home, config_path)
     config = workspace.config()
     folder, review_time = workspace.home, config.review_time
@@ -961,13 +984,14 @@ def export_command(
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
-            ui.notice(f"Skipped {row['file']}: {row['problem']}")
+            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
     if not good:
-        ui.notice(f"No plans in {label}/ to export; nothing was written." if keeps_all else
-                  f"No upcoming plans in {label}/ to export (--all exports past ones too); "
-                  "nothing was written.")
+        ui.notice(t("No plans in {folder}/ to export; nothing was written.", folder=label)
+                  if keeps_all else
+                  t("No upcoming plans in {folder}/ to export (--all exports past ones too); "
+                    "nothing was written.", folder=label))
         if not demo:
-            _demo_plans_hint(folder, "add --demo to export them")
+            _demo_plans_hint(folder, exporting=True)
         return
     if feed is not None or vdir_folder is not None:
         _export_calendar(good, config, label, feed, vdir_folder)
@@ -982,17 +1006,23 @@ def export_command(
         try:
             ui.write_bytes(data)
         except OSError as error:
-            _failed(f"could not write the calendar to stdout ({error.strerror or error})")
+            _failed(t("could not write the calendar to stdout ({reason})",
+                      reason=error.strerror or error))
         return
     try:
         storage.create_exclusive(output, data)
     except FileExistsError:
-        _usage(f"{output} already exists; planner never overwrites a file: "
-               "choose another name or remove it")
+        _usage(_exists(output))
     except OSError as error:
-        _failed(f"could not create {output} ({error.strerror or error}); "
-                      "nothing was written")
-    ui.notice(f"Exported {len(good)} plan(s) from {label}/ to {output}.")
+        _failed(t("could not create {path} ({reason}); nothing was written", path=output,
+                  reason=error.strerror or error))
+    ui.notice(t("Exported {count} plan(s) from {folder}/ to {path}.", count=len(good),
+                folder=label, path=output))
+
+
+def _exists(path: Path) -> str:
+    return t("{path} already exists; planner never overwrites a file: choose another name or "
+             "remove it", path=path)
 
 
 # --- Calendars that stay in step: export --feed / --vdir, planner sync (SPEC 17) -----------------
@@ -1018,20 +1048,39 @@ def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path 
     except ValueError as error:
         _usage(str(error))
     if feed is not None:
-        ui.info(f"Feed {feed}: {change} ({_events(len(events))} from {label}/).")
+        ui.info(_feed_line(change, len(events) == 1, feed=feed, count=len(events),
+                           folder=label))
         return
-    ui.info(f"Vdir {folder}: {_counts(counts)} ({_events(len(events))} from {label}/).")
+    numbers = _counts(counts)
+    if len(events) == 1:
+        ui.info(t("Vdir {path}: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} event from {folder}/).", path=folder, count=len(events),
+                  folder=label, **numbers))
+    else:
+        ui.info(t("Vdir {path}: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} events from {folder}/).", path=folder, count=len(events),
+                  folder=label, **numbers))
     if counts.skipped:
-        ui.notice(f"Left alone: {counts.skipped} file(s) in {folder} at an event's name that "
-                  "planner did not write.")
+        ui.notice(t("Left alone: {count} file(s) in {folder} at an event's name that planner "
+                    "did not write.", count=counts.skipped, folder=folder))
 
 
-def _events(count: int) -> str:
-    return f"{count} event" + ("" if count == 1 else "s")
+def _feed_line(change: str, one: bool, **values: object) -> str:
+    """The feed's line: one whole template for each change (created, unchanged or updated, as
+    planner.vdir says), so the word is translated with it."""
+    if change == "created":
+        return (t("Feed {feed}: created ({count} event from {folder}/).", **values) if one else
+                t("Feed {feed}: created ({count} events from {folder}/).", **values))
+    if change == "unchanged":
+        return (t("Feed {feed}: unchanged ({count} event from {folder}/).", **values) if one
+                else t("Feed {feed}: unchanged ({count} events from {folder}/).", **values))
+    return (t("Feed {feed}: updated ({count} event from {folder}/).", **values) if one else
+            t("Feed {feed}: updated ({count} events from {folder}/).", **values))
 
 
-def _counts(counts) -> str:
-    return f"{counts.created} created, {counts.updated} updated, {counts.unchanged} unchanged"
+def _counts(counts) -> dict[str, int]:
+    return {"created": counts.created, "updated": counts.updated,
+            "unchanged": counts.unchanged}
 
 
 @app.command("sync", short_help="Put your plans into a CalDAV calendar.")
@@ -1070,11 +1119,12 @@ def sync_command(
     from planner import caldav_sync, plans
 
     if caldav_url is None:
-        _usage("choose where to sync: --caldav URL")
+        _usage(t("choose where to sync: --caldav URL"))
     if not caldav_url.startswith(("http://", "https://")):
-        _usage("--caldav takes the calendar's http:// or https:// URL")
+        _usage(t("--caldav takes the calendar's http:// or https:// URL"))
     if not caldav_sync.available():
-        _usage(f"planner sync needs the caldav library: {caldav_sync.INSTALL_HINT}")
+        _usage(t("planner sync needs the caldav library: {hint}",
+                 hint=caldav_sync.INSTALL_HINT))
     workspace = _workspace(ctx, home, config_path)
     config = workspace.config()
     try:
@@ -1084,9 +1134,10 @@ def sync_command(
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
-            ui.notice(f"Skipped {row['file']}: {row['problem']}")
+            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
     if not good:
-        ui.notice(f"No plans in {plans.PLANS_DIR['live']}/ to sync; nothing was sent.")
+        ui.notice(t("No plans in {folder}/ to sync; nothing was sent.",
+                    folder=plans.PLANS_DIR["live"]))
         return
     from planner import ics
 
@@ -1097,7 +1148,7 @@ def sync_command(
     try:
         in_url = urllib.parse.urlsplit(caldav_url).username
     except ValueError:
-        _usage("--caldav is not a valid URL")
+        _usage(t("--caldav is not a valid URL"))
     login = user or (urllib.parse.unquote(in_url) if in_url else None)
     password = _caldav_password(caldav_url, login)
     try:
@@ -1107,8 +1158,15 @@ def sync_command(
         _usage(str(error))
     except caldav_sync.SyncError as error:
         _failed(error)
-    ui.info(f"CalDAV: {_counts(counts)} ({_events(len(items))} from "
-            f"{plans.PLANS_DIR['live']}/).")
+    numbers = _counts(counts)
+    if len(items) == 1:
+        ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} event from {folder}/).", count=len(items),
+                  folder=plans.PLANS_DIR["live"], **numbers))
+    else:
+        ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} events from {folder}/).", count=len(items),
+                  folder=plans.PLANS_DIR["live"], **numbers))
 
 
 def _caldav_password(url: str, user: str | None) -> str | None:
@@ -1173,26 +1231,28 @@ def key_set_command(
     Example: planner key set openai
     """
     from planner import keys
+    from planner.i18n import _
 
     config = _workspace(ctx, home, config_path).config()
     try:
         user = keys.user_for(config, provider)
         keys.check_keyring()
         if not ui.has_terminal():
-            raise keys.KeyRefused("planner key set reads the key at a hidden prompt; run it "
-                                  "in a terminal (nothing was stored)")
-        secret = ui.ask_hidden(f"Key for {user} (input hidden): ")
+            raise keys.KeyRefused(t("planner key set reads the key at a hidden prompt; run "
+                                    "it in a terminal (nothing was stored)"))
+        secret = ui.ask_hidden(_("Key for {user} (input hidden): ").format(user=user))
         keys.set_key(user, secret)
     except KeyboardInterrupt:
-        ui.error("interrupted (Ctrl+C); nothing was stored")
+        ui.error(t("interrupted (Ctrl+C); nothing was stored"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except keys.KeyProblem as error:
         _key_failed(error)
-    ui.info(f"Stored the key for {user} in the OS keyring (service {keys.SERVICE}, user {user}).")
+    ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
+              user=user, service=keys.SERVICE))
     if provider is None or user == keys.key_user(config):
         source = keys.key_source(config, terminal=True, probe_keyring=True)
         if source.kind != "keyring":
-            ui.notice(f"A run still takes its key from {source.detail} first.")
+            ui.notice(t("A run still takes its key from {source} first.", source=source.detail))
 
 
 @key_app.command("forget", short_help="Remove a key from the OS keyring.")
@@ -1215,9 +1275,9 @@ def key_forget_command(
     except keys.KeyProblem as error:
         _key_failed(error)
     if removed:
-        ui.info(f"Removed the key for {user} from the OS keyring.")
+        ui.info(t("Removed the key for {user} from the OS keyring.", user=user))
     else:
-        ui.info(f"No key for {user} in the OS keyring; nothing was removed.")
+        ui.info(t("No key for {user} in the OS keyring; nothing was removed.", user=user))
 
 
 @key_app.command("status", short_help="Where each provider's key would come from.")
@@ -1232,13 +1292,17 @@ def key_status_command(
     Example: planner key status
     """
     from planner import keys
+    from planner.i18n import language, shown
 
     config = _workspace(ctx, home, config_path).config()
     rows = keys.key_status(config, terminal=ui.has_terminal())
+    # "{user}: {source}" would match any line with a colon: each part is translated on its own.
+    colon = "：" if language() == "zh" else ": "
     for row in rows:
-        ui.info(f"{row.user}{' (configured)' if row.configured else ''}: {row.source.detail}")
+        name = t("{user} (configured)", user=row.user) if row.configured else row.user
+        ui.info(f"{shown(name)}{colon}{shown(row.source.detail)}")
     if not keys.keyring_installed():
-        ui.notice("The OS keyring is not used: it needs pip install 'planner[keyring]'.")
+        ui.notice(t("The OS keyring is not used: it needs pip install 'planner[keyring]'."))
 
 
 # --- Your notes: planner notes -------------------------------------------------------------------
@@ -1275,10 +1339,10 @@ def notes_command(
     workspace = _workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     if query is not None and not query.strip():
-        _usage("QUERY needs some words (or leave it out to list the notes)")
+        _usage(t("QUERY needs some words (or leave it out to list the notes)"))
     if query is not None and len(query) > MAX_QUERY:
-        _usage(f"QUERY has {len(query):,} characters; at most {MAX_QUERY} (a few words find "
-               "a note)")
+        _usage(t("QUERY has {count:,} characters; at most {limit} (a few words find a note)",
+                 count=len(query), limit=MAX_QUERY))
     if limit is not None:
         shown = limit or None
     elif query is not None:
@@ -1295,11 +1359,12 @@ def notes_command(
     except NotesError as error:
         _usage(str(error))
     for line in catalog.warnings:
-        ui.notice(f"Warning: {line}")
+        ui.notice(t("Warning: {warning}", warning=line))
     if as_json:
         ui.print_json_lines(rows)
     else:
-        where = {"samples": "the built-in samples", "notes.json": str(folder / "notes.json")}
+        where = {"samples": t("the built-in samples"),
+                 "notes.json": str(folder / "notes.json")}
         ui.notes_table(rows, total, where.get(catalog.source)
                        or f"{getattr(catalog, 'folder', folder)}/", query)
 
@@ -1363,15 +1428,15 @@ def _home_why(workspace: Workspace) -> str:
     from planner.home import MARKERS, markers_in
 
     if workspace.rule == "option":
-        return "given with --home"
+        return t("given with --home")
     if workspace.rule == "env":
-        return f"given by {HOME_ENV}"
+        return t("given by {variable}", variable=HOME_ENV)
     if workspace.rule == "current":
         found = ", ".join(_marker_name(name) for name in markers_in(workspace.home))
-        return f"the current folder is a planner home (it holds {found})"
+        return t("the current folder is a planner home (it holds {found})", found=found)
     markers = ", ".join(_marker_name(name) for name in MARKERS)
-    return (f"your data folder: no --home, no {HOME_ENV}, and the current folder is not a "
-            f"planner home (it holds none of {markers})")
+    return t("your data folder: no --home, no {variable}, and the current folder is not a "
+             "planner home (it holds none of {markers})", variable=HOME_ENV, markers=markers)
 
 
 def _marker_name(name: str) -> str:
@@ -1405,7 +1470,7 @@ def _reviewing(call, *args, **kwargs):
 
 def _log_warnings(lines: list[str]) -> None:
     for line in lines:
-        ui.notice(f"Warning: {line}")
+        ui.notice(t("Warning: {warning}", warning=line))
 
 
 def _pick_plan_run(folder: Path, wanted: str) -> str:
@@ -1442,14 +1507,14 @@ def _ask_rating() -> str | None:
         if line is None:
             return None
         if not line.endswith("\n"):
-            _usage("no rating was given (end of input); nothing was recorded")
+            _usage(t("no rating was given (end of input); nothing was recorded"))
         answer = line.strip().lower()
         if not answer:
             return "good"
         if answer in RATINGS:
             return answer
         prompt = Prompt("rating", typed=line.strip()[:40])
-    _usage("no rating was given (again, hard, good or easy); nothing was recorded")
+    _usage(t("no rating was given (again, hard, good or easy); nothing was recorded"))
 
 
 @app.command("done", short_help="Record that a planned review happened.",
@@ -1494,19 +1559,21 @@ def done_command(
     import datetime as _dt
 
     from planner import plans, reviewing
+    from planner.i18n import _, shown
     from planner.memory import ReviewMemory
 
     workspace = _workspace(ctx, home, config_path)
     folder = workspace.home
     if run_id is not None and run_id.startswith("-") and not run_id[1:].isdigit():
-        _usage(f"no such option: {run_id} (planner done -h lists the options)")
+        _usage(t("no such option: {option} (planner done -h lists the options)",
+                 option=run_id))
     if undo is not None:
         if run_id is not None or rating is not None or minutes is not None or note or date:
-            _usage("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date")
+            _usage(t("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date"))
         _undo_review(workspace, undo, as_json)
         return
     if rating is not None and rating not in RATINGS:
-        _usage(f"--rating {rating}: must be again, hard, good or easy")
+        _usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
     config = workspace.config()
     now = _dt.datetime.now(_dt.UTC)
     reviewed_at = _reviewing(reviewing.review_time, date, now)
@@ -1525,12 +1592,15 @@ def done_command(
         # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
         rating = "good"
         if ui.has_terminal():
-            ui.notice(f"Recording the review of {target.shown}: {target.row['title']} "
-                      f"({', '.join(note_ids)}).")
+            # Shown only, and translated here: the plan's title is the model's words, never
+            # matched against the catalog.
+            ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
+                target=shown(target.shown), title=target.row["title"],
+                notes=", ".join(note_ids)))
             try:
                 rating = _ask_rating() or "good"
             except KeyboardInterrupt:
-                ui.error("interrupted (Ctrl+C); nothing was recorded")
+                ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
                 raise typer.Exit(EXIT_INTERRUPTED) from None
     recorded = _reviewing(reviewing.record_done, folder, target, note_ids, rating, minutes,
                           reviewed_at)
@@ -1647,7 +1717,8 @@ def drop_command(
 
     folder = _workspace(ctx, home, None).home
     if run_id.startswith("-") and not run_id[1:].isdigit():
-        _usage(f"no such option: {run_id} (planner drop -h lists the options)")
+        _usage(t("no such option: {option} (planner drop -h lists the options)",
+                 option=run_id))
     found = _pick_plan_run(folder, run_id)
     log = _reviewing(reviewing.read_log, folder)
     _log_warnings(log.warnings)
@@ -1655,10 +1726,11 @@ def drop_command(
                       plans.marks_from(log.events))
     _reviewing(reviewing.drop, folder, rows, found, undo)
     if undo:
-        ui.info(f"Brought back {rows[0]['file']}: it is planned again.")
+        ui.info(t("Brought back {file}: it is planned again.", file=rows[0]["file"]))
     else:
-        ui.info(f"Dropped {rows[0]['file']}: planner plans hides it (--all shows it), exports "
-                f"cancel its events; planner drop --undo {found} brings it back.")
+        ui.info(t("Dropped {file}: planner plans hides it (--all shows it), exports cancel its "
+                  "events; planner drop --undo {run_id} brings it back.", file=rows[0]["file"],
+                  run_id=found))
 
 
 @app.command("due", short_help="The notes due for review.")
@@ -1695,7 +1767,7 @@ def due_command(
     except NotesError as error:
         _usage(str(error))
     for line in catalog.warnings:
-        ui.notice(f"Warning: {line}")
+        ui.notice(t("Warning: {warning}", warning=line))
     memory = ReviewMemory(folder, catalog, config.desired_retention)
     log = memory.log()
     if memory.problem is not None:

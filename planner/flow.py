@@ -31,6 +31,7 @@ from planner.events import (
     Rejected,
     Result,
 )
+from planner.i18n import t
 from planner.model import ModelCallError, ModelClient, reply_usage
 from planner.notes import Catalog, Note
 from planner.plan import InvalidArguments, ReviewPlan, ReviewSeries
@@ -70,6 +71,8 @@ _ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the r
 # However often the person allows more calls (SPEC 21), one run makes at most this many.
 MAX_RUN_CALLS = 60
 _YES = ("y", "yes")
+# The consequence most failed writes of the records name: a program line of its own.
+_NOTHING_SAVED = t("nothing was saved")
 
 
 class Limits(NamedTuple):
@@ -163,8 +166,8 @@ def run_flow(
             continues=None if continues is None else continues[0],
         )
     except OSError as error:
-        message = (f"could not write the run's records in {home / RECORDS_DIR} "
-                   f"({_reason(error)}); check free space and permissions")
+        message = t("could not write the run's records in {folder} ({reason}); check free "
+                    "space and permissions", folder=home / RECORDS_DIR, reason=_reason(error))
         return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
                        error=message)
     catalog = as_catalog(notes)
@@ -254,26 +257,27 @@ class _Run:
             return False
         more = min(self.limits.max_calls, MAX_RUN_CALLS - self.calls)
         self.person.show(Notice(why))
-        self._save_or_stop("nothing was saved", stage="answering")
+        self._save_or_stop(_NOTHING_SAVED, stage="answering")
         line = self.person.ask(Prompt("budget", used=self.calls, more=more))
         allowed = (line or "").strip().lower() in _YES
         if allowed:
             self.allowed = self.calls + more
         self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
-        self._save_or_stop("nothing was saved")
+        self._save_or_stop(_NOTHING_SAVED)
         return allowed
 
     def _budget_line(self) -> str:
         # Never after a save: a saved plan only waits for an explanation, which needs no budget.
         if self.calls >= MAX_RUN_CALLS:
-            limit = f"planner's limit of {MAX_RUN_CALLS} model calls in one run"
+            limit = t("planner's limit of {count} model calls in one run", count=MAX_RUN_CALLS)
         elif self.allowed > self.limits.max_calls:
-            limit = (f"the {self.allowed} model calls allowed for it (max_calls "
-                     f"{self.limits.max_calls}, raised at the prompt)")
+            limit = t("the {count} model calls allowed for it (max_calls {max_calls}, raised at "
+                      "the prompt)", count=self.allowed, max_calls=self.limits.max_calls)
         else:
-            limit = f"its limit of {self.allowed} model calls (max_calls)"
-        return (f"the run reached {limit} before the model finished; nothing more was sent; "
-                "nothing was saved; to go on from here, run planner --continue -r TEXT")
+            limit = t("its limit of {count} model calls (max_calls)", count=self.allowed)
+        return t("the run reached {limit} before the model finished; nothing more was sent; "
+                 "nothing was saved; to go on from here, run planner --continue -r TEXT",
+                 limit=limit)
 
     def _explanation_turn(self, number: int, turn: Turn) -> NextStep:
         """After a save or a cancel the model may only explain; any call is refused."""
@@ -286,7 +290,7 @@ class _Run:
                 raise _Stop(self._after_save(calls_instead_of_text(turn)))
             return ExplainOnly(tuple(self._refuse_all(number, turn)))
         if turn.text is None:
-            raise _Stop(self._after_save("the model sent an empty explanation"))
+            raise _Stop(self._after_save(t("the model sent an empty explanation")))
         self._step("explanation", number, text=turn.text)
         self.record.change(explanation=turn.text)
         self.person.show(ModelText(number, turn.text, self.client.simulated, True))
@@ -295,7 +299,7 @@ class _Run:
     def _text_turn(self, number: int, turn: Turn) -> NextStep:
         """Text without a tool call: show it after the truth; let the person answer."""
         if turn.text is None:
-            raise _Stop("the model sent an empty reply; nothing was saved")
+            raise _Stop(t("the model sent an empty reply; nothing was saved"))
         self.record.change(question=turn.text)
         self._step("question", number, text=turn.text)
         # A question the person will be asked to answer is the middle of a conversation.
@@ -311,11 +315,11 @@ class _Run:
         if not answer:
             self.ending = status.NO_TOOL
             # The run ends here after all: the truth, as when the model only answered.
-            self.person.show(Notice("Nothing was saved." if self.proposed is not None
-                                    else "No plan was proposed; nothing was saved."))
+            self.person.show(Notice(t("Nothing was saved.") if self.proposed is not None
+                                    else t("No plan was proposed; nothing was saved.")))
             return FINISH
         self._step("answer", number, text=answer)
-        if not self._more_calls("Sending your answer needs another model call."):
+        if not self._more_calls(t("Sending your answer needs another model call.")):
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         return Continue((turn.message, {"role": "user", "content": answer}))
 
@@ -326,17 +330,19 @@ class _Run:
         if confirmed and len(turn.calls) > 1:
             names = sorted({_name(call.name) for call in confirmed})
             if len(names) > 1:
-                problem = f"propose one thing per reply: {' or '.join(names)}, not both"
+                problem = t("propose one thing per reply: {names}, not both",
+                            names=" or ".join(names))
             elif len(confirmed) == 1:
-                problem = f"{names[0]} must be the only call in its reply"
+                problem = t("{name} must be the only call in its reply", name=names[0])
             else:
-                problem = f"only one {names[0]} call is allowed"
+                problem = t("only one {name} call is allowed", name=names[0])
             return self._reject_all(number, turn, problem)
         unknown = next((call for call in turn.calls if self.registry.get(call.name) is None),
                        None)
         if unknown is not None:
-            return self._reject_all(number, turn, f"{_name(unknown.name)} is not a tool "
-                                    f"offered here (only {', '.join(self.registry.names)})")
+            return self._reject_all(number, turn, t(
+                "{name} is not a tool offered here (only {names})", name=_name(unknown.name),
+                names=", ".join(self.registry.names)))
         if confirmed:
             return self._proposal(number, turn, confirmed[0])
         return self._lookups(number, turn)
@@ -368,7 +374,7 @@ class _Run:
         changes = None if self.proposed is None else plan_changes(self.proposed, plan)
         self.proposed = plan
         self._step("proposal", number, call_id=call.id, plan=recorded)
-        self._save_or_stop("nothing was saved", stage="confirming", plan=recorded,
+        self._save_or_stop(_NOTHING_SAVED, stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
@@ -389,9 +395,13 @@ class _Run:
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
-        limit = (f"max_calls {self.allowed}" if self.allowed == self.limits.max_calls
-                 else f"all {self.allowed} calls allowed are used")
-        self.person.show(Notice(f"No model call is left for an explanation ({limit})."))
+        if self.allowed == self.limits.max_calls:
+            line = t("No model call is left for an explanation (max_calls {count}).",
+                     count=self.allowed)
+        else:
+            line = t("No model call is left for an explanation (all {count} calls allowed are "
+                     "used).", count=self.allowed)
+        self.person.show(Notice(line))
         return FINISH
 
     def _decide(self) -> tuple[bool, list[str]]:
@@ -401,7 +411,7 @@ class _Run:
         while True:
             line = self.person.ask(prompt)
             if line is None:
-                self.person.show(Notice("No terminal to confirm on: treated as cancel."))
+                self.person.show(Notice(t("No terminal to confirm on: treated as cancel.")))
                 return False, near_misses
             if line == "SAVE\n":
                 return True, near_misses
@@ -418,7 +428,7 @@ class _Run:
         result = ToolResult("cancelled")
         self._step("decision", number, approved=False, result=result,
                    near_misses=tuple(near_misses))
-        self._save_or_stop("nothing was saved", approved=False, tool_result=result)
+        self._save_or_stop(_NOTHING_SAVED, approved=False, tool_result=result)
         self.person.show(Result(result.to_json(), None))
         feedback = None
         # Asked even when no call is left: the budget question comes after it (SPEC 21).
@@ -426,11 +436,12 @@ class _Run:
             if self.client.revisable:
                 feedback = self._ask_words(Prompt("feedback"))
             else:
-                self.person.show(Notice("The demo's scripted model cannot take your changes; "
-                                        "to revise a plan, use live mode (--request)."))
+                self.person.show(Notice(t("The demo's scripted model cannot take your "
+                                          "changes; to revise a plan, use live mode "
+                                          "(--request).")))
         if feedback:
             self._step("feedback", number, text=feedback)
-            if not self._more_calls("Sending your change needs another model call."):
+            if not self._more_calls(t("Sending your change needs another model call.")):
                 raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
             sent = {"status": "cancelled", "feedback": feedback}
             return Continue((turn.message, tool_message(call.id, sent)))
@@ -451,7 +462,7 @@ class _Run:
                  target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
         # The intent is on disk before the write, so a crash in between is never silent.
-        self._save_or_stop("nothing was saved", stage="executing", approved=True,
+        self._save_or_stop(_NOTHING_SAVED, stage="executing", approved=True,
                            target=relative)
         content = plans.plan_file_content(
             plan, simulated=self.client.simulated, run_id=self.record.run_id,
@@ -465,8 +476,9 @@ class _Run:
         except OSError as error:
             self.record.change(tool_result=ToolResult("failed",
                                                       error=f"{relative}: {_reason(error)}"))
-            raise _Stop(f"could not save the plan to {relative} ({_reason(error)}); "
-                        "nothing was saved; check free space and permissions") from None
+            raise _Stop(t("could not save the plan to {path} ({reason}); nothing was saved; "
+                          "check free space and permissions", path=relative,
+                          reason=_reason(error))) from None
         self.saved = relative
         result = ToolResult("saved", relative)
         self.record.change(tool_result=result)
@@ -476,9 +488,9 @@ class _Run:
         try:
             self.record.save()
         except OSError as error:
-            raise _Stop(f"the plan was saved to {self.home / relative}, but its record could "
-                        f"not be updated ({_reason(error)}); check {self.home / relative}"
-                        ) from None
+            raise _Stop(t("the plan was saved to {path}, but its record could not be updated "
+                          "({reason}); check {path}", path=self.home / relative,
+                          reason=_reason(error))) from None
 
     # --- repairs, lookups, refusals ---------------------------------------------------------
 
@@ -487,14 +499,15 @@ class _Run:
         tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
         can_repair = self.repairs < self.limits.max_repairs
         if not (can_repair and self._more_calls(
-                "Asking the model to correct its proposal needs another model call.")):
+                t("Asking the model to correct its proposal needs another model call."))):
             for call in turn.calls:
                 self._step("rejected", number, call_id=call.id, tool=_name(call.name),
                            error=problem, repair=0)
             if can_repair:
                 raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
             # max_repairs spent (0 gives the strict rule of SPEC 5): the run stops here.
-            raise _Stop(f"the model's proposal was rejected ({problem}); nothing was saved")
+            raise _Stop(t("the model's proposal was rejected ({problem}); nothing was saved",
+                          problem=problem))
         self.repairs += 1
         for call in turn.calls:
             self._step("rejected", number, call_id=call.id, tool=_name(call.name),
@@ -507,8 +520,9 @@ class _Run:
     def _lookups(self, number: int, turn: Turn) -> NextStep:
         """Read-only lookups run at once, answered in order, paired by call ID."""
         if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
-            return self._reject_all(number, turn, f"at most {MAX_LOOKUPS_PER_REPLY} lookup "
-                                    f"calls in one reply, got {len(turn.calls)}")
+            return self._reject_all(number, turn, t(
+                "at most {limit} lookup calls in one reply, got {count}",
+                limit=MAX_LOOKUPS_PER_REPLY, count=len(turn.calls)))
         checked: list[tuple[ToolCall, Tool, object]] = []
         for call in turn.calls:
             tool = self.registry.get(call.name)
@@ -518,9 +532,9 @@ class _Run:
             try:
                 checked.append((call, tool, tool.check(call.arguments)))
             except InvalidArguments as error:
-                return self._reject_all(number, turn, f"{tool.name} {error}")
-        if not self._more_calls("Sending the lookups' results to the model needs another model "
-                                "call."):
+                return self._reject_all(number, turn, _argument_problem(tool.name, error))
+        if not self._more_calls(t("Sending the lookups' results to the model needs another "
+                                  "model call.")):
             raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
         answers = []
         room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
@@ -533,7 +547,7 @@ class _Run:
                        arguments=_jsonable(arguments), found=summary)
             self.person.show(Looked(number, tool.name, arguments, summary))
             answers.append(tool_message(call.id, result))
-        self._save_or_stop("nothing was saved")
+        self._save_or_stop(_NOTHING_SAVED)
         return Continue((turn.message, *answers))
 
     def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
@@ -548,22 +562,22 @@ class _Run:
 
     def _refusal(self, call: ToolCall) -> str:
         if self.saved and self._acts(call):
-            return "a plan was already saved in this run"
-        return "no more tool calls in this run; explain the result in words"
+            return t("a plan was already saved in this run")
+        return t("no more tool calls in this run; explain the result in words")
 
     # --- the person's words -----------------------------------------------------------------
 
     def _ask_words(self, prompt: Prompt) -> str | None:
         """An answer or feedback: empty, end of input or no terminal means finish."""
-        self._save_or_stop("nothing was saved", stage="answering")
+        self._save_or_stop(_NOTHING_SAVED, stage="answering")
         for _ in range(_ASK_AGAIN):
             line = self.person.ask(prompt)
             words = (line or "").strip()
             if len(words) <= MAX_ANSWER:
                 return words or None
-            self.person.show(Notice(f"That is {len(words):,} characters; at most "
-                                    f"{MAX_ANSWER:,} can be sent. Shorten it, or press Enter "
-                                    "to finish."))
+            self.person.show(Notice(t("That is {count:,} characters; at most {limit:,} can "
+                                      "be sent. Shorten it, or press Enter to finish.",
+                                      count=len(words), limit=MAX_ANSWER)))
         return None
 
     # --- calls and records ------------------------------------------------------------------
@@ -579,7 +593,7 @@ class _Run:
             self.record.add_call(entry)
             self.record.save(stage=stage)
         except OSError as error:
-            raise _Stop(self._record_failure(error, "nothing more was sent")) from None
+            raise _Stop(self._record_failure(error, t("nothing more was sent"))) from None
         # Written with the next save: the call starts now, after its request is on disk.
         entry = entry._replace(started_at=now_iso())
         self.record.update_call(entry)
@@ -592,7 +606,7 @@ class _Run:
             # The call's own entry says why it has no response, beside the run's error.
             self.record.update_call(entry._replace(
                 duration_ms=self._duration(started),
-                error="interrupted (Ctrl+C) while waiting for the reply"))
+                error=t("interrupted (Ctrl+C) while waiting for the reply")))
             raise
         except ModelCallError as error:
             self.record.update_call(entry._replace(duration_ms=self._duration(started),
@@ -611,7 +625,7 @@ class _Run:
             self.record.write_file(response_name, reply)
             self.record.save()
         except OSError as error:
-            raise _Stop(self._record_failure(error, "the reply was not used")) from None
+            raise _Stop(self._record_failure(error, t("the reply was not used"))) from None
         return reply
 
     def _read(self, reply: object) -> Turn:
@@ -624,16 +638,17 @@ class _Run:
         """A failure's line; once a plan is saved, that comes first, with what not to do."""
         if not self.saved:
             return problem
-        return (f"The plan is saved in {self.saved}; only the model's explanation failed "
-                f"({problem}). Do not run again, or you will have two plans.")
+        return t("The plan is saved in {path}; only the model's explanation failed "
+                 "({problem}). Do not run again, or you will have two plans.", path=self.saved,
+                 problem=problem)
 
     def interrupted_line(self) -> str:
         if self.saved is None and self.writing is not None and self.writing.exists():
             self.saved = str(self.writing.relative_to(self.home))
         if self.saved:
-            return (f"interrupted (Ctrl+C); the plan is saved in {self.saved}; do not run "
-                    "again, or you will have two plans")
-        return "interrupted (Ctrl+C); nothing was saved"
+            return t("interrupted (Ctrl+C); the plan is saved in {path}; do not run again, or "
+                     "you will have two plans", path=self.saved)
+        return t("interrupted (Ctrl+C); nothing was saved")
 
     def _step(self, kind: str, number: int, **fields: object) -> None:
         """Add a step to the summary; it is written with the next save."""
@@ -654,7 +669,7 @@ class _Run:
         try:
             self.record.save(status=final, stage="done")
         except OSError as error:
-            return self.stop(self._record_failure(error, "the run itself finished"),
+            return self.stop(self._record_failure(error, t("the run itself finished")),
                              status.EXIT_FAILED)
         return self._outcome(final, status.EXIT_OK)
 
@@ -663,7 +678,8 @@ class _Run:
         try:
             self.record.save(status=run_status, error=message)
         except OSError as error:
-            message += f" (the summary could not be updated either: {_reason(error)})"
+            message = t("{message} (the summary could not be updated either: {reason})",
+                        message=message, reason=_reason(error))
         except KeyboardInterrupt:
             pass
         return self._outcome(run_status, exit_code, message)
@@ -682,8 +698,9 @@ class _Run:
         )
 
     def _record_failure(self, error: OSError, consequence: str) -> str:
-        line = (f"could not write the run's records in {self.record.folder} "
-                f"({_reason(error)}); {consequence}; check free space and permissions")
+        line = t("could not write the run's records in {folder} ({reason}); {consequence}; "
+                 "check free space and permissions", folder=self.record.folder,
+                 reason=_reason(error), consequence=consequence)
         return self._after_save(line)
 
     def _write_quietly(self, name: str, data: object) -> None:
@@ -704,6 +721,24 @@ def _name(name: object) -> str:
     return json.dumps(name, ensure_ascii=True)[:60]
 
 
+def _argument_problem(tool: str, error: InvalidArguments) -> str:
+    """A lookup's bad argument: the tool's name, then the field and its rule.
+
+    One template for each lookup tool: a generic "{tool} {field}: {rule}" would match every
+    line with a space and a colon in it (a note's title too) when lines are shown.
+    """
+    from planner.lookups import DUE_NOTES, GET_NOTE, SEARCH_NOTES
+
+    values = {"field": error.field, "rule": error.rule}
+    if tool == SEARCH_NOTES:
+        return t("search_notes {field}: {rule}", **values)
+    if tool == GET_NOTE:
+        return t("get_note {field}: {rule}", **values)
+    if tool == DUE_NOTES:
+        return t("due_notes {field}: {rule}", **values)
+    return f"{tool} {error}"
+
+
 def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
     return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
@@ -714,24 +749,28 @@ def _bounded(result: dict, room: int) -> dict:
     """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
     size = len(storage.to_json(result))
     if size > MAX_RESULT_BYTES:
-        return {"error": f"the result was longer than {MAX_RESULT_BYTES} bytes; ask for less"}
+        return {"error": t("the result was longer than {limit} bytes; ask for less",
+                           limit=MAX_RESULT_BYTES)}
     if size > room:
-        return {"error": f"the results of one reply's lookups may add up to at most "
-                         f"{MAX_TURN_RESULT_BYTES} bytes; ask for this again in a later reply"}
+        return {"error": t("the results of one reply's lookups may add up to at most {limit} "
+                           "bytes; ask for this again in a later reply",
+                           limit=MAX_TURN_RESULT_BYTES)}
     return result
 
 
 def _short(result: dict) -> str:
     """A lookup's result in a few words, for the screen and the summary."""
     if "error" in result:
-        return f"error: {str(result['error'])[:120]}"
+        return t("error: {error}", error=str(result["error"])[:120])
     if isinstance(result.get("results"), list):
-        return f"{len(result['results'])} of {result.get('total', '?')} notes found"
+        return t("{count} of {total} notes found", count=len(result["results"]),
+                 total=result.get("total", "?"))
     if "id" in result:
-        return f"note {str(result['id'])[:60]}"
+        return t("note {id}", id=str(result["id"])[:60])
     if isinstance(result.get("due"), list):
-        return f"{len(result['due'])} of {result.get('total', '?')} due notes"
-    return "done"
+        return t("{count} of {total} due notes", count=len(result["due"]),
+                 total=result.get("total", "?"))
+    return t("done")
 
 
 def _jsonable(arguments: object) -> object:
