@@ -40,6 +40,8 @@ NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
             "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
             "finish.")
+CONTROL_LINE = ("That line holds a control character or an escape sequence ({shown}); it was "
+                "not used. Type it again, or press Enter.")
 LABEL = 9  # width of the plan panel's labels: "Minutes  "
 
 
@@ -65,6 +67,7 @@ class TerminalPerson:
         # The terminal is looked up on planner.ui at each use: tests stand in for it there.
         self.interactive = ui.has_terminal()
         self.waiting: Status | None = None  # the line shown while the model is asked
+        self.history: list[str] = []  # this run's edited lines, oldest first (Up recalls them)
 
     def show(self, event: object) -> None:
         """Render one event of the flow (planner.events); TypeError for one it does not know."""
@@ -101,14 +104,36 @@ class TerminalPerson:
                 raise TypeError(f"no way to show {type(event).__name__}")
 
     def ask(self, prompt: Prompt) -> str | None:
-        """One line from the controlling terminal; None when there is none."""
+        """One line from the controlling terminal; None when there is none.
+
+        SAVE is read exactly as typed; every other prompt edits like a shell line (SPEC 21).
+        """
+        text = prompt_text(prompt.kind, prompt.typed)
         for _ in range(3):
-            line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed),
-                                    discard_typed_ahead=prompt.confirming)
-            if line is None or not cut_by_terminal(line):
+            if prompt.kind == "save":
+                line = ui.read_tty_line(text, discard_typed_ahead=prompt.confirming)
+                problem = CUT_LINE if line is not None and cut_by_terminal(line) else None
+            else:
+                line = ui.read_edited_line(text, discard_typed_ahead=prompt.confirming,
+                                           history=self.history)
+                problem = None if line is None else unsendable(line)
+            if line is None or problem is None:
+                if line and line.strip() and prompt.kind != "save":
+                    self.history.append(line.removesuffix("\n"))
                 return line
-            out.print(Text(CUT_LINE, style="yellow"), soft_wrap=not out.is_terminal)
-        return ""  # three cut lines: finish, as an empty answer does
+            out.print(Text(problem, style="yellow"), soft_wrap=not out.is_terminal)
+        return ""  # three refused lines: finish, as an empty answer does
+
+
+def unsendable(line: str) -> str | None:
+    """Why an edited line cannot be used (it holds a control character or an escape
+    sequence), or None. What reaches the model is exactly what the person saw."""
+    words = line.removesuffix("\n")
+    if words.isprintable() or all(char.isprintable() or inert_line(char) == char
+                                  for char in words):
+        return None  # (a lone wide space, U+3000, is not "printable" but is only a space)
+    shown = inert_line(words)
+    return CONTROL_LINE.format(shown=shown if len(shown) <= 60 else shown[:59] + "…")
 
 
 def _plain(value: object) -> object:
