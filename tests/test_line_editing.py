@@ -195,6 +195,17 @@ def test_a_line_refused_three_times_finishes_without_sending(
     assert read_summary(folder)["status"] == "no_tool"
 
 
+def test_a_line_is_bounded_where_the_person_sees_it_end(server: StubServer, home: Path) -> None:
+    child, _ = start(server, home, question(), explanation())
+    child.expect_exact(ANSWER_PROMPT)
+    child.send(PASTE + "x" * 5000 + PASTED + ENTER)  # more than a line holds (4,000)
+    child.expect_exact("That is 4,000 characters; at most 2,000 can be sent.")
+    child.expect_exact(ANSWER_PROMPT)
+    child.send(ENTER)
+    assert finish(child) == 0
+    assert len(bodies(server)) == 1
+
+
 # --- the rating prompt --------------------------------------------------------------------------
 
 
