@@ -7,7 +7,6 @@ column 0, and the records saying the same.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ from planner import reviews
 
 pytestmark = pytest.mark.slow  # hundreds of runs in pseudo-terminals, on a loaded machine
 
-TIMES = int(os.environ.get("CTRL_C_TIMES", "50"))
+TIMES = 50
 LIMIT = 1.0  # seconds from Ctrl+C to the end of planner
 LINE = "Error: interrupted (Ctrl+C); nothing was saved"
 

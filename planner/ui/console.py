@@ -27,7 +27,7 @@ def error(message: str) -> None:
     if _signalled and _is_tty(err.file):
         # Ctrl+C came as a signal: the terminal echoes `^C` on its own, after the signal, so
         # the echo can land after the program's last newline. Back to column 0, clear the line.
-        err.file.write("\r\x1b[K")
+        err.file.write("\r\x1b[2K")
     # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
     err.print(Text.assemble(("Error:", "bold red"), " ", inert_line(message)), soft_wrap=True)
 
