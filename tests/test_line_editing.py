@@ -28,7 +28,17 @@ from test_conversation_pty import (
     start,
     tool_content,
 )
-from test_live import CLI_TIMEOUT, KEY, KEY_ENV, explanation, finish, plain, proposal, write_config
+from test_live import (
+    CLI_TIMEOUT,
+    KEY,
+    KEY_ENV,
+    explanation,
+    finish,
+    one_line,
+    plain,
+    proposal,
+    write_config,
+)
 from test_review_cli import RATING_PROMPT, day, log_lines, plan, save
 
 from planner.plan import ReviewPlan
@@ -204,6 +214,28 @@ def test_a_line_is_bounded_where_the_person_sees_it_end(server: StubServer, home
     child.send(ENTER)
     assert finish(child) == 0
     assert len(bodies(server)) == 1
+
+
+def test_a_dumb_terminal_reads_a_plain_line_and_refuses_an_arrow_keys_bytes(
+    server: StubServer, home: Path
+) -> None:
+    # TERM=dumb: no cursor moves, so no editor; an arrow key typed there is bytes in the line.
+    server.add(question(), explanation())
+    write_config(home, server.url, max_calls=6, max_repairs=1)
+    child, seen = spawn_at(200, "--request", "复习 N1", TERM="dumb")
+    child.expect_exact(ANSWER_PROMPT)
+    child.send("30分钟" + LEFT + ENTER)
+    child.expect_exact("Type it again, or press Enter.")
+    assert CONTROL_LINE.format(shown="30分钟\\x1b[D") in one_line("".join(seen))
+    child.expect_exact(ANSWER_PROMPT)
+    child.send("30分钟" + ENTER)
+    child.expect_exact("The program saved")
+    child.expect_exact(ANSWER_PROMPT)
+    child.send(ENTER)
+    assert finish(child) == 0
+    assert user_words(server)[1:] == ["30分钟"]
+    assert "\x1b[?2004h" not in "".join(seen)  # the editor never drew
+    assert all("\x1b" not in json.dumps(body, ensure_ascii=False) for body in bodies(server))
 
 
 # --- the rating prompt --------------------------------------------------------------------------

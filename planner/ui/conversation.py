@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, chop_cells
@@ -68,6 +69,8 @@ class TerminalPerson:
         self.interactive = ui.has_terminal()
         self.waiting: Status | None = None  # the line shown while the model is asked
         self.history: list[str] = []  # this run's edited lines, oldest first (Up recalls them)
+        # A terminal that cannot move the cursor (TERM=dumb) gets the plain line it can show.
+        self.edits = os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
     def show(self, event: object) -> None:
         """Render one event of the flow (planner.events); TypeError for one it does not know."""
@@ -109,16 +112,21 @@ class TerminalPerson:
         SAVE is read exactly as typed; every other prompt edits like a shell line (SPEC 21).
         """
         text = prompt_text(prompt.kind, prompt.typed)
+        edited = prompt.kind != "save" and self.edits
         for _ in range(3):
-            if prompt.kind == "save":
-                line = ui.read_tty_line(text, discard_typed_ahead=prompt.confirming)
-                problem = CUT_LINE if line is not None and cut_by_terminal(line) else None
-            else:
+            if edited:
                 line = ui.read_edited_line(text, discard_typed_ahead=prompt.confirming,
                                            history=self.history)
-                problem = None if line is None else unsendable(line)
-            if line is None or problem is None:
-                if line and line.strip() and prompt.kind != "save":
+            else:
+                line = ui.read_tty_line(text, discard_typed_ahead=prompt.confirming)
+            if line is None:
+                return None
+            if not edited and cut_by_terminal(line):
+                problem: str | None = CUT_LINE
+            else:
+                problem = None if prompt.kind == "save" else unsendable(line)
+            if problem is None:
+                if edited and line.strip():
                     self.history.append(line.removesuffix("\n"))
                 return line
             out.print(Text(problem, style="yellow"), soft_wrap=not out.is_terminal)
