@@ -191,7 +191,7 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
                                    newline="\n") as tty:
             out.file.flush()
             if discard_typed_ahead:
-                _discard_pending_input(raw.fileno())
+                discard_pending_input(raw.fileno())
             try:
                 # Written straight to the terminal, inside the try: a Ctrl+C that lands while
                 # the prompt is still being written must also end the prompt's line.
@@ -206,7 +206,7 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
         return None
 
 
-def _discard_pending_input(fd: int) -> None:
+def discard_pending_input(fd: int) -> None:
     """Drop the terminal's unread input (as sudo and getpass do before asking)."""
     import termios
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TextIO
 
-from planner.ui.console import TTY, _discard_pending_input
+from planner.ui.console import TTY, discard_pending_input
 
 # The most characters a line can hold: a paste beyond it is cut where the person sees it end.
 # Twice what can be sent (flow.MAX_ANSWER), so a line too long to send is still refused there
@@ -37,9 +38,9 @@ def read_edited_line(prompt: str, discard_typed_ahead: bool = False,
     try:
         with tty:
             if discard_typed_ahead:
-                _discard_pending_input(fd)
+                discard_pending_input(fd)
             try:
-                line = _session(tty, prompt, history, discard_typed_ahead).prompt()
+                line = _edit(tty, prompt, history, discard_typed_ahead)
             except EOFError:
                 return ""  # Ctrl+D on an empty line: end of input, as a closed terminal
             return line + "\n"
@@ -48,14 +49,15 @@ def read_edited_line(prompt: str, discard_typed_ahead: bool = False,
         return None
 
 
-def _session(tty, prompt: str, history: Sequence[str], fresh: bool):  # noqa: ANN001, ANN202
-    """A one-line prompt_toolkit session on the terminal `tty`."""
+def _edit(tty: TextIO, prompt: str, history: Sequence[str], fresh: bool) -> str:
+    """One line edited in a prompt_toolkit session on the terminal `tty`."""
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.buffer import Buffer
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.input.typeahead import clear_typeahead
     from prompt_toolkit.input.vt100 import Vt100Input
-    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.keys import Keys
     from prompt_toolkit.output.vt100 import Vt100_Output
 
@@ -77,7 +79,7 @@ def _session(tty, prompt: str, history: Sequence[str], fresh: bool):  # noqa: AN
     keys = KeyBindings()
 
     @keys.add(Keys.BracketedPaste)
-    def _paste(event) -> None:  # noqa: ANN001
+    def _paste(event: KeyPressEvent) -> None:
         # One line is asked for: a pasted block's line breaks become spaces, on screen too,
         # so the line sent is the one shown.
         text = event.data.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
@@ -91,9 +93,9 @@ def _session(tty, prompt: str, history: Sequence[str], fresh: bool):  # noqa: AN
         enable_system_prompt=False, mouse_support=False, complete_while_typing=False,
         erase_when_done=False)
 
-    def bounded(buffer) -> None:  # noqa: ANN001
+    def bounded(buffer: Buffer) -> None:
         if len(buffer.text) > MAX_LINE:
             buffer.text = buffer.text[:MAX_LINE]
 
     session.default_buffer.on_text_changed += bounded
-    return session
+    return session.prompt()
