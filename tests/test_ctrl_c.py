@@ -93,3 +93,33 @@ def test_ctrl_c_at_the_rating_prompt_fifty_times(loaded: None, home: Path) -> No
         slowest = max(slowest, took)
     assert not reviews.log_path(home).exists()
     print(f"rating: slowest exit {slowest:.2f} s after Ctrl+C")
+
+
+def test_ctrl_c_while_the_waiting_line_starts_leaves_nothing_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import signal
+    import threading
+
+    from rich.status import Status
+
+    from planner.events import Calling
+    from planner.ui import conversation
+
+    monkeypatch.setattr(conversation, "_can_animate", lambda: True)
+    started: list[Status] = []
+    start = Status.start
+
+    def start_then_ctrl_c(self: Status) -> None:
+        start(self)
+        started.append(self)
+        signal.raise_signal(signal.SIGINT)  # Ctrl+C the moment the line is up
+
+    monkeypatch.setattr(Status, "start", start_then_ctrl_c)
+    person = conversation.TerminalPerson(".")
+    with pytest.raises(KeyboardInterrupt):
+        person.show(Calling(1, "stub-model", "http://127.0.0.1:9", False))
+    (status,) = started
+    assert person.waiting is None and not status._live.is_started
+    time.sleep(0.5)  # a refresh thread left behind would still be drawing by now
+    assert not [thread for thread in threading.enumerate() if "Refresh" in type(thread).__name__]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, chop_cells
@@ -76,11 +78,18 @@ class TerminalPerson:
         """Render one event of the flow (planner.events); TypeError for one it does not know."""
         if self.waiting is not None:
             # Called ends the wait; any other event would too, before it is drawn.
-            self.waiting.stop()
-            self.waiting = None
+            with _whole():
+                self.waiting.stop()
+                self.waiting = None
         match event:
             case Calling():
-                self.waiting = start_waiting(event)
+                try:
+                    with _whole():
+                        self.waiting = start_waiting(event)
+                except KeyboardInterrupt:
+                    # Ctrl+C came while it started: stopped here, as the flow's Called would.
+                    self.show(Called(event.call))
+                    raise
             case Called():
                 pass  # the wait is over, and stopped above
             case Proposed():
@@ -177,6 +186,21 @@ class _Waiting:
 
     def __rich__(self) -> Text:
         return Text(f"{self.text} {int(self.clock() - self.started)} s", style="dim")
+
+
+@contextmanager
+def _whole() -> Iterator[None]:
+    """Ctrl+C waits until the block is done: the waiting line starts or stops whole."""
+    # Cut in half by KeyboardInterrupt, Rich's live display would keep its thread drawing the
+    # line (and holding the console's lock) after the run ended. The thread started in here
+    # is born with Ctrl+C blocked, so the signal always reaches the main thread.
+    import signal
+
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def start_waiting(event: Calling) -> Status | None:
