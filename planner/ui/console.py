@@ -50,8 +50,11 @@ def _interrupted(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted)
+try:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
+except ValueError:
+    pass  # imported first outside the main thread: Python's own handling stays
 
 
 def info(message: str) -> None:
