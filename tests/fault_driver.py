@@ -30,6 +30,7 @@ def plant(spec: dict) -> None:
 
     if answer is not None:
         ui.read_tty_line = answered
+        ui.read_edited_line = lambda prompt, **_: "\n"  # the edited prompts: Enter
         ui.has_terminal = lambda: True
     kill = spec.get("kill")
     calls = {"n": 0}

@@ -113,6 +113,7 @@ def demo_in_process(home: Path, monkeypatch: pytest.MonkeyPatch, faulty: FaultyO
     # SAVE at the SAVE prompt; Enter at any later prompt.
     monkeypatch.setattr(ui, "read_tty_line", lambda prompt, discard_typed_ahead=False:
                         "SAVE\n" if prompt.endswith(SAVE_PROMPT) else "\n")
+    monkeypatch.setattr(ui, "read_edited_line", lambda prompt, **_: "\n")  # Enter elsewhere
     monkeypatch.setattr(ui, "has_terminal", lambda: True)
     if faulty is not None:
         monkeypatch.setattr(storage, "os", faulty)

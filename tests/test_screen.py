@@ -75,6 +75,11 @@ SGR = re.compile(rb"\x1b\[[0-9;]*m")
 # the lines above it takes; hide and show the cursor. A hostile copy of these would still be
 # caught: its escaped form would be missing from the screen.
 OWN = re.compile(rb"\r(?:\x1b\[2K|\x1b\[1A\x1b\[2K)+|\x1b\[\?25[lh]")
+# The line editor's own drawing at an edited prompt (SPEC 21), from turning bracketed paste on to
+# turning it off: cursor moves, erases and modes. Only these sequences are dropped there; the
+# prompt's words and the typed text stay, checked like the rest.
+EDITOR = re.compile(rb"(?:\x1b\[\?12l)?(?:\x1b\[\?25h)?\x1b\[\?2004h.*?\x1b\[\?2004l", re.S)
+EDITOR_OWN = re.compile(rb"\x1b\[(?:\?(?:12|25|2004|1|7)[hl]|[0-9]*[ABCDJKm])|\r(?=\r\n)")
 BOX = re.compile(r"[\s\u2500-\u257f]")
 COLOURS = [pytest.param(True, id="colour"), pytest.param(False, id="NO_COLOR")]
 
@@ -131,6 +136,7 @@ def shown_text(raw: bytes) -> str:
     Fails if anything but the program's own SGR (and the waiting line's erase) is an escape
     sequence, or if any control or invisible format character is left.
     """
+    raw = EDITOR.sub(lambda drawn: EDITOR_OWN.sub(b"", drawn.group()), raw)
     rest = OWN.sub(b"", SGR.sub(b"", raw))
     at = rest.find(b"\x1b")
     assert at < 0, f"raw ESC on the screen: {rest[max(0, at - 60):at + 60]!r}"

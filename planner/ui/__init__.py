@@ -3,7 +3,7 @@
 Callers use `planner.ui.NAME`. The output primitives come with the package, as they always
 did (their consoles read COLUMNS when built); the live screen and the report tables are
 imported on first use, so a command loads only what it shows. Tests stand in for the
-terminal by replacing `read_tty_line` and `has_terminal` here.
+terminal by replacing `read_tty_line`, `read_edited_line` and `has_terminal` here.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ _LAZY = {
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
     "where_report": "reports",
+    "read_edited_line": "editor",
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
@@ -49,6 +50,7 @@ if TYPE_CHECKING:  # the same names, for the type checker
         TerminalPerson,
         run_cost,
     )
+    from planner.ui.editor import read_edited_line  # noqa: F401
     from planner.ui.reports import (  # noqa: F401
         costs_table,
         due_table,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import io
 import json
+import signal
 import sys
 
 from rich.console import Console
@@ -24,6 +25,10 @@ err = Console(stderr=True, highlight=False, emoji=False)
 
 def error(message: str) -> None:
     """The one line a failure prints."""
+    if _signalled and _is_tty(err.file):
+        # Ctrl+C came as a signal: the terminal echoes `^C` on its own, after the signal, so
+        # the echo can land after the program's last newline. Back to column 0, clear the line.
+        err.file.write("\r\x1b[2K")
     # soft_wrap: one logical line whatever the width, so it can be grepped and copied whole.
     label = _("Error:")
     # A full-width colon (错误：) carries its own space.
@@ -32,9 +37,42 @@ def error(message: str) -> None:
               soft_wrap=True)
 
 
+def _is_tty(stream: object) -> bool:
+    """Whether the stream itself is a terminal (not Rich's guess, which FORCE_COLOR sways)."""
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+_signalled = False  # whether Ctrl+C arrived as a signal (at a prompt it is a key instead)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Python's own Ctrl+C handling (KeyboardInterrupt), remembering that it happened."""
+    global _signalled
+    _signalled = True
+    raise KeyboardInterrupt
+
+
+try:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
+except ValueError:
+    pass  # imported first outside the main thread: Python's own handling stays
+
+
 def info(message: str) -> None:
     """A plain line on stdout."""
-    out.print(Text(inert_line(shown(message))), soft_wrap=True)
+    print_line(Text(inert_line(shown(message))))
+
+
+def print_line(text: Text) -> None:
+    """One line on stdout: whole in a pipe or a file (greppable); on a terminal, wrapped
+    between words, wide characters counted as two columns, where the terminal would cut one."""
+    # A token wider than the screen (a long path) is still cut at the edge: there is no
+    # word boundary to wrap at.
+    out.print(text, soft_wrap=not _is_tty(out.file))
 
 
 def notice(message: str) -> None:
@@ -161,7 +199,7 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
                                    newline="\n") as tty:
             out.file.flush()
             if discard_typed_ahead:
-                _discard_pending_input(raw.fileno())
+                discard_pending_input(raw.fileno())
             try:
                 # Written straight to the terminal, inside the try: a Ctrl+C that lands while
                 # the prompt is still being written must also end the prompt's line.
@@ -176,7 +214,7 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
         return None
 
 
-def _discard_pending_input(fd: int) -> None:
+def discard_pending_input(fd: int) -> None:
     """Drop the terminal's unread input (as sudo and getpass do before asking)."""
     import termios
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, chop_cells
@@ -44,6 +47,8 @@ ASKS_LINE = "The model asks (nothing is saved yet):"
 CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
             "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
             "finish.")
+CONTROL_LINE = ("That line holds a control character or an escape sequence ({shown}); it was "
+                "not used. Type it again, or press Enter.")
 LABEL = 9  # width of the plan panel's labels: "Minutes  "
 
 
@@ -78,16 +83,26 @@ class TerminalPerson:
         # The terminal is looked up on planner.ui at each use: tests stand in for it there.
         self.interactive = ui.has_terminal()
         self.waiting: Status | None = None  # the line shown while the model is asked
+        self.history: list[str] = []  # this run's edited lines, oldest first (Up recalls them)
+        # A terminal that cannot move the cursor (TERM=dumb) gets the plain line it can show.
+        self.edits = os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
     def show(self, event: object) -> None:
         """Render one event of the flow (planner.events); TypeError for one it does not know."""
         if self.waiting is not None:
             # Called ends the wait; any other event would too, before it is drawn.
-            self.waiting.stop()
-            self.waiting = None
+            with _whole():
+                self.waiting.stop()
+                self.waiting = None
         match event:
             case Calling():
-                self.waiting = start_waiting(event)
+                try:
+                    with _whole():
+                        self.waiting = start_waiting(event)
+                except KeyboardInterrupt:
+                    # Ctrl+C came while it started: stopped here, as the flow's Called would.
+                    self.show(Called(event.call))
+                    raise
             case Called():
                 pass  # the wait is over, and stopped above
             case Proposed():
@@ -114,15 +129,41 @@ class TerminalPerson:
                 raise TypeError(f"no way to show {type(event).__name__}")
 
     def ask(self, prompt: Prompt) -> str | None:
-        """One line from the controlling terminal; None when there is none."""
+        """One line from the controlling terminal; None when there is none.
+
+        SAVE is read exactly as typed; every other prompt edits like a shell line (SPEC 21).
+        """
+        text = prompt_text(prompt.kind, prompt.typed, prompt.used, prompt.more)
+        edited = prompt.kind != "save" and self.edits
         for _attempt in range(3):
-            line = ui.read_tty_line(prompt_text(prompt.kind, prompt.typed, prompt.used,
-                                                prompt.more),
-                                    discard_typed_ahead=prompt.confirming)
-            if line is None or not cut_by_terminal(line):
+            if edited:
+                line = ui.read_edited_line(text, discard_typed_ahead=prompt.confirming,
+                                           history=self.history)
+            else:
+                line = ui.read_tty_line(text, discard_typed_ahead=prompt.confirming)
+            if line is None:
+                return None
+            if not edited and cut_by_terminal(line):
+                problem: str | None = CUT_LINE
+            else:
+                problem = None if prompt.kind == "save" else unsendable(line)
+            if problem is None:
+                if edited and line.strip():
+                    self.history.append(line.removesuffix("\n"))
                 return line
-            out.print(Text(CUT_LINE, style="yellow"), soft_wrap=not out.is_terminal)
-        return ""  # three cut lines: finish, as an empty answer does
+            out.print(Text(problem, style="yellow"), soft_wrap=not out.is_terminal)
+        return ""  # three refused lines: finish, as an empty answer does
+
+
+def unsendable(line: str) -> str | None:
+    """Why an edited line cannot be used (it holds a control character or an escape
+    sequence), or None. What reaches the model is exactly what the person saw."""
+    words = line.removesuffix("\n")
+    if words.isprintable() or all(char.isprintable() or inert_line(char) == char
+                                  for char in words):
+        return None  # (a lone wide space, U+3000, is not "printable" but is only a space)
+    shown = inert_line(words)
+    return CONTROL_LINE.format(shown=shown if len(shown) <= 60 else shown[:59] + "…")
 
 
 def _plain(value: object) -> object:
@@ -158,6 +199,21 @@ class _Waiting:
 
     def __rich__(self) -> Text:
         return Text(f"{self.text} {int(self.clock() - self.started)} s", style="dim")
+
+
+@contextmanager
+def _whole() -> Iterator[None]:
+    """Ctrl+C waits until the block is done: the waiting line starts or stops whole."""
+    # Cut in half by KeyboardInterrupt, Rich's live display would keep its thread drawing the
+    # line (and holding the console's lock) after the run ended. The thread started in here
+    # is born with Ctrl+C blocked, so the signal always reaches the main thread.
+    import signal
+
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def start_waiting(event: Calling) -> Status | None:

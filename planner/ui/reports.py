@@ -13,7 +13,7 @@ from rich.text import Text
 
 from planner.inert import inert_block, inert_line
 from planner.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
-from planner.ui.console import info, out
+from planner.ui.console import info, out, print_line
 from planner.ui.dates import WEEKDAYS, distance, parse_day
 
 if TYPE_CHECKING:
@@ -576,9 +576,9 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
             info("File names: planner plans --json, or a terminal 110 columns wide.")
     for row in rows:
         if row["problem"] is not None:
-            # One line each, whatever the width: the file's name is what the person needs.
-            out.print(Text.assemble(("Cannot use", "bold red"), " ", inert_line(row["file"]),
-                                    ": ", inert_line(row["problem"])), soft_wrap=True)
+            # One line each (wrapped between words on a terminal): the file name comes first.
+            print_line(Text.assemble(("Cannot use", "bold red"), " ", inert_line(row["file"]),
+                                     ": ", inert_line(row["problem"])))
 
 
 # --- planner notes ----------------------------------------------------------------------------
@@ -596,7 +596,7 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
     else:
         heading = f"Notes in {where} matching {inert_line(query)!r}: {total:,}, best first"
     # The heading on its own line: as a table title it would wrap to a narrow table's width.
-    out.print(Text(inert_line(heading)), soft_wrap=True)
+    print_line(Text(inert_line(heading)))
     grid = _list_table("")
     grid.add_column("ID", no_wrap=True, max_width=32, overflow="ellipsis")
     # Titles and snippets are the wrapable columns: single-line Text cut with …, so every
@@ -790,8 +790,8 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
 
     rating = rows[0]["rating"] if rows else "-"
     when = "today" if day == today else f"on {day.isoformat()}"
-    out.print(Text.assemble(("Recorded", "bold green"), f" {rating} for {inert_line(shown)}: ",
-                            inert_line(title), f", reviewed {when}."), soft_wrap=True)
+    print_line(Text.assemble(("Recorded", "bold green"), f" {rating} for {inert_line(shown)}: ",
+                             inert_line(title), f", reviewed {when}."))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True, max_width=24, overflow="ellipsis")
     grid.add_column(min_width=8, overflow="ellipsis", no_wrap=True)
@@ -809,8 +809,8 @@ def review_undone(row: dict, today: _dt.date) -> None:
     """What `planner done --undo` did: the review no longer counts; the note's due date now."""
     due = parse_day(row["next_due"])
     then = _local_time(row["reviewed_at"])
-    out.print(Text.assemble(("Undone", "bold"), f": review {inert_line(row['review_id'])} of ",
-                            inert_line(row["note_id"]), f" ({inert_line(row['rating'])}, {then}) "
-                            "no longer counts; the log keeps it, marked undone."), soft_wrap=True)
+    print_line(Text.assemble(("Undone", "bold"), f": review {inert_line(row['review_id'])} of ",
+                             inert_line(row["note_id"]), f" ({inert_line(row['rating'])}, {then}) "
+                             "no longer counts; the log keeps it, marked undone."))
     info(f"{row['note_id']} is next due {_day_words(due, today)}." if due else
          f"{row['note_id']} has no review left: it is new again.")

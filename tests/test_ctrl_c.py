@@ -1,0 +1,125 @@
+"""Ctrl+C at any prompt ends the run within a second, on a line of its own, every time (SPEC 21).
+
+Each prompt kind is interrupted 50 times in a real pseudo-terminal while two busy processes load
+the machine: the exit code, the time from the key to the end, the interruption line starting at
+column 0, and the records saying the same.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+from conftest import read_summary, run_dirs
+from stub_server import StubServer
+from test_conversation_pty import ANSWER_PROMPT, FEEDBACK_PROMPT, SAVE_PROMPT, question
+from test_live import finish, plain, proposal, spawn_cli, write_config
+from test_review_cli import RATING_PROMPT, plan, save
+
+from planner import reviews
+
+pytestmark = pytest.mark.slow  # hundreds of runs in pseudo-terminals, on a loaded machine
+
+TIMES = 50
+LIMIT = 1.0  # seconds from Ctrl+C to the end of planner
+LINE = "Error: interrupted (Ctrl+C); nothing was saved"
+
+
+@pytest.fixture
+def loaded() -> Iterator[None]:
+    """Two processes spinning, one per core, for the length of the test."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+
+def interrupt(child: pexpect.spawn, seen: list[str], prompt: str) -> tuple[float, list[str]]:
+    """Ctrl+C once the prompt is on the screen: seconds until planner ended, the screen's lines."""
+    child.expect_exact(prompt)
+    child.sendintr()
+    sent = time.monotonic()
+    code = finish(child)
+    took = time.monotonic() - sent
+    assert code == 130, "".join(seen)[-2000:]
+    return took, plain("".join(seen)).splitlines()
+
+
+def assert_interrupted(took: float, lines: list[str], line: str = LINE) -> None:
+    assert took < LIMIT, f"{took:.2f} s after Ctrl+C"
+    # The line starts at column 0: no `^C` echo, prompt or spinner before it on its line.
+    assert line in lines, lines[-6:]
+    assert not any("Traceback" in text for text in lines)
+
+
+@pytest.mark.parametrize("kind", ["answer", "feedback", "save"])
+def test_ctrl_c_at_a_run_prompt_fifty_times(kind: str, loaded: None, home: Path) -> None:
+    prompt = {"answer": ANSWER_PROMPT, "feedback": FEEDBACK_PROMPT, "save": SAVE_PROMPT}[kind]
+    slowest = 0.0
+    with StubServer() as server:
+        write_config(home, server.url, max_calls=6, max_repairs=1)
+        for number in range(1, TIMES + 1):
+            server.add(question() if kind == "answer" else proposal())
+            child, seen = spawn_cli("--request", "review N1 and N2 tomorrow")
+            if kind == "feedback":
+                child.expect_exact(SAVE_PROMPT)
+                child.sendline("no")
+            took, lines = interrupt(child, seen, prompt)
+            assert_interrupted(took, lines)
+            slowest = max(slowest, took)
+            folders = run_dirs(home)
+            assert len(folders) == number
+            summary = read_summary(folders[-1])
+            assert (summary["status"], summary["error"]) == ("stopped", LINE[len("Error: "):])
+    assert not (home / "plans").exists() or not any((home / "plans").iterdir())
+    print(f"{kind}: slowest exit {slowest:.2f} s after Ctrl+C")
+
+
+def test_ctrl_c_at_the_rating_prompt_fifty_times(loaded: None, home: Path) -> None:
+    save(home, "20261130T100000000000Z-aaaaaa", plan(0))
+    slowest = 0.0
+    for _ in range(TIMES):
+        child, seen = spawn_cli("done")
+        took, lines = interrupt(child, seen, RATING_PROMPT)
+        assert_interrupted(took, lines, "Error: interrupted (Ctrl+C); nothing was recorded")
+        slowest = max(slowest, took)
+    assert not reviews.log_path(home).exists()
+    print(f"rating: slowest exit {slowest:.2f} s after Ctrl+C")
+
+
+def test_ctrl_c_while_the_waiting_line_starts_leaves_nothing_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import signal
+    import threading
+
+    from rich.status import Status
+
+    from planner.events import Calling
+    from planner.ui import conversation
+
+    monkeypatch.setattr(conversation, "_can_animate", lambda: True)
+    started: list[Status] = []
+    start = Status.start
+
+    def start_then_ctrl_c(self: Status) -> None:
+        start(self)
+        started.append(self)
+        signal.raise_signal(signal.SIGINT)  # Ctrl+C the moment the line is up
+
+    monkeypatch.setattr(Status, "start", start_then_ctrl_c)
+    person = conversation.TerminalPerson(".")
+    with pytest.raises(KeyboardInterrupt):
+        person.show(Calling(1, "stub-model", "http://127.0.0.1:9", False))
+    (status,) = started
+    assert person.waiting is None and not status._live.is_started
+    time.sleep(0.5)  # a refresh thread left behind would still be drawing by now
+    assert not [thread for thread in threading.enumerate() if "Refresh" in type(thread).__name__]
