@@ -1,8 +1,8 @@
 """Ctrl+C at any prompt ends the run within a second, on a line of its own, every time (SPEC 21).
 
-Each prompt kind is interrupted 50 times in a real pseudo-terminal while two busy processes load
-the machine: the exit code, the time from the key to the end, the interruption line starting at
-column 0, and the records saying the same.
+The SAVE prompt (where the old flaky test interrupted) 50 times, each other prompt kind 10 times,
+in a real pseudo-terminal while two busy processes load the machine: the exit code, the time from
+the key to the end, the interruption line starting at column 0, and the records saying the same.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from planner import reviews
 
 pytestmark = pytest.mark.slow  # hundreds of runs in pseudo-terminals, on a loaded machine
 
-TIMES = 50
+TIMES = {"save": 50, "answer": 10, "feedback": 10, "rating": 10}
 LIMIT = 1.0  # seconds from Ctrl+C to the end of planner
 LINE = "Error: interrupted (Ctrl+C); nothing was saved"
 
@@ -61,12 +61,12 @@ def assert_interrupted(took: float, lines: list[str], line: str = LINE) -> None:
 
 
 @pytest.mark.parametrize("kind", ["answer", "feedback", "save"])
-def test_ctrl_c_at_a_run_prompt_fifty_times(kind: str, loaded: None, home: Path) -> None:
+def test_ctrl_c_at_a_run_prompt_many_times(kind: str, loaded: None, home: Path) -> None:
     prompt = {"answer": ANSWER_PROMPT, "feedback": FEEDBACK_PROMPT, "save": SAVE_PROMPT}[kind]
     slowest = 0.0
     with StubServer() as server:
         write_config(home, server.url, max_calls=6, max_repairs=1)
-        for number in range(1, TIMES + 1):
+        for number in range(1, TIMES[kind] + 1):
             server.add(question() if kind == "answer" else proposal())
             child, seen = spawn_cli("--request", "review N1 and N2 tomorrow")
             if kind == "feedback":
@@ -83,10 +83,10 @@ def test_ctrl_c_at_a_run_prompt_fifty_times(kind: str, loaded: None, home: Path)
     print(f"{kind}: slowest exit {slowest:.2f} s after Ctrl+C")
 
 
-def test_ctrl_c_at_the_rating_prompt_fifty_times(loaded: None, home: Path) -> None:
+def test_ctrl_c_at_the_rating_prompt_many_times(loaded: None, home: Path) -> None:
     save(home, "20261130T100000000000Z-aaaaaa", plan(0))
     slowest = 0.0
-    for _ in range(TIMES):
+    for _ in range(TIMES["rating"]):
         child, seen = spawn_cli("done")
         took, lines = interrupt(child, seen, RATING_PROMPT)
         assert_interrupted(took, lines, "Error: interrupted (Ctrl+C); nothing was recorded")
