@@ -74,6 +74,11 @@ def _(message: str) -> str:
     return message if _translations is None else _translations.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Mark a line for the catalog where it is defined; `lookup()` translates it where used."""
+    return message
+
+
 def lookup(text: str) -> str:
     """The translation of text held in a variable (help texts, collected by the tests)."""
     return text if _translations is None else _translations.gettext(text)

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PARTS = ROOT / "po" / "zh"
 # Click's own messages (vendored in Typer) are matched as templates; no planner code marks them.
 OUTSIDE_PARTS = {"click.po"}
-MARKERS = {"_": 1, "t": 1, "ngettext": 2}
+MARKERS = {"_": 1, "t": 1, "N_": 1, "ngettext": 2}
 
 
 def _build_module():

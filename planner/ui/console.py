@@ -255,7 +255,8 @@ def indexing_progress():
 
     def show(done: int, total: int) -> None:
         # Carriage return and erase-line (ECMA-48 EL): the line is redrawn, never scrolled.
-        line = f"Indexing your notes for the first time: {done:,} of {total:,} files"
+        line = _("Indexing your notes for the first time: {done} of {total} files").format(
+            done=f"{done:,}", total=f"{total:,}")
         stream.write("\r\x1b[2K" + (line if done < total else ""))
         stream.flush()
 

@@ -28,7 +28,7 @@ from planner.events import (
     Rejected,
     Result,
 )
-from planner.i18n import _
+from planner.i18n import N_, _, lookup, shown
 from planner.inert import inert_block, inert_line
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out
 from planner.ui.dates import describe_date
@@ -38,23 +38,25 @@ if TYPE_CHECKING:
 
     from planner.plan_changes import Change
 
-SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
-ANSWER_PROMPT = "Your answer (Enter to finish): "
-FEEDBACK_PROMPT = "What should change? (Enter to finish): "
-RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
-NO_PLAN_LINE = "No plan was proposed; nothing was saved."
-ASKS_LINE = "The model asks (nothing is saved yet):"
-CUT_LINE = ("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
-            "characters), so its end was lost; nothing was sent. Shorten it, or press Enter to "
-            "finish.")
-CONTROL_LINE = ("That line holds a control character or an escape sequence ({shown}); it was "
-                "not used. Type it again, or press Enter.")
-LABEL = 9  # width of the plan panel's labels: "Minutes  "
+# The English words; lookup() gives them in the person's language where they are shown.
+SAVE_PROMPT = N_("Type SAVE to save this plan; anything else cancels: ")
+ANSWER_PROMPT = N_("Your answer (Enter to finish): ")
+FEEDBACK_PROMPT = N_("What should change? (Enter to finish): ")
+RATING_PROMPT = N_("How did it go? again / hard / good / easy (Enter: good): ")
+NO_PLAN_LINE = N_("No plan was proposed; nothing was saved.")
+ASKS_LINE = N_("The model asks (nothing is saved yet):")
+CUT_LINE = N_("That line was longer than the terminal keeps (4,095 bytes, about 1,365 Chinese "
+              "characters), so its end was lost; nothing was sent. Shorten it, or press Enter "
+              "to finish.")
+CONTROL_LINE = N_("That line holds a control character or an escape sequence ({shown}); it was "
+                  "not used. Type it again, or press Enter.")
+LABEL = 9  # width of the plan panel's labels in terminal columns: "Minutes  ", "保存到   "
 
 
 def budget_prompt(used: int, more: int) -> str:
     """The question before more model calls are spent (SPEC 21); only y or yes allows them."""
-    return f"The run has used its {used:,} model calls. Allow {more:,} more? [y/N]: "
+    return _("The run has used its {used} model calls. Allow {more} more? [y/N]: ").format(
+        used=f"{used:,}", more=f"{more:,}")
 
 
 def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
@@ -64,15 +66,17 @@ def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
     if kind == "budget":
         return budget_prompt(used or 0, more or 0)
     if kind == "answer":
-        return ANSWER_PROMPT
+        return lookup(ANSWER_PROMPT)
     if kind == "feedback":
-        return FEEDBACK_PROMPT
+        return lookup(FEEDBACK_PROMPT)
     if kind == "rating":
-        return RATING_PROMPT if typed is None else (
-            f'"{inert_line(typed)}" is not a rating. {RATING_PROMPT}')
+        return lookup(RATING_PROMPT) if typed is None else _(
+            '"{typed}" is not a rating. {prompt}').format(typed=inert_line(typed),
+                                                         prompt=lookup(RATING_PROMPT))
     if typed is not None:
-        return f'You typed "{inert_line(typed)}"; only SAVE in capitals saves. {SAVE_PROMPT}'
-    return SAVE_PROMPT
+        return _('You typed "{typed}"; only SAVE in capitals saves. {prompt}').format(
+            typed=inert_line(typed), prompt=lookup(SAVE_PROMPT))
+    return lookup(SAVE_PROMPT)
 
 
 class TerminalPerson:
@@ -108,23 +112,26 @@ class TerminalPerson:
             case Proposed():
                 show_plan(event.view, event.simulated)
             case Rejected():
-                out.print(Text(f"The model's proposal was rejected ({inert_line(event.error)}); "
-                               f"asking it to correct it ({event.repair} of "
-                               f"{event.max_repairs}).", style="yellow"))
+                out.print(Text(_("The model's proposal was rejected ({error}); asking it to "
+                                 "correct it ({repair} of {limit}).").format(
+                    error=inert_line(shown(event.error)), repair=event.repair,
+                    limit=event.max_repairs), style="yellow"))
             case Looked():
                 argument = json.dumps(_plain(event.arguments), ensure_ascii=False)
-                out.print(Text(f"Looked up for the model: {event.tool} {inert_line(argument)} "
-                               f"→ {inert_line(event.summary)}", style="dim"))
+                out.print(Text(_("Looked up for the model: {tool} {argument} → {summary}").format(
+                    tool=event.tool, argument=inert_line(argument),
+                    summary=inert_line(shown(event.summary))), style="dim"))
             case ModelText():
                 show_model_text(event)
             case Result():
                 show_result(event.result, self.home_display)
             case RefusedCall():
-                out.print(Text(f"The model called {inert_line(event.tool)}; not run "
-                               f"({inert_line(event.error)}).", style="yellow"))
+                out.print(Text(_("The model called {tool}; not run ({error}).").format(
+                    tool=inert_line(event.tool), error=inert_line(shown(event.error))),
+                    style="yellow"))
             case Notice():
                 # Wrapped between words on a terminal (a file still gets one line per notice).
-                out.print(Text(inert_line(event.text)), soft_wrap=not out.is_terminal)
+                out.print(Text(inert_line(shown(event.text))), soft_wrap=not out.is_terminal)
             case _:
                 raise TypeError(f"no way to show {type(event).__name__}")
 
@@ -144,7 +151,7 @@ class TerminalPerson:
             if line is None:
                 return None
             if not edited and cut_by_terminal(line):
-                problem: str | None = CUT_LINE
+                problem: str | None = lookup(CUT_LINE)
             else:
                 problem = None if prompt.kind == "save" else unsendable(line)
             if problem is None:
@@ -162,8 +169,9 @@ def unsendable(line: str) -> str | None:
     if words.isprintable() or all(char.isprintable() or inert_line(char) == char
                                   for char in words):
         return None  # (a lone wide space, U+3000, is not "printable" but is only a space)
-    shown = inert_line(words)
-    return CONTROL_LINE.format(shown=shown if len(shown) <= 60 else shown[:59] + "…")
+    escaped = inert_line(words)
+    return lookup(CONTROL_LINE).format(
+        shown=escaped if len(escaped) <= 60 else escaped[:59] + "…")
 
 
 def _plain(value: object) -> object:
@@ -198,7 +206,8 @@ class _Waiting:
         self.text = text + dots
 
     def __rich__(self) -> Text:
-        return Text(f"{self.text} {int(self.clock() - self.started)} s", style="dim")
+        return Text(_("{waiting} {seconds} s").format(
+            waiting=self.text, seconds=int(self.clock() - self.started)), style="dim")
 
 
 @contextmanager
@@ -227,8 +236,9 @@ def start_waiting(event: Calling) -> Status | None:
     from rich.status import Status
 
     utf = _utf(err)
-    line = _Waiting(f"Asking {inert_line(event.model)} at {inert_line(_host(event.base_url))}",
-                    "…" if utf else "...")
+    line = _Waiting(_("Asking {model} at {host}").format(
+        model=inert_line(event.model), host=inert_line(_host(event.base_url))),
+        "…" if utf else "...")
     waiting = Status(line, console=err, spinner="dots" if utf else "line")
     waiting.start()
     return waiting
@@ -255,18 +265,19 @@ def run_cost(calls: int, unknown: int, tokens: int, cost: float | None, currency
     `cost` None: config has no prices for the run's `model`, so its cost is unknown (SPEC 21).
     """
     dot = " · " if _utf(err) else " - "
-    parts = [f"{calls:,} call" + ("" if calls == 1 else "s")]
+    parts = [(_("1 call") if calls == 1 else _("{count} calls")).format(count=f"{calls:,}")]
+    known = (_("{count} tokens known") if unknown else _("{count} tokens")).format(
+        count=f"{tokens:,}")
     if unknown == calls:
-        parts.append("cost unknown (no usage reported)")
+        parts.append(_("cost unknown (no usage reported)"))
     elif cost is None:
-        parts += [f"{tokens:,} tokens" + (" known" if unknown else ""),
-                  f"cost unknown (no prices for {inert_line(model or 'this model')} in config)"]
+        parts += [known, _("cost unknown (no prices for {model} in config)").format(
+            model=inert_line(model) if model else _("this model"))]
     elif unknown:
-        parts += [f"{tokens:,} tokens known",
-                  f"cost unknown ({unknown:,} call(s) without usage; the rest "
-                  f"{money(cost, currency)})"]
+        parts += [known, _("cost unknown ({count} call(s) without usage; the rest {cost})").format(
+            count=f"{unknown:,}", cost=money(cost, currency))]
     else:
-        parts += [f"{tokens:,} tokens", money(cost, currency)]
+        parts += [known, money(cost, currency)]
     notice(dot.join(parts))
 
 
@@ -311,34 +322,39 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
     schedules, each session of a series, target file."""
     plan = view.plan
     warn = "bold yellow"
-    rows = [("Title", inert_line(plan.title), "")]
+    rows = [(_("Title"), inert_line(plan.title), "")]
     for index, note in enumerate(view.notes):
         where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
         # The program's own words, after the note's: [due today], [overdue 3 days], [new].
         due = ("" if view.due is None
                else f"  [{schedule_words(view.due.get(note.id), view.today)}]")
-        rows.append(("Notes" if index == 0 else "",
+        rows.append((_("Notes") if index == 0 else "",
                      f"{inert_line(note.id)}  {inert_line(note.title)}{where}{due}", ""))
     dates = view.dates
     if len(dates) == 1 and not hasattr(plan, "dates"):
-        rows.append(("Date", describe_date(dates[0], view.today), ""))
+        rows.append((_("Date"), describe_date(dates[0], view.today), ""))
     else:
         # A series: every session on a line of its own, numbered as `planner plans` shows them.
         for number, date in enumerate(dates, 1):
-            rows.append(("Sessions" if number == 1 else "",
-                         f"{number}. {describe_date(date, view.today)}, {plan.minutes} min", ""))
+            rows.append((_("Sessions") if number == 1 else "",
+                         _("{number}. {date}, {minutes} min").format(
+                             number=number, date=describe_date(date, view.today),
+                             minutes=plan.minutes), ""))
     past = sum(1 for date in dates if date < view.today.isoformat())
     if past and len(dates) > 1:
-        sessions = "session 1 is" if past == 1 else f"sessions 1 to {past} are"
-        rows.append(("", f"warning: {sessions} in the past (today is {view.today})", warn))
+        line = (_("warning: session 1 is in the past (today is {today})") if past == 1 else
+                _("warning: sessions 1 to {past} are in the past (today is {today})"))
+        rows.append(("", line.format(past=past, today=view.today), warn))
     elif view.date_in_past:
-        rows.append(("", f"warning: this date is in the past (today is {view.today})", warn))
-    rows += [("Minutes", str(plan.minutes), ""), ("Save to", inert_line(str(view.target)), "")]
-    rows += [("", f"warning: {inert_line(warning)}", warn) for warning in view.warnings]
+        rows.append(("", _("warning: this date is in the past (today is {today})").format(
+            today=view.today), warn))
+    rows += [(_("Minutes"), str(plan.minutes), ""),
+             (_("Save to"), inert_line(str(view.target)), "")]
+    rows += [("", _("warning: {warning}").format(warning=inert_line(shown(warning))), warn)
+             for warning in view.warnings]
     if view.changes is not None:
         rows += change_rows(view.changes)
-    what = "plan" if len(dates) == 1 and not hasattr(plan, "dates") else (
-        f"series of {len(dates)} sessions")
+    what = None if len(dates) == 1 and not hasattr(plan, "dates") else len(dates)
     screen = _screen()
     try:
         _plan_panel(screen, rows, simulated, what)
@@ -387,7 +403,8 @@ def change_words(change: Change) -> str:
         case "kind" if (before, after) == ("series", "plan"):
             return _("A series before, a plan now")
         case "kind":
-            return f"A {inert_line(str(before))} before, a {inert_line(str(after))} now"
+            return _("A {before} before, a {after} now").format(
+                before=inert_line(str(before)), after=inert_line(str(after)))
     raise TypeError(f"no words for a change of {change.field}")
 
 
@@ -403,17 +420,19 @@ def _days(value: object) -> str:
 def schedule_words(due: _dt.date | None, today: _dt.date) -> str:
     """A note's schedule: `due today`, `overdue 3 days`, `due in 5 days (2026-12-06)`, `new`."""
     if due is None:
-        return "new"
+        return _("new")
     days = (due - today).days
     if days == 0:
-        return "due today"
+        return _("due today")
     if days < 0:
-        return f"overdue {-days:,} day" + ("" if days == -1 else "s")
-    return f"due in {days:,} day" + ("" if days == 1 else "s") + f" ({due.isoformat()})"
+        line = _("overdue 1 day") if days == -1 else _("overdue {days} days")
+        return line.format(days=f"{-days:,}")
+    line = _("due in 1 day ({date})") if days == 1 else _("due in {days} days ({date})")
+    return line.format(days=f"{days:,}", date=due.isoformat())
 
 
 def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool,
-                what: str = "plan") -> None:
+                sessions: int | None = None) -> None:
     """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
     import os
 
@@ -435,11 +454,17 @@ def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bo
             # Escaped before measuring: `\u590d` takes six columns, not the two of 复.
             value = value.encode(encoding, "backslashreplace").decode(encoding)
         for number, part in enumerate(_hanging(value, width)):
-            body.append(f"{label if number == 0 else '':<{LABEL}}", style="bold")
+            # Padded in terminal columns: a Chinese label's characters take two each.
+            shown_label = label if number == 0 else ""
+            body.append(shown_label + " " * (LABEL - cell_len(shown_label)), style="bold")
             body.append(part, style=style)
             body.append("\n")
     body.rstrip()
-    title = f"Proposed {what} (simulated model)" if simulated else f"Proposed {what}"
+    if sessions is None:
+        title = _("Proposed plan (simulated model)") if simulated else _("Proposed plan")
+    else:
+        title = (_("Proposed series of {count} sessions (simulated model)") if simulated
+                 else _("Proposed series of {count} sessions")).format(count=sessions)
     screen.print(Panel(body, title=Text(title), title_align="left", expand=False,
                        width=columns))
 
@@ -452,24 +477,24 @@ def show_result(result: dict, home_display: str) -> None:
     status = result.get("status")
     if status == "saved":
         path = inert_line(_under(home_display, result["path"]))
-        out.print(Text(f"Saved to {path}", style="bold green"))
+        out.print(Text(_("Saved to {path}").format(path=path), style="bold green"))
     elif status == "cancelled":
-        out.print(Text("Cancelled: nothing saved.", style="bold"))
+        out.print(Text(_("Cancelled: nothing saved."), style="bold"))
 
 
 def show_model_text(event: ModelText) -> None:
     """Text written by the model, clearly labelled as such, after the program's own truth."""
-    who = "Simulated model" if event.simulated else "Model"
     if event.explanation:
-        label = f"{who} explanation"
+        label = _("Simulated model explanation") if event.simulated else _("Model explanation")
     elif event.asking:
         # The middle of a conversation: a question is no failure; the answer prompt follows.
-        out.print(Text(ASKS_LINE, style="bold"))
-        label = f"{who} question"
+        out.print(Text(lookup(ASKS_LINE), style="bold"))
+        label = _("Simulated model question") if event.simulated else _("Model question")
     else:
         # The truth first: whatever the text claims, no plan was proposed and nothing saved.
-        out.print(Text(NO_PLAN_LINE, style="bold"))
-        label = f"{who} reply (no plan proposed)"
+        out.print(Text(lookup(NO_PLAN_LINE), style="bold"))
+        label = (_("Simulated model reply (no plan proposed)") if event.simulated
+                 else _("Model reply (no plan proposed)"))
     # Text, not markup, and made inert: the words are shown, never obeyed by the terminal.
     text = inert_block(event.text)
     encoding = out.encoding
