@@ -533,10 +533,14 @@ def _configured_language(arguments: list[str], environ) -> str:
         given = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV)
         path = choose(Path(given) if given else None, "option" if given else None).path \
             / DEFAULT_CONFIG_FILE
+    from planner import storage
+
     try:
-        with path.open("rb") as stream:
-            value = json.loads(stream.read(1 << 20)).get("language", "auto")
-    except (OSError, ValueError, AttributeError):
+        # A FIFO or a device is refused without waiting, as the config loader refuses it.
+        data = json.loads(storage.read_regular_file(path, storage.MIB))
+        value = data.get("language", "auto")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        # FileRefused is a ValueError; a config nested too deep is reported by the loader.
         return "auto"
     return value if isinstance(value, str) else "auto"
 

@@ -11,10 +11,12 @@ from rich.cells import cell_len
 from rich.panel import Panel
 from rich.text import Text
 
+from planner import i18n
+from planner.i18n import _
 from planner.inert import inert_block, inert_line
 from planner.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
 from planner.ui.console import info, out, print_line
-from planner.ui.dates import WEEKDAYS, distance, parse_day
+from planner.ui.dates import distance, parse_day
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -82,13 +84,42 @@ def _note(text: str) -> None:
     out.print(Text(inert_line(text)))
 
 
+def _headers() -> dict[str, str]:
+    """Column headers and row labels in the person's language, by their English names."""
+    return {
+        "#": "#", "Run ID": _("Run ID"), "Time": _("Time"), "Mode": _("Mode"),
+        "Status": _("Status"), "Calls": _("Calls"), "Title": _("Title"), "Cost": _("Cost"),
+        "Unknown": _("Unknown"), "Input hit": _("Input hit"), "Input miss": _("Input miss"),
+        "Output": _("Output"), "Tokens": _("Tokens"), "Request": _("Request"),
+        "Response": _("Response"), "Tokens hit/miss/out": _("Tokens hit/miss/out"),
+        "Error": _("Error"),
+    }
+
+
+def _line(value: object) -> str:
+    """A recorded or domain line (a reason, an error) in the person's language."""
+    return i18n.shown(value) if isinstance(value, str) else str(value)
+
+
+def _mode(mode: object) -> object:
+    """A run's recorded mode as a person reads it (the record keeps `demo` or `live`)."""
+    words = {"demo": _("demo"), "live": _("live")}
+    return words.get(mode, mode) if isinstance(mode, str) else mode
+
+
+def _short_weekday(day: _dt.date) -> str:
+    """`Wed`: the weekday in three letters (two characters in Chinese)."""
+    return (_("Mon"), _("Tue"), _("Wed"), _("Thu"), _("Fri"), _("Sat"),
+            _("Sun"))[day.weekday()]
+
+
 # --- Words for recorded values ----------------------------------------------------------------
 
 
 def _status(word: str) -> Text:
     """A status cell: the run's one word (status.run_word), coloured by what it means."""
-    word = inert_line(word)
-    return Text(word, style=_STYLE.get(word, "yellow"))
+    # Coloured by the English word; shown in the person's language.
+    return Text(inert_line(i18n.shown(word)), style=_STYLE.get(inert_line(word), "yellow"))
 
 
 def _when(value: object) -> str:
@@ -122,7 +153,8 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
     added while the title keeps room, so 120 columns show them all.
     """
     if not total:
-        info(f"No runs in {where} yet: planner --demo makes one (offline, nothing to pay).")
+        info(_("No runs in {where} yet: planner --demo makes one (offline, nothing to pay).")
+             .format(where=where))
         return
     columns: dict[str, list[Text]] = {
         "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
@@ -130,49 +162,51 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
     for row in rows:
         tally = row.tally
         if tally is None:  # damaged: the problem takes the title's place
-            title, price = _cell(row.problem, "red"), "-"
+            title, price = _cell(_line(row.problem), "red"), "-"
         else:
             title = _cell(row.title)
             cost = row.cost(prices)
             if row.simulated:
-                price = "simulated"
+                price = _("simulated")
             elif cost is None:
-                price, unpriced = "unknown", True
+                price, unpriced = _("unknown"), True
             else:
                 price = _money(cost, tally.unknown_calls)
                 unknown = unknown or bool(tally.unknown_calls)
         title.no_wrap, title.overflow = True, "ellipsis"
         for name, cell in (
             ("Run ID", _cell(row.run_id)), ("Time", _cell(_when(row.created_at))),
-            ("Mode", _cell(row.mode)), ("Status", _status(row.word)),
+            ("Mode", _cell(_mode(row.mode))), ("Status", _status(row.word)),
             ("Calls", _cell(_count(None if tally is None else tally.calls))), ("Title", title),
             ("Cost", _cell(price)),
         ):
             columns[name].append(cell)
-    cost_header = f"Cost {prices.currency}"
-    least = min(TITLE_ROOM, _span("Title", columns["Title"]))
-    status, cost = _span("Status", columns["Status"]), _span(cost_header, columns["Cost"])
-    _, left = _fit(out.width, [_span("Run ID", columns["Run ID"]), status,
-                               min(least, TITLE_LEAST), cost])
+    head = _headers()
+    cost_header = _("Cost {currency}").format(currency=prices.currency)
+    least = min(TITLE_ROOM, _span(head["Title"], columns["Title"]))
+    status, cost = _span(head["Status"], columns["Status"]), _span(cost_header, columns["Cost"])
+    _chosen, left = _fit(out.width, [_span(head["Run ID"], columns["Run ID"]), status,
+                                     min(least, TITLE_LEAST), cost])
     by_number = left < 0
     if by_number:
         columns["Run ID"] = _back_numbers(len(rows))
     first = "#" if by_number else "Run ID"
-    shown, left = _fit(out.width, [_span(first, columns["Run ID"]), status, least, cost],
-                       [(name, [_span(name, columns[name])]) for name in
+    shown, left = _fit(out.width, [_span(head[first], columns["Run ID"]), status, least, cost],
+                       [(name, [_span(head[name], columns[name])]) for name in
                         ("Time", "Calls", "Mode")])
-    grid = _list_table(f"Runs in {where}: {total}, newest first")
-    grid.add_column(first, no_wrap=True, justify="right" if by_number else "left")
+    grid = _list_table(_("Runs in {where}: {total}, newest first").format(where=where,
+                                                                           total=total))
+    grid.add_column(head[first], no_wrap=True, justify="right" if by_number else "left")
     for name in ("Time", "Mode"):
         if name in shown:
-            grid.add_column(name, no_wrap=True)
-    grid.add_column("Status", no_wrap=True)
+            grid.add_column(head[name], no_wrap=True)
+    grid.add_column(head["Status"], no_wrap=True)
     if "Calls" in shown:
-        grid.add_column("Calls", justify="right", no_wrap=True)
+        grid.add_column(head["Calls"], justify="right", no_wrap=True)
     # The one column that gives way: one line each, cut with …; Rich counts a Chinese
     # character as two cells.
     # Below about 60 columns even that leaves the title less than `least`: it takes what is left.
-    grid.add_column("Title", min_width=max(1, min(least, least + left)), max_width=48)
+    grid.add_column(head["Title"], min_width=max(1, min(least, least + left)), max_width=48)
     grid.add_column(cost_header, justify="right", no_wrap=True)
     names = ["Run ID", *(name for name in ("Time", "Mode") if name in shown), "Status",
              *(["Calls"] if "Calls" in shown else []), "Title", "Cost"]
@@ -180,19 +214,20 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
         grid.add_row(*(columns[name][index] for name in names))
     out.print(grid)
     if unknown:
-        _note("+N? = N calls with unknown usage (failed or not reported): not priced, not zero.")
+        _note(_("+N? = N calls with unknown usage (failed or not reported): not priced, not "
+                "zero."))
     if unpriced:
         _note(_unpriced_note(prices))
     if by_number:
-        _note("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs --json "
-              "or a wider terminal.")
-    hidden = [name for name in ("Time", "Mode", "Calls") if name not in shown]
+        _note(_("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs "
+                "--json or a wider terminal."))
+    hidden = [head[name] for name in ("Time", "Mode", "Calls") if name not in shown]
     if hidden:
-        _note(f"Not shown at this width: {', '.join(hidden)} (a wider terminal or "
-              "planner runs --json shows them).")
+        _note(_("Not shown at this width: {columns} (a wider terminal or planner runs --json "
+                "shows them).").format(columns=_(", ").join(hidden)))
     if len(rows) < total:
-        _note(f"Showing the newest {len(rows)} of {total} runs: --limit N shows more (0: all); "
-              "--json lists them all.")
+        _note(_("Showing the newest {count} of {total} runs: --limit N shows more (0: all); "
+                "--json lists them all.").format(count=len(rows), total=total))
 
 
 # --- planner costs ----------------------------------------------------------------------------
@@ -208,13 +243,16 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     """
     total, priced = report.total, len(report.runs)
     if not priced:
-        left_out = []
-        if report.simulated:
-            left_out.append(f"{report.simulated} simulated (demo) run(s)")
-        if report.damaged:
-            left_out.append(f"{report.damaged} damaged run(s)")
-        info(f"No priced runs in {where}: left out {' and '.join(left_out)}." if left_out
-             else f"No runs in {where} yet, so nothing has cost anything.")
+        if report.simulated and report.damaged:
+            line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s) "
+                     "and {damaged} damaged run(s).")
+        elif report.simulated:
+            line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s).")
+        elif report.damaged:
+            line = _("No priced runs in {where}: left out {damaged} damaged run(s).")
+        else:
+            line = _("No runs in {where} yet, so nothing has cost anything.")
+        info(line.format(where=where, simulated=report.simulated, damaged=report.damaged))
         return
     runs = report.runs if limit is None else report.runs[:limit]
     tallies = [_counted(run) for run in runs]
@@ -222,7 +260,7 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     known = report.priced(prices).cost(prices)
     ids = [_cell(run.run_id) for run in runs]
     states = [_status(run.word) for run in runs]
-    footer = f"total, {priced} runs"
+    footer = _("total, {count} runs").format(count=priced)
 
     def column(name: str, counts: list[int], all_runs: int) -> tuple[str, list[Text], str]:
         return name, [_cell(_count(count)) for count in counts], _count(all_runs)
@@ -243,18 +281,21 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
          _money(known, total.unknown_calls)),
     ]
 
+    head = _headers()
+
     def left_with(numbers: list[tuple[str, list[Text], str]]) -> int:
-        spans = [_span("Run ID", ids, footer), _span("Status", states),
-                 *(_span(name, cells, foot) for name, cells, foot in numbers)]
+        spans = [_span(head["Run ID"], ids, footer), _span(head["Status"], states),
+                 *(_span(head[name], cells, foot) for name, cells, foot in numbers)]
         return _fit(out.width, spans)[1]
 
     numbers = wide if left_with(wide) >= 0 else narrow
     by_number = left_with(numbers) < 0
-    grid = _list_table(f"Costs in {prices.currency}, known part only", footer=True)
-    grid.add_column("#" if by_number else "Run ID", no_wrap=True, footer=footer)
-    grid.add_column("Status", no_wrap=True)
+    grid = _list_table(_("Costs in {currency}, known part only").format(
+        currency=prices.currency), footer=True)
+    grid.add_column("#" if by_number else head["Run ID"], no_wrap=True, footer=footer)
+    grid.add_column(head["Status"], no_wrap=True)
     for name, _cells, foot in numbers:
-        grid.add_column(name, justify="right", no_wrap=True, footer=foot)
+        grid.add_column(head[name], justify="right", no_wrap=True, footer=foot)
     id_cells = ids
     if by_number:
         # -N counts every run, as `planner show -N` does, demo and damaged ones included.
@@ -265,30 +306,35 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         grid.add_row(id_cells[index], states[index],
                      *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
-    _note(f"Prices per million tokens: input cache hit {prices.input_cache_hit}, input cache "
-          f"miss {prices.input_cache_miss}, output {prices.output}.")
-    _note(f"Tokens in total: input cache hit {_count(total.input_cache_hit_tokens)}, "
-          f"input cache miss {_count(total.input_cache_miss_tokens)}, "
-          f"output {_count(total.output_tokens)}.")
+    _note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
+            "output {output}.").format(hit=prices.input_cache_hit,
+                                       miss=prices.input_cache_miss, output=prices.output))
+    _note(_("Tokens in total: input cache hit {hit}, input cache miss {miss}, output {output}.")
+          .format(hit=_count(total.input_cache_hit_tokens),
+                  miss=_count(total.input_cache_miss_tokens), output=_count(total.output_tokens)))
     if total.unknown_calls:
-        marked = "; +N? beside a cost" if numbers is narrow else ""
-        _note(f"{total.unknown_calls} call(s) have unknown usage (failed, or not "
-              f"reported{marked}): not priced, not counted as zero; the cost is the known part "
-              "only.")
+        if numbers is narrow:
+            line = _("{count} call(s) have unknown usage (failed, or not reported; +N? beside a "
+                     "cost): not priced, not counted as zero; the cost is the known part only.")
+        else:
+            line = _("{count} call(s) have unknown usage (failed, or not reported): not priced, "
+                     "not counted as zero; the cost is the known part only.")
+        _note(line.format(count=total.unknown_calls))
     if by_number:
-        _note("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
-              "terminal.")
+        _note(_("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
+                "terminal."))
     unpriced = report.unpriced(prices)
     if unpriced:
-        _note(f"{unpriced} run(s) asked another model: " + _unpriced_note(prices))
+        _note(_("{count} run(s) asked another model: {why}").format(
+            count=unpriced, why=_unpriced_note(prices)))
     if report.simulated:
-        _note(f"Left out: {report.simulated} simulated (demo) run(s).")
+        _note(_("Left out: {count} simulated (demo) run(s).").format(count=report.simulated))
     if report.damaged:
-        _note(f"Left out: {report.damaged} damaged run(s) whose summary.json cannot be used "
-              "(see planner runs).")
+        _note(_("Left out: {count} damaged run(s) whose summary.json cannot be used (see "
+                "planner runs).").format(count=report.damaged))
     if len(runs) < priced:
-        _note(f"Showing the newest {len(runs)} of {priced} priced runs; the total covers "
-              "them all. --limit N shows more (0: all).")
+        _note(_("Showing the newest {count} of {total} priced runs; the total covers them all. "
+                "--limit N shows more (0: all).").format(count=len(runs), total=priced))
 
 
 def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
@@ -296,13 +342,14 @@ def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
     the prices are for another model."""
     cost = run.cost(prices)
     if cost is None:
-        return "unknown"
+        return _("unknown")
     return _money(cost, _counted(run).unknown_calls if marked else 0)
 
 
 def _unpriced_note(prices: Prices) -> str:
-    return (f"unknown = the prices in config are for {inert_line(prices.model)}, not for the "
-            "run's model; its cost is not counted (set prices.model and the prices for it).")
+    return _("unknown = the prices in config are for {model}, not for the run's model; its "
+             "cost is not counted (set prices.model and the prices for it).").format(
+                 model=inert_line(prices.model))
 
 
 def _counted(run: RunRow) -> Tally:
@@ -324,25 +371,27 @@ def run_detail(detail: RunDetail) -> None:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     if isinstance(summary, DamagedRun):
-        grid.add_row("Status", _status(detail.word))
-        grid.add_row("Problem", _cell(summary.why, "red"))
+        grid.add_row(_("Status"), _status(detail.word))
+        grid.add_row(_("Problem"), _cell(_line(summary.why), "red"))
     else:
-        grid.add_row("Status", _state_line(detail.word, detail.status, summary))
+        grid.add_row(_("Status"), _state_line(detail.word, detail.status, summary))
         if detail.status != summary.status:
-            recorded = WORDS.get(summary.status, summary.status)
-            grid.add_row("", _cell(f"recorded as {recorded}; its process is gone", "dim"))
-    grid.add_row("Folder", _cell(detail.folder))
+            recorded = _line(WORDS.get(summary.status, summary.status))
+            grid.add_row("", _cell(_("recorded as {status}; its process is gone").format(
+                status=recorded), "dim"))
+    grid.add_row(_("Folder"), _cell(detail.folder))
     if not isinstance(summary, DamagedRun):
         _summary_rows(grid, summary, detail)
-    grid.add_row("Files", _cell(", ".join(detail.files) or "none"))
-    out.print(Panel(grid, title=Text(f"Run {inert_line(detail.run_id)}"), title_align="left",
-                    expand=False))
+    grid.add_row(_("Files"), _cell(", ".join(detail.files) or _("none")))
+    out.print(Panel(grid, title=Text(_("Run {run_id}").format(run_id=inert_line(detail.run_id))),
+                    title_align="left", expand=False))
     if isinstance(summary, DamagedRun):
         return
     if detail.calls:
         _calls_table(detail.calls)
     if summary.steps:
-        _conversation(summary.steps, "Simulated model" if summary.is_simulated else "Model")
+        _conversation(summary.steps, _("Simulated model") if summary.is_simulated
+                      else _("Model"))
 
 
 def _state_line(word: str, state: str, summary: RunSummary) -> Text:
@@ -350,7 +399,8 @@ def _state_line(word: str, state: str, summary: RunSummary) -> Text:
     line = _status(word)
     doing = STAGE_WORDS.get(summary.stage) if summary.stage is not None else None
     if doing and state in (STOPPED, INTERRUPTED, RUNNING):
-        line.append(f": {doing}" if state == RUNNING else f" while {doing}")
+        line.append((_(": {doing}") if state == RUNNING else _(" while {doing}")).format(
+            doing=_line(doing)))
     return line
 
 
@@ -365,7 +415,7 @@ def _conversation(steps: Sequence[Step], model: str) -> None:
     for step in steps:
         who, what = _step_words(step, model)
         grid.add_row(_cell("" if step.call is None else f"#{step.call}"), Text(who), what)
-    out.print(Panel(grid, title=Text("Conversation"), title_align="left", expand=False))
+    out.print(Panel(grid, title=Text(_("Conversation")), title_align="left", expand=False))
 
 
 def _step_words(step: Step, model: str) -> tuple[str, Text]:
@@ -374,100 +424,109 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
         case "proposal":
             plan = step.plan
             title = None if plan is None else plan.title
-            return model, _cell(f"proposed {title!s}: {_plan_words(plan)}")
+            return model, _cell(_("proposed {title}: {plan}").format(
+                title=str(title), plan=_plan_words(plan)))
         case "rejected":
-            then = (f"sent back to be corrected ({step.repair})" if step.repair
-                    else "not sent back; the run stopped")
-            return "planner", _cell(f"rejected {step.tool}: {step.error}; {then}", "yellow")
+            then = (_("sent back to be corrected ({repair})").format(repair=step.repair)
+                    if step.repair else _("not sent back; the run stopped"))
+            return "planner", _cell(_("rejected {tool}: {error}; {then}").format(
+                tool=step.tool, error=_line(step.error), then=then), "yellow")
         case "lookup":
             arguments = json.dumps(step.arguments, ensure_ascii=False)
-            return "planner", _cell(f"looked up {step.tool} {arguments} → {step.found}")
+            return "planner", _cell(_("looked up {tool} {arguments} → {found}").format(
+                tool=step.tool, arguments=arguments, found=_line(step.found)))
         case "question":
-            return f"{model} said (no plan)", Text(inert_block(step.text))
+            return _("{model} said (no plan)").format(model=model), Text(inert_block(step.text))
         case "explanation":
-            return f"{model} explained", Text(inert_block(step.text))
+            return _("{model} explained").format(model=model), Text(inert_block(step.text))
         case "answer":
-            return "you answered", Text(inert_block(step.text))
+            return _("you answered"), Text(inert_block(step.text))
         case "feedback":
-            return "you asked to change", Text(inert_block(step.text))
+            return _("you asked to change"), Text(inert_block(step.text))
         case "decision":
-            missed = (f" (near misses: {', '.join(step.near_misses)})" if step.near_misses
-                      else "")
-            verdict = "typed SAVE" if step.approved is True else "did not type SAVE"
-            return "you", _cell(f"{verdict}: {_written(step.result, None)}{missed}")
+            missed = (_(" (near misses: {misses})").format(misses=", ".join(step.near_misses))
+                      if step.near_misses else "")
+            verdict = (_("typed SAVE: {written}") if step.approved is True
+                       else _("did not type SAVE: {written}"))
+            return _("you"), _cell(verdict.format(written=_written(step.result, None)) + missed)
         case "refused":
-            return "planner", _cell(f"did not run {step.tool}: {step.error}", "yellow")
+            return "planner", _cell(_("did not run {tool}: {error}").format(
+                tool=step.tool, error=_line(step.error)), "yellow")
         case "budget":
             if step.approved is True:
-                return "you", _cell(f"allowed more model calls (up to {step.max_calls} in "
-                                    "this run)")
-            return "you", _cell(f"allowed no more model calls (the limit stayed "
-                                f"{step.max_calls})")
-    return "?", _cell(f"unknown step {step.kind}")
+                return _("you"), _cell(_("allowed more model calls (up to {count} in this run)")
+                                       .format(count=step.max_calls))
+            return _("you"), _cell(_("allowed no more model calls (the limit stayed {count})")
+                                   .format(count=step.max_calls))
+    return "?", _cell(_("unknown step {kind}").format(kind=step.kind))
 
 
 def _plan_words(plan: PlanRecord | None) -> str:
     """`notes N1, N2; 2026-12-05; 20 min`."""
+    words = _("notes {notes}; {when}; {minutes} min")
     if plan is None:
-        return "notes None; None; None min"
+        return words.format(notes=None, when=None, minutes=None)
     notes = None if plan.note_ids is None else ", ".join(plan.note_ids)
     # A series (SPEC 16) has its sessions' dates in the place of one date.
     when = plan.date if plan.dates is None else ", ".join(plan.dates)
-    return f"notes {notes}; {when}; {plan.minutes} min"
+    return words.format(notes=notes, when=when, minutes=plan.minutes)
 
 
 def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     """What was asked, proposed, decided and written, as label/value rows."""
     if summary.is_simulated:
-        grid.add_row("Mode", _cell(f"{summary.mode} (simulated: scripted model replies)"))
+        grid.add_row(_("Mode"), _cell(_("{mode} (simulated: scripted model replies)").format(
+            mode=_mode(summary.mode))))
     else:
-        grid.add_row("Mode", _cell(summary.mode))
-        grid.add_row("Model", _cell(f"{summary.model} at {summary.base_url}"))
-    grid.add_row("Created", _cell(summary.created_at))
-    grid.add_row("Updated", _cell(summary.updated_at))
-    grid.add_row("Request", _cell(summary.request))
+        grid.add_row(_("Mode"), _cell(_mode(summary.mode)))
+        grid.add_row(_("Model"), _cell(_("{model} at {url}").format(model=summary.model,
+                                                                     url=summary.base_url)))
+    grid.add_row(_("Created"), _cell(summary.created_at))
+    grid.add_row(_("Updated"), _cell(summary.updated_at))
+    grid.add_row(_("Request"), _cell(summary.request))
     if summary.continues is not None:
         # planner --continue: this run went on with that run's conversation (SPEC 21).
-        grid.add_row("Continues", _cell(f"run {summary.continues}"))
+        grid.add_row(_("Continues"), _cell(_("run {run_id}").format(run_id=summary.continues)))
     if summary.plan is not None:
-        grid.add_row("Proposal", _cell(summary.plan.title))
+        grid.add_row(_("Proposal"), _cell(summary.plan.title))
         grid.add_row("", _cell(_plan_words(summary.plan)))
     else:
-        grid.add_row("Proposal", _cell("none"))
-    decision = "not asked"
+        grid.add_row(_("Proposal"), _cell(_("none")))
+    decision = _("not asked")
     if summary.approved is not None:
-        decision = "approved (typed SAVE)" if summary.approved else "not approved"
-    grid.add_row("Decision", _cell(decision))
-    grid.add_row("Written", _cell(_written(summary.tool_result, summary.target)))
+        decision = _("approved (typed SAVE)") if summary.approved else _("not approved")
+    grid.add_row(_("Decision"), _cell(decision))
+    grid.add_row(_("Written"), _cell(_written(summary.tool_result, summary.target)))
     if summary.error:
-        grid.add_row("Error", _cell(summary.error, "red"))
+        grid.add_row(_("Error"), _cell(_line(summary.error), "red"))
     if summary.is_simulated:
-        grid.add_row("Cost", _cell("simulated run: not priced"))
+        grid.add_row(_("Cost"), _cell(_("simulated run: not priced")))
     elif detail.cost is None:
         # Not simulated, yet no cost: the prices in config are for another model (SPEC 21).
-        grid.add_row("Cost", _cell(f"unknown: config has no prices for "
-                                   f"{summary.model or 'an unnamed model'}"))
+        grid.add_row(_("Cost"), _cell(_("unknown: config has no prices for {model}").format(
+            model=summary.model or _("an unnamed model"))))
     else:
         cost = f"{_money(detail.cost)} {detail.currency}"
         unknown = 0 if detail.tally is None else detail.tally.unknown_calls
         if unknown:
-            cost += f" (known part; {unknown} call(s) with unknown usage)"
-        grid.add_row("Cost", _cell(cost))
+            cost += _(" (known part; {count} call(s) with unknown usage)").format(count=unknown)
+        grid.add_row(_("Cost"), _cell(cost))
 
 
 def _written(result: ToolResult | None, target: str | None) -> str:
     """What the program really did with the plan, from tool_result and target."""
     status = None if result is None else result.status
     if result is not None and status == "saved":
-        return f"saved to {result.path}"
+        return _("saved to {path}").format(path=result.path)
     if status == "cancelled":
-        return "cancelled: nothing written"
+        return _("cancelled: nothing written")
     if result is not None and status == "failed":
-        return f"failed: {result.error} (nothing written)"
+        return _("failed: {error} (nothing written)").format(error=_line(result.error))
     if target:
         # The intent was recorded but no result: the write may or may not have happened.
-        return f"about to write {target}, no result recorded: check that file"
-    return "nothing"
+        return _("about to write {path}, no result recorded: check that file").format(
+            path=target)
+    return _("nothing")
 
 
 def _calls_table(calls: Sequence[PricedCall]) -> None:
@@ -478,28 +537,29 @@ def _calls_table(calls: Sequence[PricedCall]) -> None:
     for call in calls:
         entry, split = call.entry, call.split
         duration = entry.duration_ms
-        tokens = "unknown" if split is None else f"{split[0]:,}/{split[1]:,}/{split[2]:,}"
+        tokens = _("unknown") if split is None else f"{split[0]:,}/{split[1]:,}/{split[2]:,}"
         for name, cell in (
             ("#", _cell(call.number)), ("Request", _cell(entry.request)),
             ("Response", _cell(entry.response)),
             ("Time", _cell(None if duration is None else f"{duration} ms")),
             ("Tokens hit/miss/out", _cell(tokens)), ("Cost", _cell(_money(call.cost))),
-            ("Error", _cell(entry.error, "red")),
+            ("Error", _cell(None if entry.error is None else _line(entry.error), "red")),
         ):
             cells[name].append(cell)
     fixed = ["#", "Time", "Tokens hit/miss/out", "Cost"]
     # The file names are in the panel's Files row too: they go first when space is short.
-    files = [_span(name, cells[name]) for name in ("Request", "Response")]
-    shown, _ = _fit(out.width, [*(_span(name, cells[name]) for name in fixed), ERROR_LEAST],
-                    [("files", files)])
+    head = _headers()
+    files = [_span(head[name], cells[name]) for name in ("Request", "Response")]
+    shown, _left = _fit(out.width, [*(_span(head[name], cells[name]) for name in fixed),
+                                    ERROR_LEAST], [("files", files)])
     names = ["#", *(["Request", "Response"] if shown else []), *fixed[1:], "Error"]
-    grid = _list_table("Model calls")
+    grid = _list_table(_("Model calls"))
     for name in names:
         if name == "Error":
             # Wraps between words, so a long server message stays whole.
-            grid.add_column(name, min_width=10)
+            grid.add_column(head[name], min_width=10)
         else:
-            grid.add_column(name, no_wrap=True,
+            grid.add_column(head[name], no_wrap=True,
                             justify="left" if name in ("Request", "Response") else "right")
     for index in range(len(calls)):
         grid.add_row(*(cells[name][index] for name in names))
@@ -518,41 +578,46 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
     """
     plans = [row for row in rows if row["problem"] is None]
     now = today.isoformat()
-    hidden = []
-    if hidden_past:
-        hidden.append(f"{hidden_past} past")
-    if hidden_dropped:
-        hidden.append(f"{hidden_dropped} dropped")
+    hidden = ""
+    if hidden_past and hidden_dropped:
+        hidden = _("{past} past and {dropped} dropped")
+    elif hidden_past:
+        hidden = _("{past} past")
+    elif hidden_dropped:
+        hidden = _("{dropped} dropped")
+    hidden = hidden.format(past=hidden_past, dropped=hidden_dropped)
     if not plans:
-        info(f"No upcoming plans in {folder}/; {' and '.join(hidden)} plan(s): planner plans "
-             "--all lists them." if hidden else f"No plans to show in {folder}/.")
+        info(_("No upcoming plans in {folder}/; {hidden} plan(s): planner plans --all lists "
+               "them.").format(folder=folder, hidden=hidden) if hidden
+             else _("No plans to show in {folder}/.").format(folder=folder))
     else:
         upcoming = sum(1 for row in plans if row["date"] >= now)
         past = len(plans) - upcoming
         wide = out.width >= WIDE
         sessions = any(row.get("session") is not None for row in plans)
         marked = any(row.get("done") or row.get("dropped") for row in plans)
-        grid = _list_table(f"Plans in {folder}/: {upcoming} upcoming"
-                           + (f", {past} past" if past else ""))
-        grid.add_column("Date", no_wrap=True)
-        grid.add_column("When", no_wrap=True)
-        grid.add_column("Min", justify="right", no_wrap=True)
+        grid = _list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
+                            else _("Plans in {folder}/: {upcoming} upcoming")).format(
+                                folder=folder, upcoming=upcoming, past=past))
+        grid.add_column(_("Date"), no_wrap=True)
+        grid.add_column(_("When"), no_wrap=True)
+        grid.add_column(_("Min"), justify="right", no_wrap=True)
         # Title and notes narrow first; their cells are one line cut with …, and Rich counts
         # wide (Chinese) characters as two cells.
-        grid.add_column("Title", min_width=8, ratio=3)
-        grid.add_column("Notes", min_width=5, ratio=1)
+        grid.add_column(_("Title"), min_width=8, ratio=3)
+        grid.add_column(_("Notes"), min_width=5, ratio=1)
         if sessions:
             grid.add_column("#", justify="right", no_wrap=True)
         if marked:
-            grid.add_column("Status", no_wrap=True)
+            grid.add_column(_("Status"), no_wrap=True)
         if wide:
-            grid.add_column("File", no_wrap=True)
+            grid.add_column(_("File"), no_wrap=True)
         for row in plans:
             day = parse_day(row["date"])
             style = "bold" if row["date"] == now else ("dim" if row["date"] < now else "")
             if row.get("dropped"):
                 style = "dim strike"
-            date = f"{row['date']} {WEEKDAYS[day.weekday()][:3]}" if day else row["date"]
+            date = f"{row['date']} {_short_weekday(day)}" if day else row["date"]
             title, notes = _cell(row["title"]), _cell(", ".join(row["note_ids"]))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
@@ -562,23 +627,25 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
                 session = row.get("session")
                 cells.append(Text("" if session is None else f"#{session}"))
             if marked:
-                cells.append(Text("dropped", style="yellow") if row.get("dropped")
-                             else Text("done", style="green") if row.get("done") else Text(""))
+                cells.append(Text(_("dropped"), style="yellow") if row.get("dropped")
+                             else Text(_("done"), style="green") if row.get("done")
+                             else Text(""))
             if wide:
                 cells.append(_cell(row["file"], "dim"))
             grid.add_row(*cells)
         out.print(grid)
         if hidden:
-            info(f"{' and '.join(hidden)} plan(s) not shown: planner plans --all lists them.")
+            info(_("{hidden} plan(s) not shown: planner plans --all lists them.").format(
+                hidden=hidden))
         if sessions:
-            _note("#n: session n of a series; planner done and reviews call it <run_id>#n.")
+            _note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
         if not wide:
-            info("File names: planner plans --json, or a terminal 110 columns wide.")
+            info(_("File names: planner plans --json, or a terminal 110 columns wide."))
     for row in rows:
         if row["problem"] is not None:
             # One line each (wrapped between words on a terminal): the file name comes first.
-            print_line(Text.assemble(("Cannot use", "bold red"), " ", inert_line(row["file"]),
-                                     ": ", inert_line(row["problem"])))
+            print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
+                _("{path}: {problem}").format(path=row["file"], problem=_line(row["problem"])))))
 
 
 # --- planner notes ----------------------------------------------------------------------------
@@ -587,28 +654,30 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
 def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> None:
     """`planner notes`: ID, title and file (and tags when wide), or the best matches' snippets."""
     wide = out.width >= WIDE
+    where = _line(where)
     if not rows:
-        info(f"No notes in {where} match {query!r}." if query is not None
-             else f"No notes in {where}.")
+        info(_("No notes in {where} match {query}.").format(where=where, query=repr(query))
+             if query is not None else _("No notes in {where}.").format(where=where))
         return
     if query is None:
-        heading = f"Notes in {where}: {total:,}"
+        heading = _("Notes in {where}: {total:,}").format(where=where, total=total)
     else:
-        heading = f"Notes in {where} matching {inert_line(query)!r}: {total:,}, best first"
+        heading = _("Notes in {where} matching {query}: {total:,}, best first").format(
+            where=where, query=repr(inert_line(query)), total=total)
     # The heading on its own line: as a table title it would wrap to a narrow table's width.
     print_line(Text(inert_line(heading)))
     grid = _list_table("")
-    grid.add_column("ID", no_wrap=True, max_width=32, overflow="ellipsis")
+    grid.add_column(_("ID"), no_wrap=True, max_width=32, overflow="ellipsis")
     # Titles and snippets are the wrapable columns: single-line Text cut with …, so every
     # note stays one row and Rich measures wide (Chinese) characters as two cells.
-    grid.add_column("Title", min_width=8, max_width=40)
+    grid.add_column(_("Title"), min_width=8, max_width=40)
     if wide:
-        grid.add_column("Tags", max_width=24)
+        grid.add_column(_("Tags"), max_width=24)
     paths = query is None and any(row["path"] for row in rows)
     if query is not None:
-        grid.add_column("Snippet", min_width=12)
+        grid.add_column(_("Snippet"), min_width=12)
     elif paths:
-        grid.add_column("File", min_width=8)
+        grid.add_column(_("File"), min_width=8)
     for row in rows:
         cells = [_cell(row["id"]), _cell(row["title"])]
         if wide:
@@ -622,9 +691,10 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
         grid.add_row(*cells)
     out.print(grid)
     if len(rows) < total:
-        what = "matches" if query is not None else "notes"
-        info(f"Showing {len(rows):,} of {total:,} {what}: --limit N shows more (0: all)"
-             + ("; --json lists them all." if query is None else "."))
+        info((_("Showing {count:,} of {total:,} matches: --limit N shows more (0: all).")
+              if query is not None else
+              _("Showing {count:,} of {total:,} notes: --limit N shows more (0: all); --json "
+                "lists them all.")).format(count=len(rows), total=total))
 
 
 # --- planner where ----------------------------------------------------------------------------
@@ -634,36 +704,39 @@ def where_report(report: dict) -> None:
     """`planner where`: the home and why, the config file, the notes source and the index."""
     from rich.table import Table
 
-    home = report["why"] if report["home_exists"] else (
-        f"{report['why']}; it does not exist yet: the first run creates it (private, 0700)")
+    why = _line(report["why"])
+    home = why if report["home_exists"] else _(
+        "{why}; it does not exist yet: the first run creates it (private, 0700)").format(why=why)
     if report["config_problem"] is not None:
-        config = f"cannot be used: {report['config_problem']}"
+        config = _("cannot be used: {problem}").format(problem=_line(report["config_problem"]))
     elif report["config_exists"]:
-        config = "in use"
+        config = _("in use")
     else:
-        config = "not there: the built-in defaults are used (config.example.json shows them)"
+        config = _("not there: the built-in defaults are used (config.example.json shows them)")
     source = report["notes_source"]
     if source == "samples":
-        notes_place = "the built-in samples N1, N2, N3"
-        notes = "the home has no notes/ folder and no notes.json"
+        notes_place = _("the built-in samples N1, N2, N3")
+        notes = _("the home has no notes/ folder and no notes.json")
     else:
         notes_place = report["notes"]
         if not report["notes_exists"]:
-            notes = "the notes folder set by notes_dir does not exist"
+            notes = _("the notes folder set by notes_dir does not exist")
         elif source == "folder":
-            notes = "a folder of Markdown notes, searched through the index"
+            notes = _("a folder of Markdown notes, searched through the index")
         else:
-            notes = "notes.json: the notes are listed in this file"
-    index = "built" if report["index_exists"] else "not built yet"
-    if source != "folder":
-        index += "; used only when the notes are a folder"
+            notes = _("notes.json: the notes are listed in this file")
+    if source == "folder":
+        index = _("built") if report["index_exists"] else _("not built yet")
+    else:
+        index = (_("built; used only when the notes are a folder") if report["index_exists"]
+                 else _("not built yet; used only when the notes are a folder"))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
-    for label, place, detail in (("Home", report["home"], home),
-                                 ("Config", report["config"], config),
-                                 ("Notes", notes_place, notes),
-                                 ("Index", report["index"], index)):
+    for label, place, detail in ((_("Home"), report["home"], home),
+                                 (_("Config"), report["config"], config),
+                                 (_("Notes"), notes_place, notes),
+                                 (_("Index"), report["index"], index)):
         # Paths fold anywhere (they have no spaces to wrap at); the sentences wrap at spaces.
         cell = Text(inert_line(place), overflow="fold")
         cell.append("\n")
@@ -680,24 +753,28 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
     """`planner due`: the notes due by today + days, most overdue first; or one line saying
     nothing is, and when the next review falls due."""
     horizon = today + _dt.timedelta(days=days)
-    by = "today" if not days else f"{horizon.isoformat()} (in {days} day{'s' * (days != 1)})"
+    by = _("today") if not days else (
+        _("{date} (in {days} day)") if days == 1 else _("{date} (in {days} days)")).format(
+            date=horizon.isoformat(), days=days)
     if not rows:
         if next_due is None:
-            info(f"Nothing is due by {by}, and no note has a due date yet: planner done "
-                 "records a review.")
+            info(_("Nothing is due by {by}, and no note has a due date yet: planner done "
+                   "records a review.").format(by=by))
         else:
-            info(f"Nothing is due by {by}; the next review is due "
-                 f"{_day_words(next_due, today)}.")
+            info(_("Nothing is due by {by}; the next review is due {when}.").format(
+                by=by, when=_day_words(next_due, today)))
         return
     wide = out.width >= WIDE
-    grid = _list_table(f"Due by {by}: {total:,} note{'s' * (total != 1)}, most overdue first")
-    grid.add_column("ID", no_wrap=True, max_width=24, overflow="ellipsis")
-    grid.add_column("Title", min_width=8, ratio=1)
-    grid.add_column("Due", no_wrap=True)
-    grid.add_column("Last review", no_wrap=True)
-    grid.add_column("Recall", justify="right", no_wrap=True)
+    grid = _list_table((_("Due by {by}: {total:,} note, most overdue first") if total == 1
+                        else _("Due by {by}: {total:,} notes, most overdue first")).format(
+                            by=by, total=total))
+    grid.add_column(_("ID"), no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column(_("Title"), min_width=8, ratio=1)
+    grid.add_column(_("Due"), no_wrap=True)
+    grid.add_column(_("Last review"), no_wrap=True)
+    grid.add_column(_("Recall"), justify="right", no_wrap=True)
     if wide:
-        grid.add_column("Reviews", justify="right", no_wrap=True)
+        grid.add_column(_("Reviews"), justify="right", no_wrap=True)
     for row in rows:
         day = parse_day(row["due"])
         overdue = day is not None and day < today
@@ -715,15 +792,17 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
         grid.add_row(*cells)
     out.print(grid)
     if len(rows) < total:
-        info(f"Showing {len(rows):,} of {total:,} due notes: --limit N shows more (0: all).")
+        info(_("Showing {count:,} of {total:,} due notes: --limit N shows more (0: all).")
+             .format(count=len(rows), total=total))
     if not wide:
-        _note("Recall: the chance you remember the note now, by FSRS; sr-due: a due date from "
-              "Obsidian Spaced Repetition.")
+        _note(_("Recall: the chance you remember the note now, by FSRS; sr-due: a due date "
+                "from Obsidian Spaced Repetition."))
 
 
 def _day_words(day: _dt.date, today: _dt.date) -> str:
     """`2026-12-06 Sun, in 5 days`."""
-    return f"{day.isoformat()} {WEEKDAYS[day.weekday()][:3]}, {distance(day, today)}"
+    return _("{date} {weekday}, {distance}").format(
+        date=day.isoformat(), weekday=_short_weekday(day), distance=distance(day, today))
 
 
 # --- planner reviews --------------------------------------------------------------------------
@@ -732,23 +811,28 @@ def _day_words(day: _dt.date, today: _dt.date) -> str:
 def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
     """`planner reviews`: the review log, newest first; undone reviews marked (they no longer
     count)."""
-    about = f" of {inert_line(note)}" if note is not None else ""
+    about = inert_line(note) if note is not None else None
     if not rows:
-        info(f"No reviews{about} in {where} yet: planner done records one.")
+        info((_("No reviews in {where} yet: planner done records one.") if about is None else
+              _("No reviews of {note} in {where} yet: planner done records one.")).format(
+                  where=where, note=about))
         return
     wide = out.width >= WIDE
     counted = sum(1 for row in rows if not row["undone"])
-    grid = _list_table(f"Reviews{about} in {where}: {counted:,}"
-                       + (f", {len(rows) - counted:,} undone" if counted < len(rows) else "")
-                       + ", newest first")
-    grid.add_column("When", no_wrap=True)
-    grid.add_column("Note", no_wrap=True, max_width=24, overflow="ellipsis")
-    grid.add_column("Title", min_width=8, ratio=1)
-    grid.add_column("Rating", no_wrap=True)
-    grid.add_column("Min", justify="right", no_wrap=True)
+    grid = _list_table((_("Reviews in {where}: {count:,}") if about is None else
+                        _("Reviews of {note} in {where}: {count:,}")).format(
+                            where=where, note=about, count=counted)
+                       + (_(", {count:,} undone").format(count=len(rows) - counted)
+                          if counted < len(rows) else "")
+                       + _(", newest first"))
+    grid.add_column(_("When"), no_wrap=True)
+    grid.add_column(_("Note"), no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column(_("Title"), min_width=8, ratio=1)
+    grid.add_column(_("Rating"), no_wrap=True)
+    grid.add_column(_("Min"), justify="right", no_wrap=True)
     if wide:
-        grid.add_column("Plan", no_wrap=True)
-    grid.add_column("Review ID", no_wrap=True)
+        grid.add_column(_("Plan"), no_wrap=True)
+    grid.add_column(_("Review ID"), no_wrap=True)
     for row in rows:
         style = "dim strike" if row["undone"] else ""
         title = _cell(row["title"], style)
@@ -760,12 +844,12 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
             cells.append(_cell(row["run_id"], "dim"))
         review = _cell(row["review_id"], "dim")
         if row["undone"]:
-            review.append(" undone", style="yellow")
+            review.append(" " + _("undone"), style="yellow")
         cells.append(review)
         grid.add_row(*cells)
     out.print(grid)
     if not wide:
-        info("Plans reviewed: planner reviews --json, or a terminal 110 columns wide.")
+        info(_("Plans reviewed: planner reviews --json, or a terminal 110 columns wide."))
 
 
 _RATING = {"again": "red", "hard": "yellow", "good": "green", "easy": "cyan"}
@@ -789,9 +873,11 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     from rich.table import Table
 
     rating = rows[0]["rating"] if rows else "-"
-    when = "today" if day == today else f"on {day.isoformat()}"
-    print_line(Text.assemble(("Recorded", "bold green"), f" {rating} for {inert_line(shown)}: ",
-                             inert_line(title), f", reviewed {when}."))
+    what = (_("{rating} for {target}: {title}, reviewed today.") if day == today else
+            _("{rating} for {target}: {title}, reviewed on {date}.")).format(
+                rating=rating, target=inert_line(shown), title=inert_line(title),
+                date=day.isoformat())
+    print_line(Text.assemble((_("Recorded"), "bold green"), " ", inert_line(what)))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True, max_width=24, overflow="ellipsis")
     grid.add_column(min_width=8, overflow="ellipsis", no_wrap=True)
@@ -799,18 +885,21 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     for row in rows:
         due = parse_day(row["next_due"])
         grid.add_row(_cell(row["note_id"]), _cell(row["title"]),
-                     Text("next due " + (_day_words(due, today) if due else "-")))
+                     Text(_("next due {when}").format(
+                         when=_day_words(due, today) if due else "-")))
     out.print(grid)
     ids = ", ".join(row["review_id"] for row in rows)
-    _note(f"Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).")
+    _note(_("Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).").format(ids=ids))
 
 
 def review_undone(row: dict, today: _dt.date) -> None:
     """What `planner done --undo` did: the review no longer counts; the note's due date now."""
     due = parse_day(row["next_due"])
     then = _local_time(row["reviewed_at"])
-    print_line(Text.assemble(("Undone", "bold"), f": review {inert_line(row['review_id'])} of ",
-                             inert_line(row["note_id"]), f" ({inert_line(row['rating'])}, {then}) "
-                             "no longer counts; the log keeps it, marked undone."))
-    info(f"{row['note_id']} is next due {_day_words(due, today)}." if due else
-         f"{row['note_id']} has no review left: it is new again.")
+    what = _(": review {review_id} of {note} ({rating}, {time}) no longer counts; the log "
+             "keeps it, marked undone.").format(
+                 review_id=row["review_id"], note=row["note_id"], rating=row["rating"], time=then)
+    print_line(Text.assemble((_("Undone"), "bold"), inert_line(what)))
+    info(_("{note} is next due {when}.").format(note=row["note_id"],
+                                                 when=_day_words(due, today)) if due else
+         _("{note} has no review left: it is new again.").format(note=row["note_id"]))
