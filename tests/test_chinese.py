@@ -69,11 +69,20 @@ def test_config_language_decides_over_the_environment(home: Path) -> None:
     assert result.stderr.startswith("错误：") and "language" in result.stderr
 
 
-def test_usage_error_is_chinese(home: Path) -> None:
-    result = planner(home, "--bogus", language=CHINESE)
+@pytest.mark.parametrize(("args", "line"), [
+    (["--bogus"], "错误：没有这个选项：--bogus"),
+    (["drop"], "错误：缺少参数 'RUN'。"),
+    (["notes", "--limit", "-1"], "错误：'--limit' / '-L' 的值无效：-1 不在范围 x>=0 内。"),
+    (["notes", "--limit", "x"], "错误：'--limit' / '-L' 的值无效：'x' 不是有效的整数。"),
+    (["runs", "extra"], "错误：多余的参数（extra）"),
+    (["nosuch"], "错误：没有这个命令 'nosuch'。"),
+])
+def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> None:
+    result = planner(home, *args, language=CHINESE)
     assert result.returncode == 2
-    assert "错误：没有这个选项：--bogus" in result.stderr
+    assert line in result.stderr.splitlines()
     assert english_sentences(result.stderr) == []
+    assert not (home / "tool-records").exists()
 
 
 class _Screen:
