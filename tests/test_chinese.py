@@ -145,7 +145,9 @@ def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
 
 
 def screen_lines(text: str) -> list[str]:
-    return [line for line in text.replace("\r", "").split("\n")]
+    """The lines as the terminal ends up showing them: a carriage return starts a line over
+    (the waiting line and the line editor redraw in place)."""
+    return [line.split("\r")[-1] for line in text.replace("\r\n", "\n").split("\n")]
 
 
 def test_demo_in_chinese_at_80_columns(home: Path) -> None:
@@ -164,15 +166,18 @@ def test_demo_in_english_is_as_it_was(home: Path) -> None:
     assert "提议的计划" not in screen and "输入 SAVE" not in screen
 
 
-def test_live_conversation_in_chinese(server, home: Path) -> None:
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_live_conversation_at_80_columns(server, home: Path, language: str) -> None:
     from stub_server import Reply, text_reply
     from test_live import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
 
-    server.add(Reply(body=text_reply("哪天复习？")), proposal(),
-               explanation("计划已保存，到时候复习 N1 和 N2。"))
+    chinese = language == "zh"
+    server.add(Reply(body=text_reply("哪天复习？" if chinese else "Which day?")), proposal(),
+               explanation("计划已保存。" if chinese else "The plan is saved."))
     write_config(home, server.url, max_calls=6, max_repairs=1)
-    child, shown = spawn(home, ["-r", "复习 RAG 笔记"], CHINESE, **{KEY_ENV: KEY})
-    child.expect("你的回答（直接回车结束）：")
+    child, shown = spawn(home, ["-r", "复习 RAG 笔记"], CHINESE if chinese else ENGLISH,
+                         **{KEY_ENV: KEY})
+    child.expect("你的回答（直接回车结束）：" if chinese else "Your answer \\(Enter to finish\\): ")
     child.sendline(GOOD_PLAN["date"])
     child.expect(SAVE_PROMPT)
     child.sendline("SAVE")
@@ -180,10 +185,15 @@ def test_live_conversation_in_chinese(server, home: Path) -> None:
     child.close()
     screen = shown.text()
     assert child.exitstatus == 0, screen
-    assert english_sentences(screen) == [], screen
     assert [line for line in screen_lines(screen) if columns(line) > 80] == []
     system = server.chat_requests()[0].body["messages"][0]["content"]
-    assert "Chinese" in system  # the model is told the person's language
+    if chinese:
+        assert english_sentences(screen) == [], screen
+        assert "模型在提问（还没有保存任何东西）：" in screen and "已保存到 plans/" in screen
+        assert "Chinese" in system  # the model is told the person's language
+    else:
+        assert "The model asks (nothing is saved yet):" in screen and "Saved to plans/" in screen
+        assert "Chinese" not in system
     assert len(list((home / "plans").iterdir())) == 1
 
 
