@@ -55,7 +55,7 @@ def test_save_writes_the_plan(home: Path) -> None:
     assert summary["approved"] is True and summary["tool_result"]["status"] == "saved"
 
 
-@pytest.mark.parametrize("answer", ["", "yes", "SAVE SAVE", "no"])
+@pytest.mark.parametrize("answer", ["", "ok", "SAVE SAVE", "no"]  # yes is a near miss (SPEC 19))
 def test_anything_else_cancels(home: Path, answer: str) -> None:
     child = spawn(home)
     child.expect_exact(SAVE_PROMPT)
