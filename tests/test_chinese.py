@@ -15,6 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, run_planner
+from test_terminal import ANSI, Shown
 
 pytestmark = pytest.mark.slow  # each case runs planner many times
 
@@ -85,22 +86,6 @@ def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> Non
     assert not (home / "tool-records").exists()
 
 
-class _Screen:
-    """A pexpect log that keeps everything the terminal showed."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-
-    def flush(self) -> None:
-        pass
-
-    def text(self) -> str:
-        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(self.parts))
-
-
 SAVE_PROMPT = r"SAVE[^\n]*[:：] ?"  # the SAVE prompt in either language
 
 
@@ -109,7 +94,7 @@ def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
     child = pexpect.spawn(PLANNER, args, cwd=str(home), encoding="utf-8", timeout=30,
                           env={**os.environ, **language, "COLUMNS": "80", **extra},
                           dimensions=(50, 80))
-    screen = _Screen()
+    screen = Shown()
     child.logfile_read = screen
     return child, screen
 
@@ -121,8 +106,9 @@ def demo_saved(home: Path, language: dict[str, str]) -> str:
     child.sendline("SAVE")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0, screen.text()
-    return screen.text()
+    text = ANSI.sub("", screen.text())
+    assert child.exitstatus == 0, text
+    return text
 
 
 JSON_COMMANDS = [("runs", "--json"), ("show", "last", "--json"), ("costs", "--json"),
@@ -183,7 +169,7 @@ def test_live_conversation_at_80_columns(server, home: Path, language: str) -> N
     child.sendline("SAVE")
     child.expect(pexpect.EOF)
     child.close()
-    screen = shown.text()
+    screen = ANSI.sub("", shown.text())
     assert child.exitstatus == 0, screen
     assert [line for line in screen_lines(screen) if columns(line) > 80] == []
     system = server.chat_requests()[0].body["messages"][0]["content"]
