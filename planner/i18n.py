@@ -26,7 +26,7 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
-_templates: list[tuple[re.Pattern[str], str, tuple[str, ...]]] | None = None
+_templates: "list[_Template] | None" = None
 
 
 def choose(setting: str, environ: Mapping[str, str] = os.environ) -> str:
@@ -104,27 +104,64 @@ def shown(line: str) -> str:
     if translated is not line:
         return translated
     fallback = None
-    for pattern, target, names in _compiled():
-        match = pattern.fullmatch(line)
+    for template in _templates_for(line):
+        match = template.pattern().fullmatch(line)
         if match is None:
             continue
-        values = {name: match.group(name) for name in names}
+        values = {name: match.group(name) for name in template.names}
         shown_values = {name: _value(value) for name, value in values.items()}
         # A short template (`{reason}; {advice}`) can split a line at the wrong place: the
         # match whose sentence-like values are program lines themselves is the right one.
         if all(shown_values[name] != value or " " not in value
                for name, value in values.items()):
-            return _fill(target, shown_values)
+            return _fill(template.target, shown_values)
         # A template with words of its own is still this line's, though a value stays English;
         # a mere joiner (`{field}: {rule}`) is not: an untranslated line reads better whole.
-        if fallback is None and _LETTERS.search(PLACEHOLDER.sub("", pattern_source(pattern))):
-            fallback = _fill(target, shown_values)
+        if fallback is None and template.worded:
+            fallback = _fill(template.target, shown_values)
     return line if fallback is None else fallback
 
 
-def pattern_source(pattern: re.Pattern[str]) -> str:
-    """The fixed text of a compiled template (its groups left out)."""
-    return re.sub(r"\(\?P(?:<\w+>\.\+\?|=\w+)\)", "", pattern.pattern).replace("\\", "")
+class _Template:
+    """A catalog line with placeholders: its fixed ends (a cheap first test) and its pattern,
+    compiled on first use (a run shows a few lines; the catalog holds hundreds)."""
+
+    __slots__ = ("source", "target", "names", "pieces", "fixed", "worded", "_pattern")
+
+    def __init__(self, source: str, target: str) -> None:
+        self.source, self.target = source, target
+        self.names = tuple(dict.fromkeys(PLACEHOLDER.findall(source)))
+        # The fixed text between the placeholders, first piece and last included (maybe empty).
+        self.pieces = [_literal(piece) for piece in PLACEHOLDER.split(source)[::2]]
+        fixed = "".join(self.pieces)
+        self.fixed = len(fixed)
+        self.worded = bool(_LETTERS.search(fixed))
+        self._pattern: re.Pattern[str] | None = None
+
+    def may_match(self, line: str) -> bool:
+        """Whether `line` starts and ends with the fixed text and holds the rest in order."""
+        first, *middle, last = self.pieces
+        if len(line) <= self.fixed or not line.startswith(first) or not line.endswith(last):
+            return False
+        position = len(first)
+        for piece in middle:
+            position = line.find(piece, position)
+            if position < 0:
+                return False
+            position += len(piece)
+        return True
+
+    def pattern(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            entry = template_pattern(self.source)
+            assert entry is not None  # a _Template has a placeholder
+            self._pattern = entry[0]
+        return self._pattern
+
+
+def _templates_for(line: str) -> list[_Template]:
+    """The templates whose fixed start and end `line` has, the most fixed text first."""
+    return [template for template in _all_templates() if template.may_match(line)]
 
 
 def _value(text: str) -> str:
@@ -144,21 +181,15 @@ def shown_lines(text: str) -> str:
     return "\n".join(shown(line) for line in text.split("\n"))
 
 
-def _compiled() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
-    """The catalog's templates as patterns, those with the most fixed text first."""
+def _all_templates() -> list[_Template]:
+    """The catalog's lines with placeholders, those with the most fixed text first."""
     global _templates
     if _templates is None:
         catalog = getattr(_translations, "_catalog", {})
-        entries = []
-        for source, target in catalog.items():
-            if not isinstance(source, str) or "{" not in source or not target:
-                continue
-            entry = template_pattern(source)
-            if entry is not None:
-                pattern, names, fixed = entry
-                entries.append((fixed, pattern, target, names))
-        entries.sort(key=lambda entry: -entry[0])
-        _templates = [(pattern, target, names) for _fixed, pattern, target, names in entries]
+        _templates = sorted((_Template(source, target) for source, target in catalog.items()
+                             if isinstance(source, str) and "{" in source and target
+                             and PLACEHOLDER.search(source)),
+                            key=lambda template: -template.fixed)
     return _templates
 
 
