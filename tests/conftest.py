@@ -45,6 +45,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
+    # English whatever the machine's locale (SPEC 19): the Chinese tests set their own.
+    monkeypatch.setenv("LANGUAGE", "en")
     return home
 
 
