@@ -9,7 +9,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from planner import providers, storage, strictjson
-from planner.i18n import t
+from planner.i18n import LANGUAGES, t
 
 DEFAULT_CONFIG_FILE = "config.json"
 
@@ -29,7 +29,6 @@ RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "ma
 MAX_CALENDAR_NAME = 100
 # The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
 APIS = ("chat", "responses")
-LANGUAGES = ("auto", "en", "zh")  # i18n.LANGUAGES; config stays free of the catalog
 MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
 # api_key_cmd: a short argument list, never a shell string.
 MAX_KEY_CMD_ARGS = 64

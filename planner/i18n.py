@@ -84,13 +84,6 @@ def lookup(text: str) -> str:
     return text if _translations is None else _translations.gettext(text)
 
 
-def ngettext(singular: str, plural: str, count: int) -> str:
-    """The translation of a line whose wording depends on a count."""
-    if _translations is None:
-        return singular if count == 1 else plural
-    return _translations.ngettext(singular, plural, count)
-
-
 def t(template: str, /, **values: object) -> str:
     """The English line from `template` and `values`; `shown()` translates it when printed."""
     return template.format(**values) if values else template
@@ -172,13 +165,6 @@ def _value(text: str) -> str:
 
 def _fill(target: str, values: Mapping[str, str]) -> str:
     return PLACEHOLDER.sub(lambda found: values.get(found.group(1), found.group(0)), target)
-
-
-def shown_lines(text: str) -> str:
-    """Each line of `text` as `shown` gives it."""
-    if _translations is None:
-        return text
-    return "\n".join(shown(line) for line in text.split("\n"))
 
 
 def _all_templates() -> list[_Template]:

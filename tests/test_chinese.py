@@ -101,7 +101,11 @@ def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
 
 def demo_saved(home: Path, language: dict[str, str]) -> str:
     """Run the demo in a terminal at 80 columns and type SAVE; the screen it showed."""
-    child, screen = spawn(home, ["--demo"], language)
+    return save_and_end(*spawn(home, ["--demo"], language))
+
+
+def save_and_end(child: pexpect.spawn, screen: Shown) -> str:
+    """Type SAVE at the SAVE prompt, wait for planner to end with exit 0; the screen."""
     child.expect(SAVE_PROMPT)
     child.sendline("SAVE")
     child.expect(pexpect.EOF)
@@ -165,12 +169,7 @@ def test_live_conversation_at_80_columns(server, home: Path, language: str) -> N
                          **{KEY_ENV: KEY})
     child.expect("你的回答（直接回车结束）：" if chinese else "Your answer \\(Enter to finish\\): ")
     child.sendline(GOOD_PLAN["date"])
-    child.expect(SAVE_PROMPT)
-    child.sendline("SAVE")
-    child.expect(pexpect.EOF)
-    child.close()
-    screen = ANSI.sub("", shown.text())
-    assert child.exitstatus == 0, screen
+    screen = save_and_end(child, shown)
     assert [line for line in screen_lines(screen) if columns(line) > 80] == []
     system = server.chat_requests()[0].body["messages"][0]["content"]
     if chinese:

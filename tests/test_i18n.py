@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PARTS = ROOT / "po" / "zh"
 # Click's own messages (vendored in Typer) are matched as templates; no planner code marks them.
 OUTSIDE_PARTS = {"click.po"}
-MARKERS = {"_": 1, "t": 1, "N_": 1, "ngettext": 2}
+MARKERS = {"_": 1, "t": 1, "N_": 1}
 
 
 def _build_module():
@@ -30,7 +30,7 @@ def catalog():
 
 
 def marked_messages() -> tuple[dict[str, str], list[str]]:
-    """Every string planner marks with _(), t() or ngettext(), with where it is; and the calls
+    """Every string planner marks with _(), t() or N_(), with where it is; and the calls
     whose message is not a literal (they cannot be translated)."""
     found: dict[str, str] = {}
     problems = []

@@ -32,6 +32,7 @@ from test_live import (
     CLI_TIMEOUT,
     KEY,
     KEY_ENV,
+    _Collector,
     explanation,
     finish,
     one_line,
@@ -58,19 +59,8 @@ def spawn_at(columns: int, *args: str, **env: str) -> tuple[pexpect.spawn, list[
                           dimensions=(40, columns),
                           env={**os.environ, KEY_ENV: KEY, "COLUMNS": str(columns), **env})
     seen: list[str] = []
-    child.logfile_read = _Into(seen)
+    child.logfile_read = _Collector(seen)
     return child, seen
-
-
-class _Into:
-    def __init__(self, into: list[str]) -> None:
-        self.into = into
-
-    def write(self, text: str) -> None:
-        self.into.append(text)
-
-    def flush(self) -> None:
-        pass
 
 
 def user_words(server: StubServer) -> list[str]:

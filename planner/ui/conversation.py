@@ -434,8 +434,6 @@ def schedule_words(due: _dt.date | None, today: _dt.date) -> str:
 def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool,
                 sessions: int | None = None) -> None:
     """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
-    import os
-
     columns = screen.width
     try:
         # The terminal's own width wins over a stale COLUMNS: a line longer than the screen
