@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import pexpect
 import pytest
 from stub_server import StubServer
 
@@ -22,6 +26,11 @@ PLANNER = str(Path(sys.executable).with_name("planner"))
 # (the `home` fixture's COLUMNS=120, or its own) however the tests are run.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+
+# A suite started in the background of a shell inherits SIGINT ignored, and every planner it
+# starts would too: Ctrl+C in the terminal tests would do nothing. Planner gets the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +57,29 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # English whatever the machine's locale (SPEC 19): the Chinese tests set their own.
     monkeypatch.setenv("LANGUAGE", "en")
     return home
+
+
+def today(zone: str | None = None) -> _dt.date:
+    """Today as a planner started with TZ=zone sees it (None: the TZ this process passes on).
+
+    The one clock of the tests: planner dates "today" in its own zone, so a test that starts it
+    with another TZ (Europe/Berlin, say) asks for that zone's date, not this process's.
+    """
+    wanted = os.environ.get("TZ") if zone is None else zone
+    saved = os.environ.get("TZ")
+    try:
+        if wanted is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = wanted
+        time.tzset()
+        return _dt.date(*time.localtime()[:3])
+    finally:
+        if saved is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = saved
+        time.tzset()
 
 
 def run_dirs(home: Path) -> list[Path]:
@@ -134,10 +166,37 @@ def server():
         yield stub
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests measured as slow in tests/slow_tests.txt (make check skips them)."""
+    """Mark the tests measured as slow in tests/slow_tests.txt (make check skips them); put the
+    terminal tests in one xdist group, so two pseudo-terminals never race for the two cores."""
     listed = Path(__file__).with_name("slow_tests.txt").read_text(encoding="utf-8").splitlines()
     measured = {line for line in listed if line and not line.startswith("#")}
     for item in items:
         if item.nodeid in measured:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("terminal"):
+            item.add_marker(pytest.mark.xdist_group("terminal"))
+
+
+@pytest.fixture(autouse=True)
+def _terminal_tests_are_marked(request: pytest.FixtureRequest,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that opens a pseudo-terminal must be marked `terminal` (so it joins the group);
+    one that is not fails at its first spawn, naming the marker."""
+    if request.node.get_closest_marker("terminal"):
+        return
+
+    def unmarked(*args: object, **kwargs: object) -> None:
+        raise AssertionError("this test opens a pseudo-terminal: mark it @pytest.mark.terminal")
+
+    monkeypatch.setattr(pexpect, "spawn", unmarked)
+
+
+@pytest.fixture(autouse=True)
+def _faketime_skips(request: pytest.FixtureRequest) -> None:
+    """Under libfaketime (make test-clock; FAKETIME is set) a test marked `not_under_faketime`
+    skips itself, with the marker's reason: the library changes what that test measures."""
+    marker = request.node.get_closest_marker("not_under_faketime")
+    if marker is not None and os.environ.get("FAKETIME"):
+        pytest.skip(f"under faketime: {marker.args[0]}")

@@ -20,8 +20,7 @@ from zoneinfo import ZoneInfo
 
 import caldav
 import pytest
-from test_export import BERLIN
-from test_plans import day
+from test_export import BERLIN, day
 
 from planner import caldav_sync, ics
 from planner.vdir import Counts

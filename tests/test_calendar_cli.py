@@ -20,8 +20,7 @@ import icalendar
 import pytest
 from conftest import ROOT, run_planner, snapshot
 from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
-from test_export import BERLIN, KHAL, Khal, build_plans, check_in_khal
-from test_plans import day, save
+from test_export import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
 
 from planner import reviews
 

@@ -13,8 +13,9 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from test_export import BERLIN, Khal
-from test_plans import day, save, write
+from conftest import today
+from test_export import BERLIN, Khal, day, save
+from test_plans import write
 
 from planner import ics, plans, vdir
 
@@ -116,7 +117,7 @@ def test_rows_from_list_plans_become_events(home: Path) -> None:
     save(home, f"{RUN}1", 2, minutes=35, title="RAG基础复习")
     save(home, "r-old", 3)
     write(home, "broken.json", b"{")
-    rows = plans.list_plans(home, False, False, _dt.date.today())
+    rows = plans.list_plans(home, False, False, today(BERLIN))
     events = ics.events_from_rows(rows)
     assert [event.uid for event in events] == [f"{RUN}1@planner", "r-old@planner"]
     first = events[0]

@@ -17,7 +17,8 @@ import pytest
 from conftest import PLANNER, run_planner
 from test_terminal import ANSI, Shown
 
-pytestmark = pytest.mark.slow  # each case runs planner many times
+# each case runs planner many times
+pytestmark = pytest.mark.slow
 
 ENGLISH = {"LANGUAGE": "en"}
 CHINESE = {"LANGUAGE": "zh_CN"}
@@ -120,6 +121,7 @@ JSON_COMMANDS = [("runs", "--json"), ("show", "last", "--json"), ("costs", "--js
                  ("notes", "--json"), ("due", "--json"), ("reviews", "--json")]
 
 
+@pytest.mark.terminal
 def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
     demo_saved(home, CHINESE)
     assert list((home / "demo-plans").iterdir())
@@ -140,6 +142,7 @@ def screen_lines(text: str) -> list[str]:
     return [line.split("\r")[-1] for line in text.replace("\r\n", "\n").split("\n")]
 
 
+@pytest.mark.terminal
 def test_demo_in_chinese_at_80_columns(home: Path) -> None:
     screen = demo_saved(home, CHINESE)
     assert english_sentences(screen) == [], screen
@@ -148,6 +151,7 @@ def test_demo_in_chinese_at_80_columns(home: Path) -> None:
     assert len(list((home / "demo-plans").iterdir())) == 1
 
 
+@pytest.mark.terminal
 def test_demo_in_english_is_as_it_was(home: Path) -> None:
     screen = demo_saved(home, ENGLISH)
     assert "Type SAVE to save this plan; anything else cancels: " in screen
@@ -157,6 +161,7 @@ def test_demo_in_english_is_as_it_was(home: Path) -> None:
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.terminal
 def test_live_conversation_at_80_columns(server, home: Path, language: str) -> None:
     from stub_server import Reply, text_reply
     from test_live import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
@@ -186,6 +191,7 @@ TABLES = [("runs",), ("show",), ("costs",), ("plans", "--demo", "--all"), ("note
           ("due",), ("reviews",), ("where",)]
 
 
+@pytest.mark.terminal
 def test_every_table_in_chinese_fits_80_columns(home: Path) -> None:
     demo_saved(home, CHINESE)
     for command in TABLES:

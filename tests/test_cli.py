@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
-from conftest import all_files, read_summary, run_dirs, run_planner
+from conftest import all_files, read_summary, run_dirs, run_planner, today
 
 from planner.config import Config
 from planner.notes import SAMPLE_NOTES
@@ -56,7 +55,7 @@ def test_dry_run_prints_the_live_request_and_writes_nothing(home: Path) -> None:
     assert result.returncode == 0
     body = json.loads(result.stdout)
     expected = build_request(
-        Config(), first_messages(DEFAULT_REQUEST, SAMPLE_NOTES, dt.date.today()),
+        Config(), first_messages(DEFAULT_REQUEST, SAMPLE_NOTES, today()),
         registry_for(SAMPLE_NOTES), "auto",
     )
     assert body == expected

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import plan_body, read_summary, run_dirs, run_planner, snapshot
+from conftest import plan_body, read_summary, run_dirs, run_planner, snapshot, today
 from people import ScriptedPerson
 from provider_replies import CALL_ITEM, RESPONSES_EXPLANATION, RESPONSES_PROPOSAL
 from stub_server import StubServer
@@ -79,7 +79,7 @@ def test_a_saved_run_goes_on_with_its_result_its_explanation_then_text(home: Pat
     assert body["messages"][4] == {"role": "assistant", "content": EXPLAINED}
     assert body["messages"][5] == {"role": "user", "content": TEXT}
     # Today's system message: "tomorrow" means tomorrow from now, not from the earlier run.
-    assert dt.date.today().isoformat() in body["messages"][0]["content"]
+    assert today().isoformat() in body["messages"][0]["content"]
     assert body["tool_choice"] == "auto"
     assert snapshot(home) == before  # only read: every earlier file byte-identical
 
@@ -230,8 +230,9 @@ def test_demo_and_a_missing_text_are_refused(home: Path) -> None:
 
 
 @pytest.mark.slow  # a live run in a pseudo-terminal
+@pytest.mark.terminal
 def test_continue_a_saved_run_live_and_save_the_change(server: StubServer, home: Path) -> None:
-    saved = {**PLAN, "date": (dt.date.today() + dt.timedelta(days=3)).isoformat()}
+    saved = {**PLAN, "date": (today() + dt.timedelta(days=3)).isoformat()}
     run_id = earlier(home, [propose(saved), say(EXPLAINED)], ["SAVE\n"])
     first_plan = (home / "plans" / f"{run_id}.json").read_bytes()
     records_before = snapshot(home / "tool-records" / run_id)

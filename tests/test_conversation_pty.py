@@ -33,7 +33,8 @@ from test_live import (
 )
 
 # SPEC 6 and 10's own words, written out: a change on the screen must show up here.
-pytestmark = pytest.mark.slow  # every case is a live run in a pseudo-terminal
+# every case is a live run in a pseudo-terminal
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "

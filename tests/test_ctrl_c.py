@@ -23,7 +23,8 @@ from test_review_cli import RATING_PROMPT, plan, save
 
 from planner import reviews
 
-pytestmark = pytest.mark.slow  # hundreds of runs in pseudo-terminals, on a loaded machine
+# hundreds of runs in pseudo-terminals, on a loaded machine
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 TIMES = {"save": 50, "answer": 10, "feedback": 10, "rating": 10}
 LIMIT = 1.0  # seconds from Ctrl+C to the end of planner
@@ -60,6 +61,8 @@ def assert_interrupted(took: float, lines: list[str], line: str = LINE) -> None:
     assert not any("Traceback" in text for text in lines)
 
 
+# 50 runs at SAVE on a loaded machine take 30-60 s: more time than the 60 s every other test has.
+@pytest.mark.timeout(180)
 @pytest.mark.parametrize("kind", ["answer", "feedback", "save"])
 def test_ctrl_c_at_a_run_prompt_many_times(kind: str, loaded: None, home: Path) -> None:
     prompt = {"answer": ANSWER_PROMPT, "feedback": FEEDBACK_PROMPT, "save": SAVE_PROMPT}[kind]

@@ -12,8 +12,10 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from conftest import PLANNER, run_planner
-from test_plans import day, save, write
+from conftest import PLANNER, run_planner, today
+from test_plans import day as plans_day
+from test_plans import save as plans_save
+from test_plans import write
 
 from planner import ics, plans
 
@@ -21,6 +23,16 @@ KHAL = str(Path(sys.executable).with_name("khal"))
 BERLIN = "Europe/Berlin"
 # The same rules as Europe/Berlin written as a POSIX TZ string: a zone with no IANA name.
 BERLIN_POSIX = "CET-1CEST,M3.5.0,M10.5.0/3"
+
+
+def day(offset: int) -> str:
+    """The date `offset` days from today in Berlin, where the planner under test runs."""
+    return plans_day(offset, BERLIN)
+
+
+def save(home: Path, run_id: str, offset: int, **details: object) -> Path:
+    """A plan file `offset` days from today in Berlin (test_plans.save)."""
+    return plans_save(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
 
 
 def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL
@@ -75,13 +87,13 @@ class Khal:
 
 def next_weekday(weekday: int, month: int, last: bool) -> _dt.date:
     """The next first/last `weekday` of `month` after today (summer-time changes fall there)."""
-    today = _dt.date.today()
-    for year in (today.year, today.year + 1):
+    berlin_today = today(BERLIN)
+    for year in (berlin_today.year, berlin_today.year + 1):
         days = [_dt.date(year, month, number) for number in range(1, 32)
                 if _is_date(year, month, number)]
         matching = [d for d in days if d.weekday() == weekday]
         found = matching[-1] if last else matching[0]
-        if found > today:
+        if found > berlin_today:
             return found
     raise AssertionError("unreachable")
 
@@ -95,7 +107,7 @@ def _is_date(year: int, month: int, number: int) -> bool:
 
 
 def offset_of(date: _dt.date) -> int:
-    return (date - _dt.date.today()).days
+    return (date - today(BERLIN)).days
 
 
 def build_plans(home: Path) -> dict[str, tuple[str, int, str]]:
@@ -263,7 +275,7 @@ def test_control_characters_in_note_titles_never_reach_the_file(home: Path) -> N
 
 def test_export_is_the_same_apart_from_its_time_stamp(home: Path) -> None:
     build_plans(home)
-    rows = plans.list_plans(home, False, False, _dt.date.today())
+    rows = plans.list_plans(home, False, False, today(BERLIN))
     zone = ics.LocalZone(BERLIN, ZoneInfo(BERLIN))
     now = _dt.datetime(2026, 11, 30, 12, tzinfo=_dt.UTC)
     assert ics.export_ics(rows, "19:00", now=now, zone=zone) == ics.export_ics(

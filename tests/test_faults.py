@@ -19,7 +19,8 @@ from planner import storage, ui
 from planner.cli import app
 from planner.ui import SAVE_PROMPT
 
-pytestmark = pytest.mark.slow  # fault injection: runs killed or failed at every step
+# fault injection: runs killed or failed at every step
+pytestmark = pytest.mark.slow
 
 DRIVER = str(ROOT / "tests" / "fault_driver.py")
 
@@ -70,6 +71,7 @@ def test_sigkill_at_each_step_leaves_truthful_records(home: Path, point: str) ->
     assert row["status"] == "interrupted"
 
 
+@pytest.mark.terminal
 def test_sigkill_at_the_real_prompt(home: Path) -> None:
     child = pexpect.spawn(PLANNER, ["--demo"], cwd=str(home), encoding="utf-8", timeout=30)
     child.expect_exact(SAVE_PROMPT)

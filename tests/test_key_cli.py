@@ -137,6 +137,7 @@ def finish(child: pexpect.spawn) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path) -> None:
     child, seen = spawn(home, store, "key", "set", "openai")
     child.expect_exact("Key for openai (input hidden): ")
@@ -154,6 +155,7 @@ def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_key_set_with_enter_stores_nothing(home: Path, store: Path) -> None:
     child, seen = spawn(home, store, "key", "set", "openai")
     child.expect_exact("Key for openai (input hidden): ")
@@ -164,6 +166,7 @@ def test_key_set_with_enter_stores_nothing(home: Path, store: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
                                                                  store: Path) -> None:
     # No PROVIDER: the configured one (deepseek). Its variable is set, and comes first.
@@ -178,6 +181,7 @@ def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_key_set_keeps_a_caldav_password(home: Path, store: Path) -> None:
     child, _seen = spawn(home, store, "key", "set", "caldav:alice@dav.example.com")
     child.expect_exact("Key for caldav:alice@dav.example.com (input hidden): ")
@@ -373,6 +377,7 @@ def test_another_models_run_has_no_invented_cost(home: Path, store: Path,
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_the_readme_key_lines_run(home: Path, store: Path) -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     body = text.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]

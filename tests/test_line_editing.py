@@ -44,7 +44,8 @@ from test_review_cli import RATING_PROMPT, day, log_lines, plan, save
 
 from planner.plan import ReviewPlan
 
-pytestmark = pytest.mark.slow  # every case is a run in a pseudo-terminal
+# every case is a run in a pseudo-terminal
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 LEFT, RIGHT, HOME, END, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F", "\x1b[A", "\x1b[B"
 BACKSPACE, ENTER = "\x7f", "\r"

@@ -20,7 +20,16 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
+from conftest import (
+    PLANNER,
+    ROOT,
+    all_files,
+    plan_body,
+    read_summary,
+    run_dirs,
+    run_planner,
+    today,
+)
 from people import saying
 from stub_server import (
     PLAN,
@@ -44,9 +53,9 @@ KEY = "sk-SENTINEL-0123456789abcdef"
 KEY_ENV = "DEEPSEEK_API_KEY"
 MODEL = "stub-model"
 MAX_TOKENS = 333
-TODAY = dt.date.today()
-FUTURE = (TODAY + dt.timedelta(days=30)).isoformat()
-PAST = (TODAY - dt.timedelta(days=1)).isoformat()
+# A month ahead and yesterday stay future and past if the run crosses a midnight.
+FUTURE = (today() + dt.timedelta(days=30)).isoformat()
+PAST = (today() - dt.timedelta(days=1)).isoformat()
 REQUEST = f"Review N1 and N2 on {FUTURE} for 20 minutes, title: RAG basics"
 GOOD_PLAN = {**PLAN, "date": FUTURE}
 USAGE_1 = usage(812, 46, hit=768)
@@ -290,7 +299,7 @@ def test_first_request_is_exactly_what_the_server_received(
     assert [tool["function"]["name"] for tool in body["tools"]] == ["save_review_plan",
                                                                     "save_review_series"]
     system, user = body["messages"]
-    assert system["role"] == "system" and TODAY.isoformat() in system["content"]
+    assert system["role"] == "system" and today().isoformat() in system["content"]
     assert user == {"role": "user", "content": REQUEST}
     assert run.record("02-request.json") == second.body
 
@@ -685,6 +694,7 @@ def test_second_call_failure_after_cancel_stays_cancelled(
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -710,6 +720,7 @@ def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_cli_second_call_failure_reports_the_save_first(
     stub_server: StubServer, home: Path
 ) -> None:
@@ -732,6 +743,7 @@ def test_cli_second_call_failure_reports_the_save_first(
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_cli_past_date_is_shown_with_a_warning(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal({**GOOD_PLAN, "date": PAST}), explanation("Nothing was saved."))
     write_config(home, stub_server.url)
@@ -739,7 +751,7 @@ def test_cli_past_date_is_shown_with_a_warning(stub_server: StubServer, home: Pa
     child.expect_exact("Type SAVE to save this plan")
     shown = one_line("".join(seen))
     assert f"Date {PAST} (" in shown
-    assert f"warning: this date is in the past (today is {TODAY.isoformat()})" in shown
+    assert f"warning: this date is in the past (today is {today().isoformat()})" in shown
     child.sendline("no")
     child.expect_exact("What should change? (Enter to finish): ")
     child.sendline("")
@@ -800,6 +812,7 @@ def test_missing_key_names_the_configured_variable(stub_server: StubServer, home
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_hidden_key_prompt_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -816,6 +829,7 @@ def test_hidden_key_prompt_in_a_terminal(stub_server: StubServer, home: Path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_empty_hidden_key_exits_2(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -878,6 +892,7 @@ def test_non_ascii_key_stops_with_a_clear_line(
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_cli_non_ascii_key_typed_at_the_prompt(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -981,6 +996,7 @@ def test_unparsable_base_url_is_a_config_error(base_url: str, home: Path) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_ctrl_c_at_the_hidden_key_prompt(stub_server: StubServer, home: Path) -> None:
     write_config(home, stub_server.url)
     child, seen = spawn_cli("--request", REQUEST, key=None)
@@ -993,6 +1009,7 @@ def test_ctrl_c_at_the_hidden_key_prompt(stub_server: StubServer, home: Path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_ctrl_c_while_waiting_for_the_model(stub_server: StubServer, home: Path) -> None:
     stub_server.add(Reply(body=tool_call_reply(GOOD_PLAN), delay=SLOW))
     write_config(home, stub_server.url)
@@ -1009,6 +1026,7 @@ def test_ctrl_c_while_waiting_for_the_model(stub_server: StubServer, home: Path)
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_ctrl_c_at_the_save_prompt(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), explanation())
     write_config(home, stub_server.url)
@@ -1025,6 +1043,7 @@ def test_ctrl_c_at_the_save_prompt(stub_server: StubServer, home: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_ctrl_c_while_waiting_for_the_explanation(stub_server: StubServer, home: Path) -> None:
     stub_server.add(proposal(), Reply(body=text_reply(EXPLANATION), delay=SLOW))
     write_config(home, stub_server.url)

@@ -265,6 +265,7 @@ def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_the_first_build_of_a_large_folder_shows_progress_on_a_terminal(home: Path) -> None:
     import pexpect
 

@@ -40,6 +40,7 @@ def notes_folder(home: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Path) -> None:
     notes_folder(home)
     server.add(Reply(body=lookups_reply()), Reply(body=tool_call_reply(PLAN, call_id="call_p")),
@@ -84,6 +85,7 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_an_id_not_in_the_folder_is_rejected_and_repaired(server: StubServer,
                                                          home: Path) -> None:
     notes_folder(home)

@@ -125,6 +125,7 @@ def test_broken_pipe_ends_in_one_line(records: Path, args: list[str]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_broken_pipe_during_the_demo_in_a_terminal(home: Path) -> None:
     """The person still sees the plan where SAVE is asked; the run ends complete, saved."""
     env = {**os.environ, "COLUMNS": "100"}
@@ -206,6 +207,7 @@ def test_ascii_show_json_stays_valid_json_beyond_the_bmp(home: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_ascii_demo_in_a_terminal_keeps_the_panel_in_shape(home: Path) -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     env.pop("COLUMNS", None)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_planner
+from conftest import run_planner, today
 from typer.testing import CliRunner
 
 from planner import plans
@@ -17,21 +17,21 @@ from planner.notes import Note
 from planner.plan import ReviewPlan
 from planner.ui.dates import WEEKDAYS, describe_date
 
-TODAY = _dt.date.today()
 NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),
          "N3": Note("N3", "引用与校验", "t")}
 CREATED = "2026-11-30T10:00:00.000+08:00"
 
 
-def day(offset: int) -> str:
-    """The date `offset` days from today, as YYYY-MM-DD."""
-    return (TODAY + _dt.timedelta(days=offset)).isoformat()
+def day(offset: int, zone: str | None = None) -> str:
+    """The date `offset` days from today (in `zone`, as conftest.today), as YYYY-MM-DD."""
+    return (today(zone) + _dt.timedelta(days=offset)).isoformat()
 
 
 def save(home: Path, run_id: str, offset: int, minutes: int = 20, note_ids=("N1", "N2"),
-         title: str = "RAG基础复习", folder: str = "plans", simulated: bool = False) -> Path:
+         title: str = "RAG基础复习", folder: str = "plans", simulated: bool = False,
+         zone: str | None = None) -> Path:
     """Write a version-2 plan file exactly as the flow does (plan_file_content)."""
-    plan = ReviewPlan(title, tuple(note_ids), day(offset), minutes)
+    plan = ReviewPlan(title, tuple(note_ids), day(offset, zone), minutes)
     path = home / folder / f"{run_id}.json"
     path.parent.mkdir(exist_ok=True)
     path.write_bytes(plans.plan_file_content(
@@ -67,7 +67,7 @@ def v2(**changes: object) -> dict:
 
 
 def listing(home: Path, include_past: bool = True, demo: bool = False) -> list[dict]:
-    return plans.list_plans(home, demo, include_past, TODAY)
+    return plans.list_plans(home, demo, include_past, today())
 
 
 def problems(home: Path) -> dict[str, str]:
@@ -179,7 +179,7 @@ def test_a_plans_folder_that_is_a_link_is_refused(home: Path, tmp_path: Path) ->
     with pytest.raises(plans.PlansError, match="symbolic link, which is not followed"):
         listing(home)
     assert plans.confirmation_warnings(home, "live", ReviewPlan("T", ("N1",), day(3), 5),
-                                       TODAY) == []
+                                       today()) == []
 
 
 def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Path) -> None:
@@ -325,7 +325,7 @@ def test_describe_date(date: str, expected: str) -> None:
 def warnings(home: Path, offset: int = 5, note_ids=("N2", "N1"), mode: str = "live"
              ) -> list[str]:
     return plans.confirmation_warnings(home, mode, ReviewPlan("New", note_ids, day(offset), 30),
-                                       TODAY)
+                                       today())
 
 
 def test_no_warning_when_nothing_is_saved_on_that_day(home: Path) -> None:
@@ -415,7 +415,7 @@ def test_plans_table_shows_weekday_and_distance(home: Path) -> None:
     write(home, "broken.json", b"{")
     result = cli("plans")
     assert result.exit_code == 0
-    weekday = WEEKDAYS[(TODAY + _dt.timedelta(days=8)).weekday()][:3]
+    weekday = WEEKDAYS[(today() + _dt.timedelta(days=8)).weekday()][:3]
     assert f"{day(8)} {weekday}  in 8 days" in result.stdout
     assert "today" in result.stdout and "Old review" not in result.stdout
     assert "1 past plan(s) not shown: planner plans --all lists them." in result.stdout

@@ -20,13 +20,12 @@ from pathlib import Path
 
 import fsrs
 import pytest
-from conftest import PLANNER, ROOT, run_planner, snapshot
+from conftest import PLANNER, ROOT, run_planner, snapshot, today
 
 from planner import plans, reviews
 from planner.notes import SAMPLE_NOTES
 from planner.plan import ReviewPlan, ReviewSeries
 
-TODAY = _dt.date.today()
 NOTES = {note.id: note for note in SAMPLE_NOTES}
 RUN = "20261130T100000000000Z-aaaaaa"
 OTHER = "20261201T100000000000Z-bbbbbb"
@@ -34,7 +33,7 @@ SERIES_RUN = "20261202T100000000000Z-cccccc"
 
 
 def day(offset: int) -> str:
-    return (TODAY + _dt.timedelta(days=offset)).isoformat()
+    return (today() + _dt.timedelta(days=offset)).isoformat()
 
 
 def save(home: Path, run_id: str, plan: ReviewPlan | ReviewSeries, folder: str = "plans",
@@ -171,7 +170,7 @@ def test_date_records_a_past_review_and_never_a_future_one(home: Path) -> None:
     save(home, OTHER, plan(0))
     before = snapshot(home)
     assert refused("done", OTHER, "--date", day(1)) == (
-        f"--date {day(1)} is in the future (today is {TODAY.isoformat()}); record a review "
+        f"--date {day(1)} is in the future (today is {today().isoformat()}); record a review "
         "once it has happened")
     assert refused("done", OTHER, "--date", "2026-2-3") == "--date 2026-2-3: must be written " \
         "YYYY-MM-DD"
@@ -303,7 +302,7 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
 def test_a_dropped_plan_is_not_a_duplicate_on_the_save_screen(home: Path) -> None:
     save(home, RUN, plan(4))
     ok("drop", RUN)
-    assert plans.confirmation_warnings(home, "live", plan(4), TODAY) == []
+    assert plans.confirmation_warnings(home, "live", plan(4), today()) == []
 
 
 # --- planner due ----------------------------------------------------------------------------------
@@ -350,8 +349,8 @@ def test_due_dates_are_the_fsrs_librarys_own(home: Path) -> None:
     # Most overdue first, and only what is due by today without --days.
     order = sorted(expected, key=lambda note_id: (expected[note_id], note_id))
     assert [row["id"] for row in as_json("due", "--days", "3650")] == order
-    today = [note_id for note_id in order if expected[note_id].astimezone().date() <= TODAY]
-    assert [row["id"] for row in as_json("due")] == today
+    due_today = [note_id for note_id in order if expected[note_id].astimezone().date() <= today()]
+    assert [row["id"] for row in as_json("due")] == due_today
 
 
 def test_desired_retention_from_config_changes_the_schedule_as_fsrs_does(home: Path) -> None:
@@ -387,7 +386,7 @@ def test_due_table_limit_and_nothing_due(home: Path) -> None:
     following = library_schedules(other)["N1"].astimezone().date()
     assert ok("--home", str(other), "due").stdout.split("\n")[0] == (
         f"Nothing is due by today; the next review is due {following.isoformat()} "
-        f"{following.strftime('%a')}, in {(following - TODAY).days} days.")
+        f"{following.strftime('%a')}, in {(following - today()).days} days.")
     assert as_json("--home", str(other), "due") == []
 
 
@@ -609,6 +608,7 @@ RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_plan_save_done_due_and_a_request_from_due_notes_in_a_terminal(home: Path) -> None:
     import time
 
@@ -664,7 +664,7 @@ def test_plan_save_done_due_and_a_request_from_due_notes_in_a_terminal(home: Pat
         child.expect_exact("Type SAVE to save this plan")
         screen = one_line("".join(seen))
         assert "Looked up for the model: due_notes" in screen
-        assert f"[due in {(_dt.date.fromisoformat(first_due) - TODAY).days} day" in screen
+        assert f"[due in {(_dt.date.fromisoformat(first_due) - today()).days} day" in screen
         child.sendline("SAVE")
         assert finish(child) == 0
         bodies = [request.body for request in server.chat_requests()][2:]

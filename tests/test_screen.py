@@ -38,7 +38,8 @@ from planner.notes import SAMPLE_NOTES
 from planner.plan import ReviewPlan
 from planner.ui import ANSWER_PROMPT, ASKS_LINE, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
 
-pytestmark = pytest.mark.slow  # every case runs planner in a pseudo-terminal
+# every case runs planner in a pseudo-terminal
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 SECONDS = 30  # far above any run here; reached only by a hang
 SLOW = 30.0  # a reply delay no test waits for: the server wakes it at teardown

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from conftest import read_summary, run_dirs
+from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import text_reply, tool_call, tool_call_reply
 
@@ -28,7 +28,6 @@ from planner.plan import SERIES_TOOL_NAME, ReviewPlan, ReviewSeries
 from planner.protocol import as_catalog
 from planner.ui import conversation
 
-TODAY = _dt.date.today()
 NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),
          "N3": Note("N3", "引用与校验", "t")}
 CREATED = "2026-11-30T10:00:00.000+08:00"
@@ -36,7 +35,7 @@ RUN = "20261130T100000000000Z-aaaaaa"
 
 
 def day(offset: int) -> str:
-    return (TODAY + _dt.timedelta(days=offset)).isoformat()
+    return (today() + _dt.timedelta(days=offset)).isoformat()
 
 
 def save(home: Path, run_id: str, plan: ReviewPlan | ReviewSeries, folder: str = "plans",
@@ -60,7 +59,7 @@ def single(offset: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
 
 
 def listing(home: Path, include_past: bool = True) -> list[dict]:
-    return plans.list_plans(home, False, include_past, TODAY)
+    return plans.list_plans(home, False, include_past, today())
 
 
 def sessions(rows: list[dict]) -> list[tuple]:
@@ -154,7 +153,7 @@ def test_a_dropped_plan_is_marked_in_every_session_and_can_come_back(home: Path)
 def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) -> None:
     save(home, RUN, series(1, 3))
     marks = plans.Marks(done=frozenset({f"{RUN}#1"}), dropped=frozenset({RUN}))
-    rows = plans.list_plans(home, False, True, TODAY, marks)
+    rows = plans.list_plans(home, False, True, today(), marks)
     assert [(row["done"], row["dropped"]) for row in rows] == [(True, True), (False, True)]
     reviews.log_path(home).mkdir()  # a folder where the log should be: cannot be read
     assert [(row["done"], row["dropped"]) for row in listing(home)] == [(False, False)] * 2
@@ -166,7 +165,7 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
 
 
 def warnings_for(home: Path, plan: ReviewPlan | ReviewSeries) -> list[str]:
-    return plans.confirmation_warnings(home, "live", plan, TODAY)
+    return plans.confirmation_warnings(home, "live", plan, today())
 
 
 def test_a_series_is_warned_about_each_session_date_that_holds_plans(home: Path) -> None:

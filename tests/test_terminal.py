@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner
+from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner, today
 from rich.cells import cell_len
 from run_records import call, summary, write_run
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
 from planner.ui import SAVE_PROMPT
 
-pytestmark = pytest.mark.slow  # pseudo-terminals and waiting lines
+# pseudo-terminals and waiting lines
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 
 def spawn(home: Path, command: str | None = None) -> pexpect.spawn:
@@ -254,7 +255,7 @@ def test_the_demo_screen_fits_and_has_no_past_date(home: Path, columns: int) -> 
     lines = screen_lines(child.logfile_read.text())
     fits(lines, columns)
     text = "\n".join(lines)
-    tomorrow = (dt.date.today() + dt.timedelta(days=1)).isoformat()
+    tomorrow = (today() + dt.timedelta(days=1)).isoformat()
     assert "Proposed plan (simulated model)" in text and f"Date     {tomorrow}" in text
     assert "in the past" not in text and "warning" not in text
     # The demo's replies take no time: no waiting line, and no cost line (nothing is priced).

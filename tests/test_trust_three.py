@@ -26,8 +26,8 @@ from test_conversation import (
     say,
     with_peek,
 )
-from test_export import planner
-from test_plans import day, save, write
+from test_export import day, planner, save
+from test_plans import write
 
 from planner import protocol
 from planner.config import ConfigError, load_config
@@ -147,6 +147,7 @@ def test_a_plan_file_named_with_escapes_is_left_out_of_exports(home: Path) -> No
     assert b"\x1b" not in listing.stdout
 
 
+@pytest.mark.terminal
 def test_an_export_printed_to_a_terminal_is_inert(home: Path) -> None:
     hostile_plans(home)
     child = pexpect.spawn(PLANNER, ["export", "--ics"], cwd=str(home), encoding="utf-8",
@@ -160,6 +161,7 @@ def test_an_export_printed_to_a_terminal_is_inert(home: Path) -> None:
     assert "abc\\\\u202edcba" in shown.replace("\r\n ", "")
 
 
+@pytest.mark.terminal
 def test_bytes_written_to_a_terminal_are_made_inert_and_to_a_pipe_exact() -> None:
     script = ("import sys; from planner import ui; "
               "ui.write_bytes(b'BEGIN:X\\x1b[2J\\r\\nT:\\xe2\\x80\\xae\\r\\n')")

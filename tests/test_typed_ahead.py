@@ -16,7 +16,8 @@ from stub_server import Reply, StubServer, text_reply
 from test_conversation_pty import ANSWER_PROMPT, SAVE_PROMPT, start
 from test_live import FUTURE, explanation, finish, plan_files, proposal, wait_for
 
-pytestmark = pytest.mark.slow  # pseudo-terminals and a slow server
+# pseudo-terminals and a slow server
+pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 PAUSE = 0.5  # seconds the prompt is watched for a save that must not happen
 
