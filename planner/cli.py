@@ -324,12 +324,13 @@ def _demo(config: "Config", home: Path) -> "Outcome":
 
 def _live(config: "Config", notes, workspace: Workspace, request: str,
           continues: tuple[str, list[dict]] | None = None) -> "Outcome":
-    from planner.config import MissingKey, find_api_key
+    from planner.config import MissingKey
+    from planner.keys import find_key
     from planner.model import LiveClient
 
     ask = ui.ask_hidden if ui.has_terminal() else None
     try:
-        key = find_api_key(config, ask)
+        key = find_key(config, ask)
     except MissingKey as error:
         _usage(str(error))
     # Created only now: a run refused before this point leaves no folder behind.
@@ -341,8 +342,9 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
 def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
          memory=None, continues: tuple[str, list[dict]] | None = None) -> "Outcome":
     from planner.flow import run_flow
+    from planner.ui.conversation import TerminalPerson
 
-    return run_flow(request, client=client, person=ui.TerminalPerson(str(home)), home=home,
+    return run_flow(request, client=client, person=TerminalPerson(str(home)), home=home,
                     config=config, notes=notes, mode=mode, memory=memory, continues=continues)
 
 
@@ -368,8 +370,10 @@ def _run_cost(tally: "Tally", config: "Config") -> None:
         # Prices belong to the model they name: another model's run has no known cost.
         prices = config.prices
         cost = tally.cost(prices) if prices.applies_to(config.model) else None
-        ui.run_cost(tally.calls, tally.unknown_calls, tally.tokens, cost, prices.currency,
-                    config.model)
+        from planner.ui.conversation import run_cost
+
+        run_cost(tally.calls, tally.unknown_calls, tally.tokens, cost, prices.currency,
+                 config.model)
 
 
 def _config(path: Path | None, home: Path = Path(".")) -> "Config":
@@ -520,8 +524,6 @@ def _configured_language(arguments: list[str], environ) -> str:
     A config that cannot be read or is wrong gives `auto` here: the command reports it in full
     when it loads the config.
     """
-    import json
-
     from planner.config import DEFAULT_CONFIG_FILE
 
     config = _argument_value(arguments, ("--config", "-c"))
@@ -533,14 +535,16 @@ def _configured_language(arguments: list[str], environ) -> str:
         given = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV)
         path = choose(Path(given) if given else None, "option" if given else None).path \
             / DEFAULT_CONFIG_FILE
-    from planner import storage
+    from planner import storage, strictjson
 
     try:
-        # A FIFO or a device is refused without waiting, as the config loader refuses it.
-        data = json.loads(storage.read_regular_file(path, storage.MIB))
-        value = data.get("language", "auto")
-    except (OSError, ValueError, AttributeError, RecursionError):
-        # FileRefused is a ValueError; a config nested too deep is reported by the loader.
+        # A FIFO or a device is refused without waiting, as the config loader refuses it; the
+        # text is read as the loader reads it (UTF-8, the one strict reader).
+        data = strictjson.loads(storage.read_regular_file(path, storage.MIB).decode("utf-8"),
+                                overflow_as_infinity=True)
+        value = data.get("language", "auto")  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):
+        # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
         return "auto"
     return value if isinstance(value, str) else "auto"
 
@@ -900,13 +904,13 @@ def plans_command(
     """
     import datetime as _dt
 
-    from planner import plans
+    from planner import plans, reviewing
     from planner.reviews import ReviewLogError
 
     folder = _workspace(ctx, home, None).home
     today = _dt.date.today()
     try:
-        marks, warnings = plans.read_marks(folder)
+        marks, warnings = reviewing.read_marks(folder)
         _log_warnings(warnings)
     except ReviewLogError as error:
         ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
@@ -967,7 +971,7 @@ def export_command(
     """
     import datetime as _dt
 
-    from planner import plans, storage
+    from planner import plans, reviewing, storage
 
     if not (ics or feed or vdir_folder):
         _usage(t("choose the format: --ics (iCalendar)"))
@@ -982,7 +986,8 @@ def export_command(
     # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
     keeps_all = show_all or feed is not None or vdir_folder is not None
     try:
-        rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today())
+        rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
+                                reviewing.quiet_marks(folder))
     except plans.PlansError as error:
         _failed(error)
     good = [row for row in rows if row["problem"] is None]
@@ -1120,7 +1125,7 @@ def sync_command(
     import datetime as _dt
     import urllib.parse
 
-    from planner import caldav_sync, plans
+    from planner import caldav_sync, plans, reviewing
 
     if caldav_url is None:
         _usage(t("choose where to sync: --caldav URL"))
@@ -1132,7 +1137,8 @@ def sync_command(
     workspace = _workspace(ctx, home, config_path)
     config = workspace.config()
     try:
-        rows = plans.list_plans(workspace.home, False, True, _dt.date.today())
+        rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
+                                reviewing.quiet_marks(workspace.home))
     except plans.PlansError as error:
         _failed(error)
     good = [row for row in rows if row["problem"] is None]
@@ -1501,8 +1507,9 @@ def _pick_plan_run(folder: Path, wanted: str) -> str:
 def _ask_rating() -> str | None:
     """The rating from the terminal (Enter: good); None: no terminal (then it is good)."""
     from planner.events import Prompt
+    from planner.ui.conversation import TerminalPerson
 
-    person = ui.TerminalPerson(".")
+    person = TerminalPerson(".")
     if not person.interactive:
         return None
     prompt = Prompt("rating")
@@ -1562,7 +1569,7 @@ def done_command(
     """
     import datetime as _dt
 
-    from planner import plans, reviewing
+    from planner import reviewing
     from planner.i18n import _, shown
     from planner.memory import ReviewMemory
 
@@ -1584,7 +1591,7 @@ def done_command(
     today = now.astimezone().date()
     log = _reviewing(reviewing.read_log, folder)
     _log_warnings(log.warnings)
-    marks = plans.marks_from(log.events)
+    marks = reviewing.marks_from(log.events)
     if run_id is None:
         target = _reviewing(reviewing.latest_open, folder, today, marks)
     else:
@@ -1717,7 +1724,7 @@ def drop_command(
     """
     import datetime as _dt
 
-    from planner import plans, reviewing
+    from planner import reviewing
 
     folder = _workspace(ctx, home, None).home
     if run_id.startswith("-") and not run_id[1:].isdigit():
@@ -1727,7 +1734,7 @@ def drop_command(
     log = _reviewing(reviewing.read_log, folder)
     _log_warnings(log.warnings)
     rows = _reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
-                      plans.marks_from(log.events))
+                      reviewing.marks_from(log.events))
     _reviewing(reviewing.drop, folder, rows, found, undo)
     if undo:
         ui.info(t("Brought back {file}: it is planned again.", file=rows[0]["file"]))

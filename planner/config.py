@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -369,13 +368,3 @@ def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> i
                             source=source, key=key, low=bounds[0], high=bounds[1]))
     return value
 
-
-def find_api_key(config: Config, ask: Callable[[str], str] | None) -> str:
-    """The key from the environment, api_key_cmd, the OS keyring or `ask` (a hidden prompt).
-
-    The order and every source's failures are in planner.keys (imported here, so the keyring
-    code loads only for a run that needs a key); raises MissingKey or its KeyProblem.
-    """
-    from planner.keys import find_key
-
-    return find_key(config, ask)

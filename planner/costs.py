@@ -16,10 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from planner.records import CallEntry
+from typing import Protocol
 
 MILLION = 1_000_000
 COST_DECIMALS = 12
@@ -145,7 +142,14 @@ def price_tokens(split: tuple[int, int, int], prices) -> float:
     return round(total / MILLION, COST_DECIMALS)
 
 
-def tally_calls(calls: Sequence[CallEntry]) -> Tally:
+class HasUsage(Protocol):
+    """A recorded call as this module reads it: its usage object (records.CallEntry)."""
+
+    @property
+    def usage(self) -> object: ...
+
+
+def tally_calls(calls: Sequence[HasUsage]) -> Tally:
     """Tally a summary's call entries; a call whose usage is unknown is counted apart."""
     return tally_usages([call.usage for call in calls])
 

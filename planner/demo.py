@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 
+from planner import strictjson
 from planner.model import ScriptedClient
 
 DEMO_CALL_ID = "call_demo_0001"
@@ -51,7 +52,9 @@ def explanation_reply(body: dict) -> dict:
     # The last message is the tool result: a Chat Completions tool message, or a Responses
     # function_call_output item when config's api is "responses".
     last = (body.get("messages") or body.get("input") or [{}])[-1]
-    result = json.loads(last["content"] if "content" in last else last["output"])
+    result = strictjson.loads(last["content"] if "content" in last else last["output"])
+    if not isinstance(result, dict):
+        result = {}
     status = result.get("status")
     if status == "saved":
         text = f"计划已由程序保存到 {result.get('path')}。到时按计划复习 N1 和 N2 即可。"

@@ -377,7 +377,11 @@ class _Run:
         self._save_or_stop(_NOTHING_SAVED, stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
-        warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today))
+        from planner.reviewing import quiet_marks  # the log only when a plan is shown
+
+        dropped = quiet_marks(self.home).dropped
+        warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today,
+                                                     dropped))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes)
         self.person.show(Proposed(number, view, self.client.simulated))

@@ -100,33 +100,6 @@ def row_ref(row: dict) -> str:
     return session_ref(row["run_id"], row["session"])
 
 
-def marks_from(events: Sequence) -> Marks:
-    """The done and dropped plans of the review log's events (planner.reviews)."""
-    from planner.reviews import dropped_runs, effective_reviews
-
-    done = frozenset(review.run_id for review in effective_reviews(events)
-                     if review.run_id is not None)
-    return Marks(done, dropped_runs(events))
-
-
-def read_marks(home: Home) -> tuple[Marks, list[str]]:
-    """The marks of home's review log and its warnings; raises reviews.ReviewLogError."""
-    from planner.reviews import read_log
-
-    log = read_log(home)
-    return marks_from(log.events), log.warnings
-
-
-def quiet_marks(home: Home) -> Marks:
-    """The marks of home's review log; none when it cannot be read (its warnings unsaid)."""
-    from planner.reviews import ReviewLogError
-
-    try:
-        return read_marks(home)[0]
-    except ReviewLogError:
-        return NO_MARKS
-
-
 def plan_file_content(
     plan: ReviewPlan | ReviewSeries, *, simulated: bool, run_id: str, created_at: str,
     notes: Sequence
@@ -209,19 +182,17 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
 
 
 def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date,
-               marks: Marks | None = None) -> list[dict]:
+               marks: Marks = NO_MARKS) -> list[dict]:
     """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
     then every file that has a problem; raises PlansError when the folder cannot be listed.
 
     A series gives one row per session. Dropped plans are listed too, marked (`plans` hides
-    them, exports cancel their events). `marks`: from the review log (None: read it here,
-    quietly; a log that cannot be read marks nothing).
+    them, exports cancel their events). `marks`: from the review log, read by the caller
+    (the review memory owns the log; this layer sits below it).
     """
     label = PLANS_DIR["demo" if demo else "live"]
     folder = plans_dir(home, demo)
     names = plan_names(folder)
-    if marks is None:
-        marks = quiet_marks(home) if names else NO_MARKS
     upcoming, past, problems = [], [], []
     first_file: dict[str, str] = {}
     now = today.isoformat()
@@ -257,14 +228,15 @@ def _mark(row: dict, marks: Marks) -> None:
 
 
 def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries,
-                          today: _dt.date) -> list[str]:
+                          today: _dt.date, dropped: frozenset[str] = frozenset()) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.
 
     A saved plan (or session) of the same mode with the same date and the same set of note IDs
     is named as a duplicate; other plans on that date are counted with their minutes. For a
     series, every session's date is looked at, and each warning names its session. Dropped
     plans and files that cannot be read are left out (`planner plans` lists them). `today` is
-    accepted for the screen's own use and does not change the result.
+    accepted for the screen's own use and does not change the result; `dropped`: the run IDs
+    the review log says were dropped.
     """
     label = PLANS_DIR.get(mode)
     if label is None:
@@ -285,7 +257,6 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
     same: dict[str, list[str]] = {day: [] for day in days}
     minutes = dict.fromkeys(days, 0)
     count = dict.fromkeys(days, 0)
-    dropped = quiet_marks(home).dropped if names else frozenset()
     for name in names:
         try:
             rows = read_plan(folder, name, label)

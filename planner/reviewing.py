@@ -53,6 +53,28 @@ class Target(NamedTuple):
         return t("{file} (session {session})", file=self.row["file"], session=session)
 
 
+def marks_from(events: Sequence) -> plans.Marks:
+    """The done and dropped plans of the review log's events."""
+    done = frozenset(review.run_id for review in review_log.effective_reviews(events)
+                     if review.run_id is not None)
+    return plans.Marks(done, review_log.dropped_runs(events))
+
+
+def read_marks(home: Home) -> tuple[plans.Marks, list[str]]:
+    """The marks of home's review log and its warnings; raises reviews.ReviewLogError."""
+    log = review_log.read_log(home)
+    return marks_from(log.events), log.warnings
+
+
+def quiet_marks(home: Home) -> plans.Marks:
+    """The marks of home's review log; none when it cannot be read (its warnings unsaid), nor
+    when there is no log."""
+    try:
+        return read_marks(home)[0]
+    except review_log.ReviewLogError:
+        return plans.NO_MARKS
+
+
 def read_log(home: Home) -> review_log.LogContents:
     """The log's events and warnings, or Failed with the one line saying why not."""
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from planner import strictjson
 from planner.i18n import t
 from planner.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
 
@@ -234,8 +235,8 @@ def looks_like_tool_markup(text: str) -> bool:
     if not stripped.strip().startswith(("{", "[")):
         return False
     try:
-        data = json.loads(stripped)
-    except (ValueError, RecursionError):
+        data = strictjson.loads(stripped)
+    except strictjson.JSONRefused:
         return False
     items = data if isinstance(data, list) else [data]
     return any(isinstance(item, dict) and "name" in item

@@ -20,13 +20,14 @@ def die() -> None:
 def plant(spec: dict) -> None:
     """Replace the decision with a fixed answer and wrap the step where the run must die."""
     from planner import model, records, storage, ui
+    from planner.ui.conversation import SAVE_PROMPT
 
     answer = spec.get("answer")
     read_line = ui.read_tty_line
 
     def answered(prompt: str, discard_typed_ahead: bool = False) -> str | None:
         # The SAVE prompt gets the planted answer; any later prompt (feedback) gets Enter.
-        return f"{answer}\n" if prompt.endswith(ui.SAVE_PROMPT) else "\n"
+        return f"{answer}\n" if prompt.endswith(SAVE_PROMPT) else "\n"
 
     if answer is not None:
         ui.read_tty_line = answered
@@ -49,7 +50,7 @@ def plant(spec: dict) -> None:
     model.LiveClient.complete = counted(live_complete)
     if kill == "at-prompt":
         def die_at_save(prompt: str, discard_typed_ahead: bool = False) -> str | None:
-            return die() if prompt == ui.SAVE_PROMPT else read_line(prompt, discard_typed_ahead)
+            return die() if prompt == SAVE_PROMPT else read_line(prompt, discard_typed_ahead)
 
         ui.read_tty_line = die_at_save
     save = records.RunRecord.save

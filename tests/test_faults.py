@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from planner import storage, ui
 from planner.cli import app
-from planner.ui import SAVE_PROMPT
+from planner.ui.conversation import SAVE_PROMPT
 
 # fault injection: runs killed or failed at every step
 pytestmark = pytest.mark.slow

@@ -23,8 +23,9 @@ from people import saying
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 
 from planner import keys, providers
-from planner.config import ConfigError, MissingKey, find_api_key, parse_config
+from planner.config import ConfigError, MissingKey, parse_config
 from planner.flow import run_flow
+from planner.keys import find_key
 from planner.model import LiveClient
 from planner.notes import SAMPLE_NOTES
 
@@ -73,7 +74,7 @@ def test_the_environment_comes_first(monkeypatch, file_keyring: Path, tmp_path: 
     keys.set_key("deepseek", STORED)
     monkeypatch.setenv("DEEPSEEK_API_KEY", f"  {SECRET}  ")
     cfg = config(api_key_cmd=[*COMMAND, "touch", str(marker)])
-    assert find_api_key(cfg, never_asked) == SECRET
+    assert find_key(cfg, never_asked) == SECRET
     assert not marker.exists()  # the command was not even run
     assert keys.key_source(cfg, terminal=True) == keys.KeySource(
         "env", "the environment variable DEEPSEEK_API_KEY")
@@ -83,28 +84,28 @@ def test_the_command_comes_before_the_keyring(file_keyring: Path) -> None:
     keys.set_key("deepseek", STORED)
     cfg = config(api_key_cmd=[*COMMAND, "print", SECRET])
     # The first line of what it prints, stripped; the rest is never read as the key.
-    assert find_api_key(cfg, never_asked) == SECRET
+    assert find_key(cfg, never_asked) == SECRET
     source = keys.key_source(cfg, terminal=True)
     assert source.kind == "command" and "key_command.py print" in source.detail
 
 
 def test_the_keyring_comes_before_the_prompt(file_keyring: Path) -> None:
     keys.set_key("deepseek", STORED)
-    assert find_api_key(config(), never_asked) == STORED
+    assert find_key(config(), never_asked) == STORED
     assert keys.key_source(config(), terminal=True, probe_keyring=True) == keys.KeySource(
         "keyring", "the OS keyring (service planner, user deepseek)")
 
 
 def test_the_prompt_comes_last(file_keyring: Path) -> None:
     asked: list[str] = []
-    assert find_api_key(config(), lambda prompt: asked.append(prompt) or SECRET) == SECRET
+    assert find_key(config(), lambda prompt: asked.append(prompt) or SECRET) == SECRET
     assert asked == ["DEEPSEEK_API_KEY (input hidden): "]
     assert keys.key_source(config(), terminal=True, probe_keyring=True).kind == "prompt"
 
 
 def test_nothing_anywhere_names_every_source(no_keyring: None) -> None:
     with pytest.raises(MissingKey) as caught:
-        find_api_key(config(), None)
+        find_key(config(), None)
     line = str(caught.value)
     assert line.startswith("no API key: set DEEPSEEK_API_KEY in the environment")
     assert "api_key_cmd" in line and "planner key set" in line and "\n" not in line
@@ -117,20 +118,20 @@ def test_nothing_anywhere_names_every_source(no_keyring: None) -> None:
 
 def test_enter_at_the_prompt_says_no_key_was_typed(no_keyring: None) -> None:
     with pytest.raises(MissingKey) as caught:
-        find_api_key(config(), lambda prompt: "  ")
+        find_key(config(), lambda prompt: "  ")
     assert str(caught.value).startswith("no key was typed at the prompt")
     assert "terminal" not in str(caught.value)
 
 
 def test_a_local_server_needs_no_key_and_asks_no_source() -> None:
     cfg = parse_config({"provider": "ollama"})
-    assert find_api_key(cfg, never_asked) == providers.PLACEHOLDER_KEY
+    assert find_key(cfg, never_asked) == providers.PLACEHOLDER_KEY
     assert keys.key_source(cfg, terminal=True).kind == "none"
 
 
 def test_a_local_server_with_a_command_runs_it() -> None:
     cfg = parse_config({"provider": "vllm", "api_key_cmd": [*COMMAND, "print", SECRET]})
-    assert find_api_key(cfg, never_asked) == SECRET
+    assert find_key(cfg, never_asked) == SECRET
 
 
 # --- api_key_cmd: a real subprocess, bounded, its output never shown ----------------------------
@@ -139,7 +140,7 @@ def test_a_local_server_with_a_command_runs_it() -> None:
 def command_problem(*args: str) -> str:
     cfg = config(api_key_cmd=[*COMMAND, *args])
     with pytest.raises(keys.KeyProblem) as caught:
-        find_api_key(cfg, never_asked)
+        find_key(cfg, never_asked)
     line = str(caught.value)
     assert "\n" not in line and line.startswith("api_key_cmd ")
     assert "key_command.py" in line  # names the command
@@ -184,7 +185,7 @@ def test_a_helper_the_command_leaves_running_does_not_hold_the_key_back() -> Non
     # A password manager that starts an agent which keeps the output pipe open.
     cfg = config(api_key_cmd=["sh", "-c", f"echo {SECRET}; sleep 30 &"])
     started = time.monotonic()
-    assert find_api_key(cfg, never_asked) == SECRET
+    assert find_key(cfg, never_asked) == SECRET
     assert time.monotonic() - started < 5
 
 
@@ -204,7 +205,7 @@ def test_a_hanging_command_is_ended_at_the_timeout(monkeypatch: pytest.MonkeyPat
 def test_a_command_that_cannot_start() -> None:
     cfg = config(api_key_cmd=["/nonexistent/password-manager", "show", "openai"])
     with pytest.raises(keys.KeyProblem) as caught:
-        find_api_key(cfg, never_asked)
+        find_key(cfg, never_asked)
     assert str(caught.value) == ("api_key_cmd /nonexistent/password-manager show openai could "
                                  "not be started: no such program")
 
@@ -213,21 +214,21 @@ def test_a_command_that_cannot_start() -> None:
 def test_a_command_killed_by_a_signal() -> None:
     cfg = config(api_key_cmd=["sh", "-c", "kill -TERM $$"])
     with pytest.raises(keys.KeyProblem, match="was ended by signal 15"):
-        find_api_key(cfg, never_asked)
+        find_key(cfg, never_asked)
 
 
 def test_the_command_runs_without_a_shell(tmp_path: Path) -> None:
     marker = tmp_path / "injected"
     # One argument with shell syntax in it stays one argument: nothing is interpreted.
     cfg = config(api_key_cmd=[*COMMAND, "print", f"sk-x; touch {marker}"])
-    assert find_api_key(cfg, never_asked) == f"sk-x; touch {marker}"
+    assert find_key(cfg, never_asked) == f"sk-x; touch {marker}"
     assert not marker.exists()
 
 
 def test_a_key_an_http_header_cannot_carry_names_its_source() -> None:
     cfg = config(api_key_cmd=[*COMMAND, "print", "sk-ключ"])
     with pytest.raises(keys.KeyProblem, match="the key printed by api_key_cmd .* HTTP header"):
-        find_api_key(cfg, never_asked)
+        find_key(cfg, never_asked)
 
 
 @pytest.mark.parametrize("value", ["pass show openai", [], [""], ["pass", 3], ["a\0b"], {}])
@@ -258,7 +259,7 @@ def test_without_a_provider_the_user_is_the_base_url_host(file_keyring: Path) ->
     cfg = parse_config({"base_url": "https://API.Example.com:8443/v1", "api_key_env": "EX_KEY"})
     assert keys.key_user(cfg) == "api.example.com"
     keys.set_key("api.example.com", STORED)
-    assert find_api_key(cfg, never_asked) == STORED
+    assert find_key(cfg, never_asked) == STORED
 
 
 @pytest.mark.parametrize("secret", ["", "   ", "sk-two\nlines", "sk-\x1b[2J", "sk-ключ"])
@@ -270,7 +271,7 @@ def test_a_key_that_cannot_be_sent_is_not_stored(file_keyring: Path, secret: str
 
 def test_a_broken_keyring_is_one_line_and_never_shows_the_key(broken_keyring: None) -> None:
     with pytest.raises(keys.KeyProblem) as caught:
-        find_api_key(config(), never_asked)
+        find_key(config(), never_asked)
     assert str(caught.value) == ("the OS keyring could not be read (KeyringError: the keyring "
                                  "is locked (asked for planner/deepseek))")
     with pytest.raises(keys.KeyProblem) as caught:
@@ -286,14 +287,14 @@ def test_a_broken_keyring_is_one_line_and_never_shows_the_key(broken_keyring: No
 
 
 def test_no_keyring_on_the_machine_falls_through_to_the_prompt(no_keyring: None) -> None:
-    assert find_api_key(config(), lambda prompt: SECRET) == SECRET
+    assert find_key(config(), lambda prompt: SECRET) == SECRET
     with pytest.raises(keys.KeyProblem, match="no OS keyring is available"):
         keys.set_key("deepseek", SECRET)
 
 
 def test_without_the_keyring_library(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "keyring", None)  # import keyring raises ImportError
-    assert find_api_key(config(), lambda prompt: SECRET) == SECRET
+    assert find_key(config(), lambda prompt: SECRET) == SECRET
     with pytest.raises(keys.KeyProblem, match=r"pip install 'planner\[keyring\]'"):
         keys.set_key("deepseek", SECRET)
 
@@ -326,7 +327,7 @@ def test_a_whole_run_never_writes_or_shows_the_key(
     # The server echoes the key back in its answers (as some error pages do).
     server.add(Reply(body=tool_call_reply()),
                Reply(body=text_reply(f"Saved. Your key {SECRET} was used.")))
-    key = find_api_key(cfg, never_asked)
+    key = find_key(cfg, never_asked)
     person = saying(True)
     outcome = run_flow("Review N1 and N2 on 2026-10-05 for 20 minutes, title RAG basics",
                        client=LiveClient(cfg, key), person=person, home=home, config=cfg,
@@ -346,8 +347,9 @@ def test_a_whole_run_never_writes_or_shows_the_key(
 def test_keyring_is_imported_only_when_the_keyring_is_consulted() -> None:
     code = ("import os, sys\n"
             "os.environ['DEEPSEEK_API_KEY'] = 'sk-from-env-0123'\n"
-            "from planner.config import parse_config, find_api_key\n"
-            "find_api_key(parse_config({}), None)\n"
+            "from planner.config import parse_config\n"
+            "from planner.keys import find_key\n"
+            "find_key(parse_config({}), None)\n"
             "print('keyring' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=60)

@@ -34,7 +34,7 @@ from conftest import PLANNER, plan_body, read_summary, run_dirs, run_planner, sn
 from rich.cells import cell_len
 from run_records import summary, write_run
 
-from planner.ui import SAVE_PROMPT
+from planner.ui.conversation import SAVE_PROMPT
 
 SECONDS = 60
 RUN_ID = "20261120T090000000000Z-abc123"

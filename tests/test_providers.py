@@ -16,7 +16,8 @@ from provider_replies import PROVIDERS, Provider
 from stub_server import PLAN, Reply, StubServer
 
 from planner import providers
-from planner.config import ConfigError, Prices, find_api_key, parse_config
+from planner.config import ConfigError, Prices, parse_config
+from planner.keys import find_key
 from planner.model import LiveClient, ModelCallError
 from planner.plan import parse_arguments, tool_definition
 from planner.wire import ReplyError, Turn, calls_instead_of_text, parse_reply, tool_message
@@ -54,7 +55,7 @@ def client_for(name: str, server: StubServer) -> LiveClient:
     """A LiveClient configured by the case's preset, pointed at the local server."""
     config = parse_config({"provider": PRESET[name], "base_url": server.url + "/v1",
                            "timeout_seconds": 5, "max_tokens": 333, **THINKING.get(name, {})})
-    key = find_api_key(config, None) if config.api_key_env is None else KEY
+    key = find_key(config, None) if config.api_key_env is None else KEY
     return LiveClient(config, key)
 
 
@@ -401,19 +402,19 @@ def test_local_servers_need_no_key_and_ask_for_none(name: str) -> None:
     def ask(prompt: str) -> str:
         raise AssertionError(f"asked for a key: {prompt}")
 
-    assert find_api_key(config, ask) == providers.PLACEHOLDER_KEY
+    assert find_key(config, ask) == providers.PLACEHOLDER_KEY
 
 
 def test_a_local_server_with_a_key_variable_uses_it(monkeypatch: pytest.MonkeyPatch) -> None:
     # vllm serve --api-key: the key comes from the variable config.json names.
     monkeypatch.setenv("VLLM_API_KEY", "token-abc123")
     config = parse_config({"provider": "vllm", "api_key_env": "VLLM_API_KEY"})
-    assert find_api_key(config, None) == "token-abc123"
+    assert find_key(config, None) == "token-abc123"
 
 
 def test_api_key_env_null_means_no_key() -> None:
     config = parse_config({"base_url": "http://127.0.0.1:8000/v1", "api_key_env": None})
-    assert find_api_key(config, None) == providers.PLACEHOLDER_KEY
+    assert find_key(config, None) == providers.PLACEHOLDER_KEY
 
 
 def test_the_placeholder_key_is_never_cut_out_of_replies(server: StubServer) -> None:

@@ -17,8 +17,9 @@ from provider_replies import PROVIDERS, Provider
 from stub_server import PLAN, Reply, StubServer
 from test_providers import PRESET, THINKING, check_assistant
 
-from planner.config import find_api_key, parse_config
+from planner.config import parse_config
 from planner.flow import run_flow
+from planner.keys import find_key
 from planner.model import LiveClient
 from planner.notes import SAMPLE_NOTES
 
@@ -31,7 +32,7 @@ def run(case: Provider, server: StubServer, home: Path, *answers: bool):
     config = parse_config({"provider": PRESET[case.name], "base_url": server.url + "/v1",
                            "timeout_seconds": 5, "max_tokens": 333,
                            **THINKING.get(case.name, {})})
-    key = find_api_key(config, None) if config.api_key_env is None else KEY
+    key = find_key(config, None) if config.api_key_env is None else KEY
     person = saying(*answers)
     outcome = run_flow("Review N1 and N2 on 2026-10-05 for 20 minutes, title RAG basics",
                        client=LiveClient(config, key), person=person, home=home,

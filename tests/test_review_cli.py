@@ -22,7 +22,7 @@ import fsrs
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
 
-from planner import plans, reviews
+from planner import plans, reviewing, reviews
 from planner.notes import SAMPLE_NOTES
 from planner.plan import ReviewPlan, ReviewSeries
 
@@ -302,7 +302,8 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
 def test_a_dropped_plan_is_not_a_duplicate_on_the_save_screen(home: Path) -> None:
     save(home, RUN, plan(4))
     ok("drop", RUN)
-    assert plans.confirmation_warnings(home, "live", plan(4), today()) == []
+    dropped = reviewing.quiet_marks(home).dropped
+    assert plans.confirmation_warnings(home, "live", plan(4), today(), dropped) == []
 
 
 # --- planner due ----------------------------------------------------------------------------------

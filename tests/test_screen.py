@@ -36,7 +36,13 @@ from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 from planner import plans
 from planner.notes import SAMPLE_NOTES
 from planner.plan import ReviewPlan
-from planner.ui import ANSWER_PROMPT, ASKS_LINE, FEEDBACK_PROMPT, NO_PLAN_LINE, SAVE_PROMPT
+from planner.ui.conversation import (
+    ANSWER_PROMPT,
+    ASKS_LINE,
+    FEEDBACK_PROMPT,
+    NO_PLAN_LINE,
+    SAVE_PROMPT,
+)
 
 # every case runs planner in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]

@@ -17,7 +17,7 @@ from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import text_reply, tool_call, tool_call_reply
 
-from planner import ics, plans, reviews
+from planner import ics, plans, reviewing, reviews
 from planner.config import Config
 from planner.events import ConfirmRequest, Outcome
 from planner.flow import Limits, run_flow
@@ -59,7 +59,8 @@ def single(offset: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
 
 
 def listing(home: Path, include_past: bool = True) -> list[dict]:
-    return plans.list_plans(home, False, include_past, today())
+    """The listing `planner plans` shows: marked by the review log, read quietly."""
+    return plans.list_plans(home, False, include_past, today(), reviewing.quiet_marks(home))
 
 
 def sessions(rows: list[dict]) -> list[tuple]:
@@ -158,14 +159,15 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
     reviews.log_path(home).mkdir()  # a folder where the log should be: cannot be read
     assert [(row["done"], row["dropped"]) for row in listing(home)] == [(False, False)] * 2
     with pytest.raises(reviews.ReviewLogError):
-        plans.read_marks(home)
+        reviewing.read_marks(home)
 
 
 # --- warnings before SAVE look at every session -------------------------------------------------
 
 
 def warnings_for(home: Path, plan: ReviewPlan | ReviewSeries) -> list[str]:
-    return plans.confirmation_warnings(home, "live", plan, today())
+    dropped = reviewing.quiet_marks(home).dropped  # as the flow reads them
+    return plans.confirmation_warnings(home, "live", plan, today(), dropped)
 
 
 def test_a_series_is_warned_about_each_session_date_that_holds_plans(home: Path) -> None:

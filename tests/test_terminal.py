@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from run_records import call, summary, write_run
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
-from planner.ui import SAVE_PROMPT
+from planner.ui.conversation import SAVE_PROMPT
 
 # pseudo-terminals and waiting lines
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]

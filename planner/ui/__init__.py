@@ -1,9 +1,10 @@
 """The terminal edge: output primitives, the live conversation, the report tables.
 
 Callers use `planner.ui.NAME`. The output primitives come with the package, as they always
-did (their consoles read COLUMNS when built); the live screen and the report tables are
+did (their consoles read COLUMNS when built); the report tables and the line editor are
 imported on first use, so a command loads only what it shows. Tests stand in for the
-terminal by replacing `read_tty_line`, `read_edited_line` and `has_terminal` here.
+terminal by replacing `read_tty_line`, `read_edited_line` and `has_terminal` here. The live
+screen (`planner.ui.conversation`) is imported by name: it reads those three from here.
 """
 
 from __future__ import annotations
@@ -28,10 +29,6 @@ from planner.ui.console import (  # noqa: F401 - re-exported
 )
 
 _LAZY = {
-    "SAVE_PROMPT": "conversation", "ANSWER_PROMPT": "conversation",
-    "FEEDBACK_PROMPT": "conversation", "NO_PLAN_LINE": "conversation",
-    "RATING_PROMPT": "conversation", "ASKS_LINE": "conversation",
-    "TerminalPerson": "conversation", "run_cost": "conversation",
     "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
@@ -40,16 +37,6 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
-    from planner.ui.conversation import (  # noqa: F401
-        ANSWER_PROMPT,
-        ASKS_LINE,
-        FEEDBACK_PROMPT,
-        NO_PLAN_LINE,
-        RATING_PROMPT,
-        SAVE_PROMPT,
-        TerminalPerson,
-        run_cost,
-    )
     from planner.ui.editor import read_edited_line  # noqa: F401
     from planner.ui.reports import (  # noqa: F401
         costs_table,
