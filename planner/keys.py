@@ -141,9 +141,21 @@ def find_key(config: Config, ask: Callable[[str], str] | None) -> str:
 
 
 def shown_command(argv: Sequence[str]) -> str:
-    """The command as one short line (its arguments, never anything it printed)."""
+    """The command as one short line (its arguments, never anything it printed).
+
+    A long one shows each path by its last part first, so a deep folder never pushes the
+    program's own name off the line; only then is it cut.
+    """
     text = shlex.join(argv)
+    if len(text) > _SHOWN:
+        text = shlex.join(_last_part(arg) for arg in argv)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _last_part(argument: str) -> str:
+    """`.../name` for a path `folder/.../name`; anything else as it is."""
+    folder, slash, name = argument.rpartition("/")
+    return f".../{name}" if slash and folder and name else argument
 
 
 def run_key_command(argv: Sequence[str], timeout: float | None = None) -> str:

@@ -196,7 +196,12 @@ def _terminal_tests_are_marked(request: pytest.FixtureRequest,
 @pytest.fixture(autouse=True)
 def _faketime_skips(request: pytest.FixtureRequest) -> None:
     """Under libfaketime (make test-clock; FAKETIME is set) a test marked `not_under_faketime`
-    skips itself, with the marker's reason: the library changes what that test measures."""
+    skips itself, with the marker's reason: the library changes what that test measures. So do
+    the terminal tests: libfaketime changes pseudo-terminal timing (SPEC 26)."""
+    if not os.environ.get("FAKETIME"):
+        return
     marker = request.node.get_closest_marker("not_under_faketime")
-    if marker is not None and os.environ.get("FAKETIME"):
+    if marker is not None:
         pytest.skip(f"under faketime: {marker.args[0]}")
+    if request.node.get_closest_marker("terminal"):
+        pytest.skip("under faketime: pseudo-terminal timing changes")

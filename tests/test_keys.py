@@ -137,6 +137,15 @@ def test_a_local_server_with_a_command_runs_it() -> None:
 # --- api_key_cmd: a real subprocess, bounded, its output never shown ----------------------------
 
 
+def test_a_command_in_a_deep_folder_is_named_by_its_program() -> None:
+    deep = "/" + "/".join(["a-folder-deeper-than-usual"] * 8)
+    shown = keys.shown_command([f"{deep}/bin/python", f"{deep}/key_command.py", "print", "x"])
+    assert shown == ".../python .../key_command.py print x"
+    assert keys.shown_command(["pass", "show", "openai"]) == "pass show openai"  # short: whole
+    long_words = keys.shown_command(["echo", "x" * 300])
+    assert len(long_words) == 120 and long_words.endswith("...")
+
+
 def command_problem(*args: str) -> str:
     cfg = config(api_key_cmd=[*COMMAND, *args])
     with pytest.raises(keys.KeyProblem) as caught:

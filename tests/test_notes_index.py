@@ -198,6 +198,7 @@ def test_warm_index_reads_nothing_and_changes_read_only_the_changed_files(home: 
     assert catalog.get("topic1/note-0001").title == "Edited"
 
 
+@pytest.mark.not_under_faketime("file times come from the kernel, not the moved clock")
 def test_an_edit_in_the_same_clock_tick_with_the_same_size_is_found(home: Path) -> None:
     notes = home / "notes"
     path = write_note(notes, "a.md", "旧的内容 old words")
@@ -354,6 +355,7 @@ def test_an_interrupted_build_leaves_the_old_index_and_no_temporary_file(home: P
     assert sorted(p.name for p in (home / ".planner").iterdir()) == [".gitignore", INDEX_FILE]
 
 
+@pytest.mark.not_under_faketime("file times come from the kernel, not the moved clock")
 def test_old_temporary_files_are_swept_by_the_next_build(home: Path) -> None:
     write_note(home / "notes", "a.md", "x")
     (home / ".planner").mkdir(mode=0o700)

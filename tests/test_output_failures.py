@@ -36,6 +36,9 @@ from run_records import summary, write_run
 
 from planner.ui.conversation import SAVE_PROMPT
 
+# libfaketime takes a low file descriptor, where these tests close or replace standard output.
+pytestmark = pytest.mark.not_under_faketime("closed and full output streams")
+
 SECONDS = 60
 RUN_ID = "20261120T090000000000Z-abc123"
 CLOSED = ("Error: standard output is closed; nothing was run (give planner somewhere to "
