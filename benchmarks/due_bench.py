@@ -3,11 +3,11 @@
 Usage: .venv/bin/python benchmarks/due_bench.py [--lines N] [--notes N] [--repeat R]
 
 Builds a temporary home with N notes in notes.json and a reviews.jsonl of the given number of
-lines, written with planner.reviews' own append (each line through reviews.encode): reviews of
+lines, written with planner.memory.log' own append (each line through reviews.encode): reviews of
 every note over the past year, oldest first, about 1 in 100 lines an undo of an earlier review.
 Then runs, interleaved, R times each: (a) `planner due --json --home DIR`, (b) a bare Python
 subprocess that reads notes.json and the log with json, drops the undone reviews, sorts them
-and replays each note through fsrs as planner.schedule does (Scheduler(learning_steps=(),
+and replays each note through fsrs as planner.memory.schedule does (Scheduler(learning_steps=(),
 relearning_steps=(), enable_fuzzing=False), Card(card_id=...) per note, retrievability now);
 and, to show where the time goes: (c) `planner due --json` on the same notes with an empty log
 (planner's start-up and notes), (d) a bare Python that only imports json and fsrs, and (e) the
@@ -36,7 +36,7 @@ from timing import timed
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planner import reviews  # noqa: E402
+from planner.memory import log as reviews  # noqa: E402
 
 PLANNER = str(Path(sys.executable).with_name("planner"))
 TARGET_RATIO = 2.0
@@ -125,7 +125,7 @@ def body_size(home: str) -> int:
 
 def in_process_split(home: str) -> dict[str, float]:
     """planner's own steps timed once in this process: reading the log, replaying it."""
-    from planner import schedule
+    from planner.memory import schedule
 
     started = time.perf_counter()
     log = reviews.read_log(home)

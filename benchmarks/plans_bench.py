@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/plans_bench.py [--plans N] [--repeat R]
 
 Builds N plan files in plans/ of a temporary home (version 2 as the flow writes them through
-planner.plans.plan_file_content, 1 in 10 version 1, 1 in 200 damaged; dates from a year ago to
+planner.plans.files.plan_file_content, 1 in 10 version 1, 1 in 200 damaged; dates from a year ago to
 a year ahead), then runs, interleaved, R times each:
 (a) `planner plans --json --all`, (b) `planner export --ics --all` (every plan an event),
 (c) a bare Python subprocess that opens and json-loads every plan file; and, to show where
@@ -31,9 +31,9 @@ from timing import timed
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planner.notes import SAMPLE_NOTES  # noqa: E402
-from planner.plan import ReviewPlan  # noqa: E402
-from planner.plans import plan_file_content  # noqa: E402
+from planner.notes.catalog import SAMPLE_NOTES  # noqa: E402
+from planner.plans.files import plan_file_content  # noqa: E402
+from planner.plans.plan import ReviewPlan  # noqa: E402
 
 PLANNER = str(Path(sys.executable).with_name("planner"))
 TARGET_RATIO = 2.0

@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/vdir_bench.py [--plans N] [--repeat R]
 
 SPEC 17. Builds N plan files in plans/ of a temporary home (version 2 as the flow writes them
-through planner.plans.plan_file_content; dates from a year ago to a year ahead), runs
+through planner.plans.files.plan_file_content; dates from a year ago to a year ahead), runs
 `planner export --vdir DIR` once to fill the vdir (one .ics per plan), then runs, interleaved,
 R times each: (a) `planner export --vdir DIR` again (every event unchanged, nothing written),
 (b) a bare Python subprocess doing the same work without writing: it reads and json-loads
@@ -34,9 +34,9 @@ from timing import timed
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planner.notes import SAMPLE_NOTES  # noqa: E402
-from planner.plan import ReviewPlan  # noqa: E402
-from planner.plans import plan_file_content  # noqa: E402
+from planner.notes.catalog import SAMPLE_NOTES  # noqa: E402
+from planner.plans.files import plan_file_content  # noqa: E402
+from planner.plans.plan import ReviewPlan  # noqa: E402
 
 PLANNER = str(Path(sys.executable).with_name("planner"))
 TARGET_RATIO = 1.5
@@ -98,8 +98,9 @@ def export(argv: list[str]) -> str:
 
 def in_process_split(home: Path, vdir: Path) -> dict[str, float]:
     """planner's own steps of an unchanged export, timed once in this process."""
-    from planner import ics, plans
-    from planner import vdir as vdirs
+    from planner.calendar import ics
+    from planner.calendar import vdir as vdirs
+    from planner.plans import files as plans
 
     started = time.perf_counter()
     rows = plans.list_plans(home, False, True, _dt.date.today())

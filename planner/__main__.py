@@ -1,5 +1,5 @@
 """Allow `python -m planner`."""
 
-from planner.cli import main
+from planner.cli.app import main
 
 main()

@@ -19,7 +19,10 @@ def die() -> None:
 
 def plant(spec: dict) -> None:
     """Replace the decision with a fixed answer and wrap the step where the run must die."""
-    from planner import model, records, storage, ui
+    from planner import ui
+    from planner.base import storage
+    from planner.model import client as model
+    from planner.records import run_record as records
     from planner.ui.conversation import SAVE_PROMPT
 
     answer = spec.get("answer")
@@ -76,7 +79,7 @@ def main() -> None:
     spec = json.loads(sys.argv[1])
     assert sys.argv[2] == "--"
     plant(spec)
-    from planner.cli import app
+    from planner.cli.app import app
 
     app(args=sys.argv[3:], prog_name="planner")
 

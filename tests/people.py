@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from planner.events import ConfirmRequest, Prompt
+from planner.conversation.events import ConfirmRequest, Prompt
 
 
 class ScriptedPerson:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_planner
 
-from planner.config import Prices
+from planner.base.config import Prices
 
 # Round numbers so expected costs can be written out by hand.
 PRICES = Prices(currency="CNY", input_cache_hit=0.5, input_cache_miss=2.0, output=8.0)

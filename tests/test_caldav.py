@@ -22,8 +22,8 @@ import caldav
 import pytest
 from test_export import BERLIN, day
 
-from planner import caldav_sync, ics
-from planner.vdir import Counts
+from planner.calendar import caldav_sync, ics
+from planner.calendar.vdir import Counts
 
 USER = "alice"
 PASSWORD = "Tr0ub4dor&3:planner"  # a colon and an ampersand: passed on as they are
@@ -348,7 +348,7 @@ def test_without_the_caldav_library_the_install_is_named(monkeypatch: pytest.Mon
 
 
 def test_the_calendar_modules_import_neither_caldav_nor_icalendar() -> None:
-    probe = ("import sys\nfrom planner import caldav_sync, ics, vdir\n"
+    probe = ("import sys\nfrom planner.calendar import caldav_sync, ics, vdir\n"
              "print(sorted(n for n in ('caldav', 'icalendar', 'niquests', 'lxml') "
              "if n in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -22,7 +22,7 @@ from conftest import ROOT, run_planner, snapshot
 from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
 from test_export import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
 
-from planner import reviews
+from planner.memory import log as reviews
 
 RUN = "20261201T090000000000Z-cal00"  # + a digit: plans saved one after another
 CLI_TIMEOUT = 120
@@ -300,7 +300,7 @@ def test_khal_names_the_vdir_and_sees_dropped_plans_cancelled(home: Path, tmp_pa
 def without_caldav(home: Path, *args: str) -> subprocess.CompletedProcess:
     """planner as if the caldav extra were not installed (the module cannot be found)."""
     code = ("import sys; sys.modules['caldav'] = None; sys.argv[0] = 'planner'; "
-            "from planner.cli import main; main()")
+            "from planner.cli.app import main; main()")
     return run_planner(*args, command=(sys.executable, "-c", code), cwd=home,
                        env={**os.environ, "TZ": BERLIN}, timeout=CLI_TIMEOUT)
 
@@ -356,9 +356,9 @@ def test_the_calendar_and_keyring_libraries_load_only_when_used(home: Path,
     assert done.returncode == 0, done.stderr
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
               if line.startswith("import time:")}
-    assert "planner.cli" in loaded  # the check sees planner's own imports
-    assert not {"caldav", "icalendar", "keyring", "planner.ics", "planner.vdir",
-                "planner.caldav_sync"} & loaded
+    assert "planner.cli.app" in loaded  # the check sees planner's own imports
+    assert not {"caldav", "icalendar", "keyring", "planner.calendar.ics", "planner.calendar.vdir",
+                "planner.calendar.caldav_sync"} & loaded
 
 
 # --- sync --caldav URL against a real Radicale server ---------------------------------------------

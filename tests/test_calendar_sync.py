@@ -17,7 +17,8 @@ from conftest import today
 from test_export import BERLIN, Khal, day, save
 from test_plans import write
 
-from planner import ics, plans, vdir
+from planner.calendar import ics, vdir
+from planner.plans import files as plans
 
 ZONE = ics.LocalZone(BERLIN, ZoneInfo(BERLIN))
 NOW = _dt.datetime(2026, 12, 1, 12, tzinfo=_dt.UTC)
@@ -420,7 +421,8 @@ def test_vdir_that_is_a_file_is_one_line(out: Path) -> None:
 
 _WRITE_AS_ANOTHER = """
 import sys, datetime, zoneinfo
-from planner import ics, vdir
+from planner.calendar import ics
+from planner.calendar import vdir
 zone = ics.LocalZone("Europe/Berlin", zoneinfo.ZoneInfo("Europe/Berlin"))
 events = [ics.EventSpec(f"r{n}@planner", "2027-03-0" + str(n), 20 + int(sys.argv[2]), "T",
                         (), "plans/r.json", False) for n in (1, 2)]

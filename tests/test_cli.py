@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 from conftest import all_files, read_summary, run_dirs, run_planner, today
 
-from planner.config import Config
-from planner.notes import SAMPLE_NOTES
-from planner.protocol import DEFAULT_REQUEST, build_request, first_messages, registry_for
+from planner.base.config import Config
+from planner.conversation.protocol import (
+    DEFAULT_REQUEST,
+    build_request,
+    first_messages,
+    registry_for,
+)
+from planner.notes.catalog import SAMPLE_NOTES
 
 
 def test_version_and_help() -> None:
@@ -131,7 +136,7 @@ def test_config_that_is_not_json_or_missing(home: Path) -> None:
 def test_example_config_equals_the_defaults() -> None:
     from conftest import ROOT
 
-    from planner.config import parse_config
+    from planner.base.config import parse_config
 
     data = json.loads((ROOT / "config.example.json").read_text())
     assert parse_config(data) == Config()

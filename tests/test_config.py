@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from planner.config import KEYS, Config, ConfigError, load_config, parse_config
-from planner.jsonlimits import too_deep
+from planner.base.config import KEYS, Config, ConfigError, load_config, parse_config
+from planner.base.jsonlimits import too_deep
 
 GOOD = [
     ("max_calls", 2), ("max_calls", 20), ("max_calls", 6),

@@ -17,14 +17,14 @@ from conftest import all_files, plan_body, read_summary, run_dirs
 from people import ScriptedPerson
 from stub_server import completion, text_reply, tool_call, tool_call_reply
 
-from planner import protocol
-from planner.config import Config
-from planner.events import Outcome, Prompt
-from planner.flow import MAX_ANSWER, Limits, is_near_miss, run_flow
-from planner.model import ModelCallError, ScriptedClient
-from planner.notes import SAMPLE_NOTES
-from planner.plan import InvalidArguments
-from planner.tools import Registry, Tool
+from planner.base.config import Config
+from planner.conversation import protocol
+from planner.conversation.events import Outcome, Prompt
+from planner.conversation.flow import MAX_ANSWER, Limits, is_near_miss, run_flow
+from planner.conversation.tools import Registry, Tool
+from planner.model.client import ModelCallError, ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans.plan import InvalidArguments
 
 TODAY = dt.date(2026, 10, 1)
 REQUEST = "Review N1 and N2 on 2026-10-05 for 20 minutes, title: RAG basics"

@@ -26,9 +26,10 @@ from test_conversation import (
     say,
 )
 
-from planner.events import ConfirmRequest, ModelText, Prompt
-from planner.flow import MAX_RUN_CALLS
-from planner.plan import (
+from planner.conversation.events import ConfirmRequest, ModelText, Prompt
+from planner.conversation.flow import MAX_RUN_CALLS
+from planner.plans.changes import Change, plan_changes
+from planner.plans.plan import (
     InvalidArguments,
     ReviewPlan,
     ReviewSeries,
@@ -36,7 +37,6 @@ from planner.plan import (
     series_tool_definition,
     tool_definition,
 )
-from planner.plan_changes import Change, plan_changes
 from planner.ui.conversation import change_rows, change_words, prompt_text
 
 DROPPED = {**PLAN, "note_ids": ["N1"], "minutes": 30}  # N2 silently left out

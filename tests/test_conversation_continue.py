@@ -21,11 +21,11 @@ from stub_server import StubServer
 from test_conversation import BAD, EXPLAINED, PLAN, QUESTION, Model, propose, say
 from test_live import explanation, finish, proposal, spawn_cli, write_config
 
-from planner.config import Config, parse_config
-from planner.continuing import NOT_RUN, CannotContinue, earlier_conversation
-from planner.flow import Limits, run_flow
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES
+from planner.base.config import Config, parse_config
+from planner.conversation.continuing import NOT_RUN, CannotContinue, earlier_conversation
+from planner.conversation.flow import Limits, run_flow
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
 
 TEXT = "Make it 30 minutes, please."
 TODAY = dt.date(2026, 10, 1)

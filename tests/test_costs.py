@@ -17,9 +17,9 @@ from run_records import (
 )
 from typer.testing import CliRunner
 
-from planner import costs
-from planner.cli import app
-from planner.records import CallEntry, from_json
+from planner.cli.app import app
+from planner.model import costs
+from planner.records.run_record import CallEntry, from_json
 
 RUN_KEYS = ["run_id", "status", "calls", "unknown_calls", "input_cache_hit_tokens",
             "input_cache_miss_tokens", "output_tokens", "cost"]

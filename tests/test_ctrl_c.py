@@ -21,7 +21,7 @@ from test_conversation_pty import ANSWER_PROMPT, FEEDBACK_PROMPT, SAVE_PROMPT, q
 from test_live import finish, plain, proposal, spawn_cli, write_config
 from test_review_cli import RATING_PROMPT, plan, save
 
-from planner import reviews
+from planner.memory import log as reviews
 
 # hundreds of runs in pseudo-terminals, on a loaded machine
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
@@ -106,7 +106,7 @@ def test_ctrl_c_while_the_waiting_line_starts_leaves_nothing_drawing(
 
     from rich.status import Status
 
-    from planner.events import Calling
+    from planner.conversation.events import Calling
     from planner.ui import conversation
 
     monkeypatch.setattr(conversation, "_can_animate", lambda: True)

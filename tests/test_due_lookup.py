@@ -17,16 +17,18 @@ from people import ScriptedPerson
 from stub_server import completion, text_reply, tool_call, tool_call_reply
 from test_notes import write_note
 
-from planner import lookups, reviews, storage
-from planner.config import Config
-from planner.flow import Limits, run_flow
-from planner.lookups import DueArguments, check_due, run_due
-from planner.memory import ReviewMemory
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES, load_catalog
-from planner.plan import InvalidArguments
-from planner.protocol import as_catalog, first_messages, registry_for
-from planner.tools import MAX_RESULT_BYTES
+from planner.base import storage
+from planner.base.config import Config
+from planner.conversation import lookups
+from planner.conversation.flow import Limits, run_flow
+from planner.conversation.lookups import DueArguments, check_due, run_due
+from planner.conversation.protocol import as_catalog, first_messages, registry_for
+from planner.conversation.tools import MAX_RESULT_BYTES
+from planner.memory import log as reviews
+from planner.memory.review_memory import ReviewMemory
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES, load_catalog
+from planner.plans.plan import InvalidArguments
 
 UTC = _dt.UTC
 NOW = _dt.datetime(2026, 10, 1, 12, tzinfo=UTC)

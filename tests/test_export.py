@@ -17,7 +17,8 @@ from test_plans import day as plans_day
 from test_plans import save as plans_save
 from test_plans import write
 
-from planner import ics, plans
+from planner.calendar import ics
+from planner.plans import files as plans
 
 KHAL = str(Path(sys.executable).with_name("khal"))
 BERLIN = "Europe/Berlin"
@@ -395,7 +396,7 @@ def test_export_help_has_an_example(home: Path) -> None:
 
 def test_plans_command_never_imports_icalendar(home: Path) -> None:
     save(home, "r1", 2)
-    probe = ("import sys; from planner.cli import main; sys.argv = ['planner', 'plans', "
+    probe = ("import sys; from planner.cli.app import main; sys.argv = ['planner', 'plans', "
              "'--json']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
              "print('icalendar' in sys.modules, file=sys.stderr)")
     done = run_planner(command=[sys.executable, "-c", probe], cwd=home, stdin=None,

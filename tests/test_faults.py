@@ -15,8 +15,9 @@ import pytest
 from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
 from typer.testing import CliRunner
 
-from planner import storage, ui
-from planner.cli import app
+from planner import ui
+from planner.base import storage
+from planner.cli.app import app
 from planner.ui.conversation import SAVE_PROMPT
 
 # fault injection: runs killed or failed at every step

@@ -10,12 +10,12 @@ import pytest
 from conftest import all_files, plan_body, read_summary, run_dirs
 from people import ScriptedPerson, saying
 
-from planner.config import Config
-from planner.demo import DEMO_PLAN, explanation_reply, proposal_reply
-from planner.flow import Limits, run_flow
-from planner.model import ModelCallError, ScriptedClient
-from planner.notes import SAMPLE_NOTES
-from planner.protocol import DEFAULT_REQUEST
+from planner.base.config import Config
+from planner.conversation.demo import DEMO_PLAN, explanation_reply, proposal_reply
+from planner.conversation.flow import Limits, run_flow
+from planner.conversation.protocol import DEFAULT_REQUEST
+from planner.model.client import ModelCallError, ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
 
 TODAY = dt.date(2026, 10, 1)
 
@@ -210,7 +210,7 @@ def test_records_unwritable_means_nothing_sent(home: Path) -> None:
 def test_record_failure_after_the_write_points_at_the_saved_plan(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from planner import records
+    from planner.records import run_record as records
 
     save = records.RunRecord.save
 

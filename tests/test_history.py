@@ -14,9 +14,9 @@ from rich.cells import cell_len
 from run_records import call, deepseek_usage, demo_runs, summary, write_run
 from typer.testing import CliRunner
 
-from planner import history
-from planner.cli import app
-from planner.records import from_json, process_start_ticks
+from planner.cli.app import app
+from planner.records import history
+from planner.records.run_record import from_json, process_start_ticks
 
 ROW_KEYS = ["run_id", "created_at", "mode", "simulated", "status", "approved", "tool_result",
             "calls", "title", "cost", "unknown_calls", "currency", "problem"]

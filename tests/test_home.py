@@ -16,7 +16,7 @@ import pytest
 from conftest import run_dirs, run_planner, snapshot
 from typer.testing import CliRunner
 
-from planner.cli import app
+from planner.cli.app import app
 
 runner = CliRunner()
 

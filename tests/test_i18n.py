@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from planner import i18n
+from planner.base import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = ROOT / "po" / "zh"
@@ -59,7 +59,7 @@ def help_texts() -> dict[str, str]:
     """Every help text of every command and option, as Typer hands them to Click."""
     import typer
 
-    from planner import cli
+    from planner.cli import app as cli
 
     command = typer.main.get_command(cli.app)
     texts: dict[str, str] = {}

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from planner.inert import inert_block, inert_line
+from planner.base.inert import inert_block, inert_line
 
 PROPERTY = settings(
     max_examples=500,

@@ -22,7 +22,7 @@ import pytest
 from conftest import PLANNER, ROOT, all_files, run_planner, snapshot
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
-from planner.keys import shown_command
+from planner.model.keys import shown_command
 
 SECRET = "sk-typed-SECRET-0123456789abcdef"
 STORED = "sk-stored-in-keyring-9876543210"
@@ -86,7 +86,7 @@ def test_key_set_without_a_terminal_stores_nothing(home: Path, store: Path) -> N
 def test_key_set_without_the_keyring_extra_says_how_to_install_it(home: Path,
                                                                   store: Path) -> None:
     code = ("import sys; sys.modules['keyring'] = None; sys.argv[0] = 'planner'; "
-            "from planner.cli import main; main()")
+            "from planner.cli.app import main; main()")
     refused = run_planner("key", "set", "openai", command=(sys.executable, "-c", code),
                           cwd=home, env=environment(store))
     assert refused.returncode == 2
@@ -248,7 +248,7 @@ def test_key_status_names_each_source_and_never_a_key(home: Path, store: Path,
 
 def test_key_status_without_the_keyring_extra_says_so(home: Path, store: Path) -> None:
     code = ("import sys; sys.modules['keyring'] = None; sys.argv[0] = 'planner'; "
-            "from planner.cli import main; main()")
+            "from planner.cli.app import main; main()")
     env = {name: value for name, value in environment(store).items()
            if name != "PYTHON_KEYRING_BACKEND"}
     status = run_planner("key", "status", command=(sys.executable, "-c", code), cwd=home,

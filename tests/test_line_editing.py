@@ -42,7 +42,7 @@ from test_live import (
 )
 from test_review_cli import RATING_PROMPT, day, log_lines, plan, save
 
-from planner.plan import ReviewPlan
+from planner.plans.plan import ReviewPlan
 
 # every case is a run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
@@ -256,7 +256,7 @@ def test_the_line_editor_loads_only_when_a_prompt_is_shown(home: Path, args: lis
     assert done.returncode == 0, done.stderr
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
               if line.startswith("import time:")}
-    assert "planner.cli" in loaded  # the check sees planner's own imports
+    assert "planner.cli.app" in loaded  # the check sees planner's own imports
     assert not {name for name in loaded
                 if name.startswith("prompt_toolkit") or name == "planner.ui.editor"}
 

@@ -43,11 +43,11 @@ from stub_server import (
     usage,
 )
 
-from planner.config import Config, load_config
-from planner.events import ConfirmRequest, Outcome
-from planner.flow import run_flow
-from planner.model import LiveClient, ModelCallError
-from planner.notes import SAMPLE_NOTES
+from planner.base.config import Config, load_config
+from planner.conversation.events import ConfirmRequest, Outcome
+from planner.conversation.flow import run_flow
+from planner.model.client import LiveClient, ModelCallError
+from planner.notes.catalog import SAMPLE_NOTES
 
 KEY = "sk-SENTINEL-0123456789abcdef"
 KEY_ENV = "DEEPSEEK_API_KEY"
@@ -1124,7 +1124,7 @@ def test_server_process_script_mode_loops(home: Path, tmp_path: Path) -> None:
 _IMPORT_PROBE = """
 import sys
 sys.argv = ["planner", *sys.argv[1:]]
-from planner.cli import main
+from planner.cli.app import main
 try:
     main()
 except SystemExit:

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_notes import folder_catalog, make_folder, write_note
 
-from planner import storage
-from planner.lookups import (
+from planner.base import storage
+from planner.conversation.lookups import (
     DEFAULT_LIMIT,
     MAX_TEXT,
     GetArguments,
@@ -22,9 +22,9 @@ from planner.lookups import (
     run_get,
     run_search,
 )
-from planner.notes import load_catalog
-from planner.plan import InvalidArguments
-from planner.tools import MAX_RESULT_BYTES, Registry
+from planner.conversation.tools import MAX_RESULT_BYTES, Registry
+from planner.notes.catalog import load_catalog
+from planner.plans.plan import InvalidArguments
 
 CORPUS_FILES = sorted((Path(__file__).parent / "jsontestsuite").glob("*.json"))
 

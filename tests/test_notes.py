@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.notes import (
+from planner.notes.catalog import (
     LISTED_MAX_BYTES,
     MAX_WARNINGS,
     SAMPLE_NOTES,

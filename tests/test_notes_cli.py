@@ -257,7 +257,7 @@ def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -
                 if line.startswith("import time:")}
     assert imported, "importtime printed nothing"
     assert "sqlite3" not in imported and "yaml" not in imported
-    assert "planner.notes_index" not in imported and "planner.frontmatter" not in imported
+    assert "planner.notes.index" not in imported and "planner.notes.frontmatter" not in imported
     assert not (home / ".planner").exists()
 
 

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_notes import folder_catalog, make_folder, write_note
 
-from planner import notes_index
-from planner.notes import Note, NotesError, load_catalog, read_note, scan_folder
-from planner.notes_index import INDEX_FILE, SNIPPET_CHARS, VERSION, memory_index, synced_index
+from planner.notes import index as notes_index
+from planner.notes.catalog import Note, NotesError, load_catalog, read_note, scan_folder
+from planner.notes.index import INDEX_FILE, SNIPPET_CHARS, VERSION, memory_index, synced_index
 
 
 def index_path(home: Path) -> Path:

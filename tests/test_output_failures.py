@@ -1,7 +1,7 @@
 """Output that cannot be written (SPEC 14): one line on stderr, the right exit code, no run left
 running.
 
-The choices, made in planner.cli.main():
+The choices, made in planner.cli.app.main():
 
 - stdout closed at start (`>&-`): refused before anything runs: `Error: standard output is
   closed; nothing was run ...`, exit 1, nothing written.

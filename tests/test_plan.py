@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from planner.plan import InvalidArguments, ReviewPlan, parse_arguments, tool_definition
+from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments, tool_definition
 
 # Four known notes, so that "4 items" is wrong only because of its length.
 NOTES = frozenset({"N1", "N2", "N3", "N4"})

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.plan import InvalidArguments, ReviewPlan, parse_arguments
+from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments
 
 NOTES = frozenset({"N1", "N2", "N3"})
 FIELDS = ("title", "note_ids", "date", "minutes")

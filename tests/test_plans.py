@@ -11,10 +11,10 @@ import pytest
 from conftest import run_planner, today
 from typer.testing import CliRunner
 
-from planner import plans
-from planner.cli import app
-from planner.notes import Note
-from planner.plan import ReviewPlan
+from planner.cli.app import app
+from planner.notes.catalog import Note
+from planner.plans import files as plans
+from planner.plans.plan import ReviewPlan
 from planner.ui.dates import WEEKDAYS, describe_date
 
 NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),

@@ -15,12 +15,18 @@ import pytest
 from provider_replies import PROVIDERS, Provider
 from stub_server import PLAN, Reply, StubServer
 
-from planner import providers
-from planner.config import ConfigError, Prices, parse_config
-from planner.keys import find_key
-from planner.model import LiveClient, ModelCallError
-from planner.plan import parse_arguments, tool_definition
-from planner.wire import ReplyError, Turn, calls_instead_of_text, parse_reply, tool_message
+from planner.base import providers
+from planner.base.config import ConfigError, Prices, parse_config
+from planner.model.chat_wire import (
+    ReplyError,
+    Turn,
+    calls_instead_of_text,
+    parse_reply,
+    tool_message,
+)
+from planner.model.client import LiveClient, ModelCallError
+from planner.model.keys import find_key
+from planner.plans.plan import parse_arguments, tool_definition
 
 KEY = "sk-provider-test-0123456789"
 NOTES = ("N1", "N2", "N3")

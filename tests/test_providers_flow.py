@@ -17,11 +17,11 @@ from provider_replies import PROVIDERS, Provider
 from stub_server import PLAN, Reply, StubServer
 from test_providers import PRESET, THINKING, check_assistant
 
-from planner.config import parse_config
-from planner.flow import run_flow
-from planner.keys import find_key
-from planner.model import LiveClient
-from planner.notes import SAMPLE_NOTES
+from planner.base.config import parse_config
+from planner.conversation.flow import run_flow
+from planner.model.client import LiveClient
+from planner.model.keys import find_key
+from planner.notes.catalog import SAMPLE_NOTES
 
 KEY = "sk-provider-flow-0123456789"
 

@@ -38,13 +38,14 @@ from provider_replies import (
 )
 from stub_server import PLAN, Reply, StubServer, error_body, message_item, response
 
-from planner import costs, protocol, responses_wire
-from planner.config import Config, ConfigError, Prices, parse_config
-from planner.flow import run_flow
-from planner.model import LiveClient, ModelCallError, ScriptedClient, config_fix, reply_usage
-from planner.notes import SAMPLE_NOTES
-from planner.protocol import build_request, first_messages, registry_for
-from planner.turns import ReplyError, tool_message
+from planner.base.config import Config, ConfigError, Prices, parse_config
+from planner.conversation import protocol
+from planner.conversation.flow import run_flow
+from planner.conversation.protocol import build_request, first_messages, registry_for
+from planner.model import costs, responses_wire
+from planner.model.client import LiveClient, ModelCallError, ScriptedClient, config_fix, reply_usage
+from planner.model.turns import ReplyError, tool_message
+from planner.notes.catalog import SAMPLE_NOTES
 
 KEY = "sk-responses-test-0123456789"
 REQUEST = "Review N1 and N2 on 2026-10-05 for 20 minutes, title RAG basics"
@@ -404,7 +405,7 @@ def test_the_anthropic_preset_is_the_compatibility_layer() -> None:
     config = parse_config({"provider": "anthropic"})
     assert (config.base_url, config.api_key_env, config.model, config.api) == (
         "https://api.anthropic.com/v1/", "ANTHROPIC_API_KEY", "claude-haiku-5-5", "chat")
-    assert "not production" in __import__("planner.providers").providers.PRESETS[
+    assert "not production" in __import__("planner.base.providers").base.providers.PRESETS[
         "anthropic"].setup
 
 
@@ -433,14 +434,15 @@ def test_prices_belong_to_the_model_they_name() -> None:
 
 def test_chat_runs_never_import_the_responses_code() -> None:
     code = ("import sys, datetime\n"
-            "from planner.config import Config\n"
-            "from planner.protocol import build_request, first_messages, registry_for\n"
-            "from planner.notes import SAMPLE_NOTES\n"
-            "from planner.model import reply_usage\n"
+            "from planner.base.config import Config\n"
+            "from planner.conversation.protocol import build_request, first_messages, "
+            "registry_for\n"
+            "from planner.notes.catalog import SAMPLE_NOTES\n"
+            "from planner.model.client import reply_usage\n"
             "m = first_messages('x', SAMPLE_NOTES, datetime.date(2026, 1, 1))\n"
             "build_request(Config(), m, registry_for(SAMPLE_NOTES), 'auto')\n"
             "reply_usage({'usage': {'prompt_tokens': 1, 'completion_tokens': 1}})\n"
-            "print('planner.responses_wire' in sys.modules)\n")
+            "print('planner.model.responses_wire' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
@@ -452,8 +454,8 @@ def test_help_imports_neither_keyring_nor_the_responses_code() -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines()
                 if line.startswith("import time:")}
-    assert "planner.cli" in imported or "planner" in imported
-    assert not {"keyring", "planner.keys", "planner.responses_wire"} & imported
+    assert "planner.cli.app" in imported or "planner" in imported
+    assert not {"keyring", "planner.model.keys", "planner.model.responses_wire"} & imported
 
 
 def test_the_stub_answers_responses_requests_only_on_their_paths(server: StubServer) -> None:

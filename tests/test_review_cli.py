@@ -22,9 +22,11 @@ import fsrs
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
 
-from planner import plans, reviewing, reviews
-from planner.notes import SAMPLE_NOTES
-from planner.plan import ReviewPlan, ReviewSeries
+from planner.memory import log as reviews
+from planner.memory import reviewing
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans import files as plans
+from planner.plans.plan import ReviewPlan, ReviewSeries
 
 NOTES = {note.id: note for note in SAMPLE_NOTES}
 RUN = "20261130T100000000000Z-aaaaaa"
@@ -475,7 +477,7 @@ real = os.write
 def disk_fills(fd, data):
     return real(fd, data[:len(data) // 2])
 os.write = disk_fills
-from planner.cli import main
+from planner.cli.app import main
 sys.argv = ["planner", *sys.argv[1:]]
 main()
 """
@@ -545,9 +547,11 @@ def test_two_done_processes_at_once_lose_no_line(home: Path) -> None:
 @pytest.mark.parametrize("args", [["--help"], ["done", "--help"], ["plans"], ["reviews"],
                                   ["drop", "--help"]])
 def test_fsrs_is_imported_only_by_what_computes_a_due_date(home: Path, args: list[str]) -> None:
-    probe = ("import sys; from planner.cli import main; sys.argv = ['planner', *sys.argv[1:]]\n"
+    probe = ("import sys; from planner.cli.app import main\n"
+             "sys.argv = ['planner', *sys.argv[1:]]\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "print('fsrs' in sys.modules, 'planner.schedule' in sys.modules, file=sys.stderr)")
+             "print('fsrs' in sys.modules, 'planner.memory.schedule' in sys.modules,\n"
+             "      file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
                           cwd=home, timeout=60, stdin=subprocess.DEVNULL)
     assert done.stderr.strip().splitlines()[-1] == "False False", done.stderr

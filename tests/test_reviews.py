@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from planner import plans, reviews
-from planner.reviews import Drop, DropUndo, Review, ReviewLogError, Undo
+from planner.memory import log as reviews
+from planner.memory.log import Drop, DropUndo, Review, ReviewLogError, Undo
+from planner.plans import files as plans
 
 UTC = _dt.UTC
 AT = _dt.datetime(2026, 5, 1, 9, 30, 15, tzinfo=UTC)
@@ -328,7 +329,7 @@ def test_a_symbolic_link_is_neither_read_nor_written_through(
 
 APPEND_ONE = """
 import sys
-from planner import reviews
+from planner.memory import log as reviews
 try:
     reviews.record_reviews(sys.argv[1], ["n1"], "good")
 except reviews.ReviewLogError as error:
@@ -495,7 +496,7 @@ def test_a_missing_home_records_nothing(tmp_path: Path) -> None:
 
 APPEND_MANY = """
 import os, sys, time
-from planner import reviews
+from planner.memory import log as reviews
 home, tag, go = sys.argv[1:]
 while not os.path.exists(go):
     time.sleep(0.001)

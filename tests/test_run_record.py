@@ -18,13 +18,15 @@ from run_records import call, deepseek_usage, summary, write_run
 from stub_server import text_reply, tool_call_reply, usage
 from typer.testing import CliRunner
 
-from planner import cli, costs, storage
-from planner.config import Config
-from planner.events import Outcome
-from planner.flow import run_flow
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES
-from planner.records import (
+from planner.base import storage
+from planner.base.config import Config
+from planner.cli import app as cli
+from planner.conversation.events import Outcome
+from planner.conversation.flow import run_flow
+from planner.model import costs
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.records.run_record import (
     CallEntry,
     DamagedRun,
     PlanRecord,

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from people import ScriptedPerson
 from test_plan_corpus import NOTES, expected, mutated_plans, near_plans, valid_plans
 
-from planner.config import Config
-from planner.demo import explanation_reply, proposal_reply
-from planner.flow import Limits, run_flow
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES
-from planner.plan import InvalidArguments, parse_arguments
+from planner.base.config import Config
+from planner.conversation.demo import explanation_reply, proposal_reply
+from planner.conversation.flow import Limits, run_flow
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans.plan import InvalidArguments, parse_arguments
 
 pytestmark = pytest.mark.slow
 

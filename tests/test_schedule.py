@@ -13,9 +13,10 @@ from pathlib import Path
 import fsrs
 import pytest
 
-from planner import reviews, schedule
-from planner.reviews import Review
-from planner.schedule import NoteSchedule
+from planner.memory import log as reviews
+from planner.memory import schedule
+from planner.memory.log import Review
+from planner.memory.schedule import NoteSchedule
 
 UTC = _dt.UTC
 NOW = _dt.datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -232,9 +233,9 @@ def test_next_due_names_the_earliest_date_of_existing_notes(zone: None) -> None:
 
 
 def test_fsrs_is_imported_only_when_a_schedule_is_made() -> None:
-    code = ("import sys, planner.reviews, planner.schedule\n"
+    code = ("import sys, planner.memory.log, planner.memory.schedule\n"
             "print('fsrs' in sys.modules)\n"
-            "planner.schedule.schedule_notes([])\n"
+            "planner.memory.schedule.schedule_notes([])\n"
             "print('fsrs' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)

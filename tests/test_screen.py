@@ -33,9 +33,9 @@ from run_records import call, deepseek_usage, summary, write_run
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
 from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 
-from planner import plans
-from planner.notes import SAMPLE_NOTES
-from planner.plan import ReviewPlan
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans import files as plans
+from planner.plans.plan import ReviewPlan
 from planner.ui.conversation import (
     ANSWER_PROMPT,
     ASKS_LINE,

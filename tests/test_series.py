@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from planner.plan import (
+from planner.plans.plan import (
     SERIES_TOOL_NAME,
     InvalidArguments,
     ReviewSeries,

@@ -17,15 +17,18 @@ from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import text_reply, tool_call, tool_call_reply
 
-from planner import ics, plans, reviewing, reviews
-from planner.config import Config
-from planner.events import ConfirmRequest, Outcome
-from planner.flow import Limits, run_flow
-from planner.memory import ReviewMemory
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES, Note
-from planner.plan import SERIES_TOOL_NAME, ReviewPlan, ReviewSeries
-from planner.protocol import as_catalog
+from planner.base.config import Config
+from planner.calendar import ics
+from planner.conversation.events import ConfirmRequest, Outcome
+from planner.conversation.flow import Limits, run_flow
+from planner.conversation.protocol import as_catalog
+from planner.memory import log as reviews
+from planner.memory import reviewing
+from planner.memory.review_memory import ReviewMemory
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES, Note
+from planner.plans import files as plans
+from planner.plans.plan import SERIES_TOOL_NAME, ReviewPlan, ReviewSeries
 from planner.ui import conversation
 
 NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),

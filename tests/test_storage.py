@@ -10,12 +10,13 @@ import pytest
 from conftest import read_summary, run_dirs
 from people import ScriptedPerson
 
-from planner import records, storage
-from planner.config import Config
-from planner.demo import explanation_reply, proposal_reply
-from planner.flow import run_flow
-from planner.model import ScriptedClient
-from planner.notes import SAMPLE_NOTES
+from planner.base import storage
+from planner.base.config import Config
+from planner.conversation.demo import explanation_reply, proposal_reply
+from planner.conversation.flow import run_flow
+from planner.model.client import ScriptedClient
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.records import run_record as records
 
 
 def fingerprint(path: Path) -> tuple:

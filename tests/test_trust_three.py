@@ -29,11 +29,11 @@ from test_conversation import (
 from test_export import day, planner, save
 from test_plans import write
 
-from planner import protocol
-from planner.config import ConfigError, load_config
-from planner.notes import SAMPLE_NOTES
-from planner.storage import to_json
-from planner.tools import Registry, Tool
+from planner.base.config import ConfigError, load_config
+from planner.base.storage import to_json
+from planner.conversation import protocol
+from planner.conversation.tools import Registry, Tool
+from planner.notes.catalog import SAMPLE_NOTES
 
 
 def test_ten_lookups_in_one_reply_all_run(home: Path) -> None:

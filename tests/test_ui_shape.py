@@ -8,9 +8,10 @@ from typing import NamedTuple
 
 import pytest
 
-from planner import events, ui
-from planner.notes import Note
-from planner.plan import ReviewPlan
+from planner import ui
+from planner.conversation import events
+from planner.notes.catalog import Note
+from planner.plans.plan import ReviewPlan
 from planner.ui import conversation
 
 TODAY = _dt.date(2026, 11, 30)
@@ -32,7 +33,7 @@ NOT_EVENTS = {events.ConfirmRequest, events.Prompt, events.Outcome}
 
 
 def event_classes() -> set[type]:
-    """Every NamedTuple planner.events defines, apart from the ones that are not events."""
+    """Every NamedTuple conversation.events defines, apart from the ones that are not events."""
     return {value for value in vars(events).values()
             if isinstance(value, type) and value.__module__ == events.__name__
             and hasattr(value, "_fields") and value not in NOT_EVENTS}

@@ -11,9 +11,9 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from planner import storage
-from planner.i18n import _, shown
-from planner.inert import inert_block, inert_line
+from planner.base import storage
+from planner.base.i18n import _, shown
+from planner.base.inert import inert_block, inert_line
 
 TTY = "/dev/tty"
 TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)

@@ -15,7 +15,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from planner import ui
-from planner.events import (
+from planner.base.i18n import N_, _, lookup, shown
+from planner.base.inert import inert_block, inert_line
+from planner.conversation.events import (
     Called,
     Calling,
     ConfirmRequest,
@@ -28,15 +30,13 @@ from planner.events import (
     Rejected,
     Result,
 )
-from planner.i18n import N_, _, lookup, shown
-from planner.inert import inert_block, inert_line
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out
 from planner.ui.dates import describe_date
 
 if TYPE_CHECKING:
     from rich.status import Status
 
-    from planner.plan_changes import Change
+    from planner.plans.changes import Change
 
 # The English words; lookup() gives them in the person's language where they are shown.
 SAVE_PROMPT = N_("Type SAVE to save this plan; anything else cancels: ")
@@ -92,7 +92,7 @@ class TerminalPerson:
         self.edits = os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
     def show(self, event: object) -> None:
-        """Render one event of the flow (planner.events); TypeError for one it does not know."""
+        """Render one event of the flow (conversation.events); TypeError for one it does not know."""
         if self.waiting is not None:
             # Called ends the wait; any other event would too, before it is drawn.
             with _whole():

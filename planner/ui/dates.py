@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from planner.i18n import _
+from planner.base.i18n import _
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 

@@ -11,20 +11,20 @@ from rich.cells import cell_len
 from rich.panel import Panel
 from rich.text import Text
 
-from planner import i18n
-from planner.i18n import _
-from planner.inert import inert_block, inert_line
-from planner.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
+from planner.base import i18n
+from planner.base.i18n import _
+from planner.base.inert import inert_block, inert_line
+from planner.records.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
 from planner.ui.console import info, out, print_line
 from planner.ui.dates import distance, parse_day
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from planner.config import Prices
-    from planner.costs import Tally
-    from planner.history import CostReport, PricedCall, RunDetail, RunRow
-    from planner.records import PlanRecord, RunSummary, Step, ToolResult
+    from planner.base.config import Prices
+    from planner.model.costs import Tally
+    from planner.records.history import CostReport, PricedCall, RunDetail, RunRow
+    from planner.records.run_record import PlanRecord, RunSummary, Step, ToolResult
 
 WIDE = 110  # below this many columns the plans and notes tables keep only their key columns
 GAP = 2  # blank cells between two columns of a list table
@@ -364,7 +364,7 @@ def run_detail(detail: RunDetail) -> None:
     """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
     from rich.table import Table
 
-    from planner.records import DamagedRun
+    from planner.records.run_record import DamagedRun
 
     summary = detail.summary
     grid = Table.grid(padding=(0, 2))

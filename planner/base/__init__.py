@@ -1,0 +1,1 @@
+"""The bottom layer: config, the home folder, strict JSON, durable files, inert text, language."""

@@ -1,0 +1,370 @@
+"""Settings: defaults, loading config.json with clear errors, and finding the API key."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from planner.base import providers, storage, strictjson
+from planner.base.i18n import LANGUAGES, t
+
+DEFAULT_CONFIG_FILE = "config.json"
+
+# Upper bounds (SPEC 10 and 14): a typo or a hostile file cannot ask for an hour-long wait,
+# an unbounded bill, or a number that overflows once it is multiplied.
+MAX_TIMEOUT_SECONDS = 600
+MAX_MAX_TOKENS = 1_000_000
+MAX_PRICE = 1_000_000
+CALLS_RANGE = (2, 20)
+REPAIRS_RANGE = (0, 5)
+# FSRS's target chance of recalling a note when it falls due (SPEC 16); schedule.py's bounds.
+RETENTION_RANGE = (0.70, 0.99)
+# Body fields planner sets itself (Chat Completions and Responses); extra_body may add fields,
+# never replace these.
+RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n",
+                      "max_completion_tokens", "input", "store", "include", "max_output_tokens")
+MAX_CALENDAR_NAME = 100
+# The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
+APIS = ("chat", "responses")
+MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
+# api_key_cmd: a short argument list, never a shell string.
+MAX_KEY_CMD_ARGS = 64
+MAX_KEY_CMD_ARG = 4096
+# Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
+_CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
+
+
+class ConfigError(ValueError):
+    """config.json cannot be used; the message names the key."""
+
+
+class MissingKey(ConfigError):
+    """No API key in the environment and no terminal to ask on."""
+
+
+# A NamedTuple, not a dataclass: building dataclasses costs ~1 ms each at every start-up.
+class Prices(NamedTuple):
+    """Price per million tokens, by kind of token, for one model (SPEC 21)."""
+
+    currency: str = "USD"
+    input_cache_hit: float = 0.0028
+    input_cache_miss: float = 0.14
+    output: float = 0.28
+    # The model these prices are for: a run with another model has no known cost.
+    model: str = "deepseek-v4-flash"
+
+    def applies_to(self, model: object) -> bool:
+        """Whether a call to `model` is priced at these prices (the model name decides)."""
+        return isinstance(model, str) and model == self.model
+
+
+class Config(NamedTuple):
+    """Everything config.json can set; defaults equal config.example.json."""
+
+    model: str = "deepseek-v4-flash"
+    base_url: str = "https://api.deepseek.com"
+    # None: a local server that takes any key (providers.PLACEHOLDER_KEY is sent).
+    api_key_env: str | None = "DEEPSEEK_API_KEY"
+    timeout_seconds: float = 60
+    max_tokens: int = 1024
+    # Shared default: read only (build_request copies it into each body, never changes it).
+    extra_body: dict = {"thinking": {"type": "disabled"}}
+    prices: Prices = Prices()
+    max_calls: int = 6
+    max_repairs: int = 1
+    # A folder of Markdown notes, relative to the home folder; None: notes/ if it exists.
+    notes_dir: str | None = None
+    # "HH:MM", 24-hour, local time: when exported plans start.
+    review_time: str = "19:00"
+    # A preset name (providers.PRESETS) that fills the keys config.json leaves out.
+    provider: str | None = None
+    # The body field that carries max_tokens over Chat Completions (SPEC 18).
+    max_tokens_field: str = "max_tokens"
+    # "chat": POST /chat/completions; "responses": POST /responses (the Responses API).
+    api: str = "chat"
+    # A command that prints the key (an argument list, run without a shell); None: not used.
+    api_key_cmd: tuple[str, ...] | None = None
+    # The chance of recall FSRS schedules each note's next review for (0.70-0.99, SPEC 16).
+    desired_retention: float = 0.9
+    # The calendar's name in exports, the feed, the vdir and CalDAV sync (SPEC 17).
+    calendar_name: str = "planner reviews"
+    # The language of every program line: "auto" (the environment's), "en" or "zh" (SPEC 19).
+    language: str = "auto"
+    # Not a key of the file: the file these settings came from (-c PATH, or the home's
+    # config.json even when absent), so a message that says what to change names it (SPEC 21).
+    file: str = DEFAULT_CONFIG_FILE
+
+
+# The keys a config file may set: every field but `file`.
+KEYS = frozenset(Config._fields) - {"file"}
+
+
+def load_config(path: Path | None) -> Config:
+    """Read config.json; a missing default file means the defaults, any bad key is an error."""
+    default = path is None
+    if path is None:
+        path = Path(DEFAULT_CONFIG_FILE)
+    try:
+        # A FIFO, a device, a folder or a huge file is refused at once, never waited on.
+        data = storage.read_regular_file(path, storage.MIB)
+    except FileNotFoundError:
+        if default:
+            return Config()
+        raise ConfigError(t("{path}: no such config file", path=path)) from None
+    except storage.FileRefused as error:
+        raise ConfigError(t("{error}; the config must be a plain JSON file", error=error)) from None
+    except OSError as error:
+        raise ConfigError(t("{path}: cannot be read ({reason})", path=path,
+                           reason=error.strerror or error)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(t("{path}: is not UTF-8 text ({reason} at byte {byte})", path=path,
+                            reason=error.reason, byte=error.start)) from None
+    try:
+        # Every config number has a range: one too large to read is named with its key.
+        value = strictjson.loads(text, overflow_as_infinity=True)
+    except strictjson.JSONRefused as error:
+        raise ConfigError(t("{path}: {problem}", path=path, problem=error)) from None
+    return parse_config(value, str(path))
+
+
+def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
+    """Check a decoded config object key by key; never converts a value."""
+    if not isinstance(data, dict):
+        raise ConfigError(t("{source}: must be a JSON object", source=source))
+    defaults = Config()
+    _no_unknown(data, set(KEYS), source, "")
+    # The preset first, so that every key given explicitly replaces its value.
+    # provider null: no preset, as when the key is left out.
+    values: dict = _preset(data["provider"], source) if data.get("provider") is not None \
+        else {}
+    for key in ("model", "base_url", "api_key_env"):
+        if key in data:
+            # api_key_env null: a local server that needs no key.
+            values[key] = None if key == "api_key_env" and data[key] is None \
+                else _text(data[key], source, key)
+    if "base_url" in data:
+        _check_url(values["base_url"], source)
+    if values.get("api_key_env") is not None \
+            and not values["api_key_env"].replace("_", "").isalnum():
+        raise ConfigError(t("{source}: key 'api_key_env' must be an environment variable name",
+                            source=source))
+    if "timeout_seconds" in data:
+        values["timeout_seconds"] = _number(
+            data["timeout_seconds"], source, "timeout_seconds", MAX_TIMEOUT_SECONDS
+        )
+    if "max_tokens" in data:
+        values["max_tokens"] = _integer(data["max_tokens"], source, "max_tokens",
+                                        (1, MAX_MAX_TOKENS))
+    if "max_calls" in data:
+        values["max_calls"] = _integer(data["max_calls"], source, "max_calls", CALLS_RANGE)
+    if "max_repairs" in data:
+        values["max_repairs"] = _integer(data["max_repairs"], source, "max_repairs",
+                                         REPAIRS_RANGE)
+    if "extra_body" in data:
+        values["extra_body"] = _extra_body(data["extra_body"], source)
+    if "max_tokens_field" in data:
+        values["max_tokens_field"] = _choice(data["max_tokens_field"], source,
+                                             "max_tokens_field", MAX_TOKENS_FIELDS)
+    if "api" in data:
+        values["api"] = _choice(data["api"], source, "api", APIS)
+    if "api_key_cmd" in data:
+        values["api_key_cmd"] = _key_command(data["api_key_cmd"], source)
+    if "prices" in data:
+        # Prices given without a model are for the model this config uses.
+        model = values.get("model", defaults.model)
+        values["prices"] = _prices(data["prices"], source,
+                                   values.get("prices", defaults.prices), model)
+    if "notes_dir" in data:
+        values["notes_dir"] = _notes_dir(data["notes_dir"], source)
+    if "review_time" in data:
+        values["review_time"] = _review_time(data["review_time"], source)
+    if "desired_retention" in data:
+        values["desired_retention"] = _retention(data["desired_retention"], source)
+    if "calendar_name" in data:
+        values["calendar_name"] = _calendar_name(data["calendar_name"], source)
+    if "language" in data:
+        values["language"] = _choice(data["language"], source, "language", LANGUAGES)
+    return defaults._replace(**values)
+
+
+def _preset(name: object, source: str) -> dict:
+    """The values a provider preset fills in (SPEC 13)."""
+    preset = providers.PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
+        raise ConfigError(t("{source}: key 'provider' must be one of {names}", source=source,
+                            names=", ".join(providers.PRESETS)))
+    currency, hit, miss, output = preset.prices
+    return {
+        "provider": preset.name,
+        "base_url": preset.base_url,
+        "api_key_env": preset.api_key_env,
+        "model": preset.model,
+        "extra_body": preset.extra_body,
+        # The preset's prices are for the preset's model only.
+        "prices": Prices(currency, hit, miss, output, preset.model),
+        "api": preset.api,
+        "max_tokens_field": preset.max_tokens_field,
+    }
+
+
+def _extra_body(value: object, source: str) -> dict:
+    if not isinstance(value, dict):
+        # {} as a value: a template holds no literal braces (they could not be matched back).
+        raise ConfigError(t("{source}: key 'extra_body' must be an object (use {empty} for none)",
+                            source=source, empty="{}"))
+    for key in value:
+        if key in RESERVED_BODY_KEYS:
+            raise ConfigError(t("{source}: key 'extra_body.{key}' is set by planner and cannot be "
+                                "replaced", source=source, key=key))
+    return value
+
+
+def _choice(value: object, source: str, key: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ConfigError(_choice_rule(source, key, allowed))
+    return value
+
+
+def _choice_rule(source: str, key: str, allowed: tuple[str, ...]) -> str:
+    """`key must be "a" or "b"`: one template per number of choices, so each is translated."""
+    if len(allowed) == 2:
+        return t("{source}: key '{key}' must be \"{first}\" or \"{second}\"", source=source,
+                 key=key, first=allowed[0], second=allowed[1])
+    if len(allowed) == 3:
+        return t("{source}: key '{key}' must be \"{first}\" or \"{second}\" or \"{third}\"",
+                 source=source, key=key, first=allowed[0], second=allowed[1],
+                 third=allowed[2])
+    names = " or ".join(f'"{name}"' for name in allowed)
+    return t("{source}: key '{key}' must be {names}", source=source, key=key, names=names)
+
+
+def _key_command(value: object, source: str) -> tuple[str, ...] | None:
+    """api_key_cmd: a list of arguments (never one shell string), or null for none."""
+    if value is None:
+        return None
+    rule = t("{source}: key 'api_key_cmd' must be a list of arguments, e.g. "
+             '["pass", "show", "openai"] (never one shell string), or null', source=source)
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_KEY_CMD_ARGS:
+        raise ConfigError(rule)
+    for item in value:
+        if not isinstance(item, str) or "\0" in item or len(item) > MAX_KEY_CMD_ARG:
+            raise ConfigError(rule)
+    if not value[0].strip():
+        raise ConfigError(rule)
+    return tuple(value)
+
+
+def _notes_dir(value: object, source: str) -> str | None:
+    if value is None:
+        return None
+    # A NUL cannot be in a path; refused here rather than as an error deep inside a run.
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise ConfigError(t("{source}: key 'notes_dir' must be a folder path (a string) or null",
+                            source=source))
+    return value
+
+
+def _review_time(value: object, source: str) -> str:
+    if not isinstance(value, str):
+        value = ""  # refused below, like any other text that is not a time
+    match = _CLOCK.fullmatch(value)
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise ConfigError(t("{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. "
+                            "\"19:00\"", source=source))
+    return value
+
+
+def _calendar_name(value: object, source: str) -> str:
+    # One short line: it is the calendar's name in every calendar program (X-WR-CALNAME, NAME).
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CALENDAR_NAME \
+            or not value.isprintable():
+        raise ConfigError(t("{source}: key 'calendar_name' must be a calendar name: one line of "
+                            "1 to {most} printable characters", source=source,
+                            most=MAX_CALENDAR_NAME))
+    return value
+
+
+def _retention(value: object, source: str) -> float:
+    low, high = RETENTION_RANGE
+    # Plain comparisons: False for NaN and for the inf an overflowing number decodes to.
+    if isinstance(value, (int, float)) and type(value) is not bool and low <= value <= high:
+        return float(value)
+    raise ConfigError(t("{source}: key 'desired_retention' must be a number from {low:.2f} to "
+                        "{high:.2f} (the chance of recall a review is scheduled for, e.g. 0.9)",
+                        source=source, low=low, high=high))
+
+
+def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
+    if not isinstance(data, dict):
+        raise ConfigError(t("{source}: key 'prices' must be an object", source=source))
+    _no_unknown(data, {"currency", "per_million_tokens", "model"}, source, "prices.")
+    values: dict = {"model": _text(data["model"], source, "prices.model") if "model" in data
+                    else model}
+    if "currency" in data:
+        values["currency"] = _text(data["currency"], source, "prices.currency")
+    per_million = data.get("per_million_tokens", {})
+    if not isinstance(per_million, dict):
+        raise ConfigError(t("{source}: key 'prices.per_million_tokens' must be an object",
+                            source=source))
+    kinds = {"input_cache_hit", "input_cache_miss", "output"}
+    _no_unknown(per_million, kinds, source, "prices.per_million_tokens.")
+    for kind in kinds & set(per_million):
+        name = f"prices.per_million_tokens.{kind}"
+        values[kind] = _number(per_million[kind], source, name, MAX_PRICE, allow_zero=True)
+    return defaults._replace(**values)
+
+
+def _check_url(url: str, source: str) -> None:
+    """An http(s) URL with a host and a numeric port, so the HTTP client can never choke on it."""
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(t("{source}: key 'base_url' must start with http:// or https://",
+                            source=source))
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as error:
+        raise ConfigError(t("{source}: key 'base_url' is not a valid URL ({reason})",
+                            source=source, reason=error)) from None
+    if not parts.hostname or any(char.isspace() or not char.isprintable() for char in url):
+        raise ConfigError(t("{source}: key 'base_url' is not a valid URL (no host, or spaces)",
+                            source=source))
+
+
+def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(t("{source}: unknown key '{key}' (known: {known})", source=source,
+                            key=f"{prefix}{unknown[0]}", known=", ".join(sorted(known))))
+
+
+def _text(value: object, source: str, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(t("{source}: key '{key}' must be a non-empty string", source=source,
+                            key=key))
+    return value
+
+
+def _number(value: object, source: str, key: str, most: int, allow_zero: bool = False) -> float:
+    # Plain comparisons, no float(): they are False for NaN and inf (JSON 1e400 decodes to inf)
+    # and never overflow on a 400-digit integer.
+    if isinstance(value, (int, float)) and type(value) is not bool \
+            and (0 <= value if allow_zero else 0 < value) and value <= most:
+        return value
+    if allow_zero:
+        raise ConfigError(t("{source}: key '{key}' must be a number from 0 to {most:,}",
+                            source=source, key=key, most=most))
+    raise ConfigError(t("{source}: key '{key}' must be a number greater than 0 and at most "
+                        "{most:,}", source=source, key=key, most=most))
+
+
+def _integer(value: object, source: str, key: str, bounds: tuple[int, int]) -> int:
+    # type() is int, not isinstance: true and false are not numbers here.
+    if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(t("{source}: key '{key}' must be a whole number from {low} to {high:,}",
+                            source=source, key=key, low=bounds[0], high=bounds[1]))
+    return value
+

@@ -1,0 +1,1 @@
+"""Calendars: iCalendar events, the feed, vdir folders and CalDAV."""

@@ -1,0 +1,226 @@
+"""planner's events put by UID into a CalDAV calendar; the only module that imports caldav."""
+
+# caldav (with lxml and niquests, ~200 ms) is an optional extra, imported inside sync only.
+#
+# One pass: the calendar's events are listed once (one REPORT with their data), each planner
+# event is compared with the server's copy by content (ics.revise: SEQUENCE and LAST-MODIFIED
+# are kept when nothing changed, raised when it did), and only new or changed ones are PUT.
+# Events whose UID is not one planner is pushing are never written or deleted. A server may
+# rewrite PRODID or re-serialize what it stores, so an event is recognised by its UID here.
+#
+# The password goes to the caldav client only; every message is built here from known parts
+# (never the server's text or the exception's), and scrubbed of the password besides.
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Iterable
+
+from planner.base.i18n import t
+from planner.calendar import ics
+from planner.calendar.vdir import Counts
+
+INSTALL_HINT = "pip install 'planner[caldav]'"
+TIMEOUT_SECONDS = 30
+_ERRNO_TEXT = re.compile(r"\[Errno -?[0-9]+\] ([^'\")\]]+)")
+_NAMES_SHOWN = 5
+
+
+class SyncError(Exception):
+    """A sync that could not be done or finished; one line naming which, never the password."""
+
+
+class MissingLibrary(SyncError):
+    """The caldav library (the optional extra) is not installed."""
+
+
+def available() -> bool:
+    """Whether the caldav library (the optional extra) is installed; it is not imported."""
+    from importlib.util import find_spec
+
+    return find_spec("caldav") is not None
+
+
+def sync(url: str, calendar_name: str | None, user: str | None, password: str | None,
+         events: Iterable[ics.Item], timeout: int = TIMEOUT_SECONDS,
+         default_name: str | None = None) -> Counts:
+    """Put every event into the calendar by UID: create new, update changed, leave the rest.
+
+    The calendar is the one named `calendar_name`; without a name, the one at `url`, else the
+    one named `default_name` (config's calendar_name) among the calendars found from `url`.
+    """
+    try:
+        from caldav.calendarobjectresource import Event
+        from caldav.davclient import DAVClient
+        from caldav.lib import error as dav_error
+    except ImportError:
+        raise MissingLibrary(t("the caldav library is not installed: {hint}",
+                               hint=INSTALL_HINT)) from None
+    items = list(events)
+    shown = _shown_url(url)
+    # A user and password may also come in the URL itself (http://user:password@host/).
+    in_url = urllib.parse.urlsplit(url)
+    user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)
+    password = password or (urllib.parse.unquote(in_url.password) if in_url.password else None)
+    stage = "login"
+    written = 0
+    try:
+        with DAVClient(url=url, username=user, password=password, timeout=timeout,
+                              enable_rfc6764=False) as client:
+            calendar = _find_calendar(client, url, calendar_name, shown, default_name)
+            stage = "listing"
+            found: dict[str, tuple] = {}
+            for resource in calendar.search(event=True):
+                data = resource.raw_data or str(resource.data or "").encode("utf-8")
+                uid = ics.item_uid(data)
+                if uid is not None:
+                    found.setdefault(uid, (resource, data))
+            created = updated = unchanged = 0
+            stage = "writing"
+            for item in items:
+                resource, data = found.get(item.uid, (None, None))
+                revision = ics.revise(item.data, data)
+                if revision.change == "unchanged":
+                    unchanged += 1
+                    continue
+                if resource is None:
+                    resource = Event(client=client, parent=calendar,
+                                            data=revision.data.decode("utf-8"))
+                    # raw_data: the bytes as they are (no SEQUENCE raised by the library).
+                    resource.save(raw_data=revision.data)
+                    created += 1
+                else:
+                    # If-Match with the listed ETag: an event changed meanwhile is not lost.
+                    resource.save(raw_data=revision.data, precondition="etag")
+                    updated += 1
+                written += 1
+            return Counts(created, updated, unchanged)
+    except SyncError as error:
+        raise SyncError(_scrub(str(error), password)) from None
+    except dav_error.AuthorizationError as error:
+        if stage == "login" and user:
+            message = t("the CalDAV server at {url} refused the login for user {user}",
+                        url=shown, user=repr(user))
+        elif stage == "login":
+            message = t("the CalDAV server at {url} refused the login (no user given)",
+                        url=shown)
+        else:
+            message = _so_far(t("the CalDAV server at {url} refused access {during} "
+                                "(HTTP {status})", url=shown, during=_during(stage),
+                                status=error.status or 403), written, items)
+        raise SyncError(_scrub(message, password)) from None
+    except dav_error.NotFoundError:
+        if stage == "login":
+            problem = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
+                        url=shown, during=_during(stage))
+        else:
+            problem = t("the CalDAV server at {url} says the calendar is gone is there "
+                        "(HTTP 404 {during})", url=shown, during=_during(stage))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+    except dav_error.DAVError as error:
+        status = f"HTTP {error.status}" if error.status else type(error).__name__
+        problem = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
+                    during=_during(stage), status=status)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+    except OSError as error:  # niquests' connection errors and timeouts are OSErrors
+        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=_why(error))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+    except Exception as error:  # anything else the library raises on a strange answer
+        problem = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
+                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+
+
+def _find_calendar(client, url: str, name: str | None, shown: str,
+                   default_name: str | None = None):
+    """The calendar named `name` (display name or its last path part), or the one at `url`,
+    or (no name, `url` not a calendar) the one named `default_name`."""
+    calendars = client.principal().get_calendars()
+    wanted = _path(url)
+    for calendar in calendars:
+        path = _path(str(calendar.url))
+        if name is None and path == wanted:
+            return calendar
+        if name is not None and name in (calendar.get_display_name(), path.rsplit("/", 1)[-1]):
+            return calendar
+    if name is None and default_name is not None:
+        for calendar in calendars:
+            if default_name in (calendar.get_display_name(),
+                                _path(str(calendar.url)).rsplit("/", 1)[-1]):
+                return calendar
+    names = [str(calendar.get_display_name() or _path(str(calendar.url))) for calendar in
+             calendars]
+    there = ", ".join(repr(found) for found in names[:_NAMES_SHOWN]) + (
+        ", ..." if len(names) > _NAMES_SHOWN else "")
+    # Each line whole, with or without the calendars found, so the screen can translate it.
+    if name is None and default_name is not None:
+        if names:
+            raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
+                              "(its calendars: {there}); name one with --calendar",
+                              url=shown, name=repr(default_name), there=there))
+        raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
+                          "(it has no calendars); name one with --calendar",
+                          url=shown, name=repr(default_name)))
+    if name is None:
+        if names:
+            raise SyncError(t("{url} is not a calendar (its calendars: {there}); name one with "
+                              "--calendar", url=shown, there=there))
+        raise SyncError(t("{url} is not a calendar (it has no calendars); name one with "
+                          "--calendar", url=shown))
+    if names:
+        raise SyncError(t("no calendar named {name} at {url} (its calendars: {there})",
+                          name=repr(name), url=shown, there=there))
+    raise SyncError(t("no calendar named {name} at {url} (it has no calendars)",
+                      name=repr(name), url=shown))
+
+
+def _path(url: str) -> str:
+    return urllib.parse.unquote(urllib.parse.urlsplit(url).path).rstrip("/")
+
+
+def _shown_url(url: str) -> str:
+    """The URL without any user or password in it."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+def _why(error: OSError) -> str:
+    if error.strerror:
+        return error.strerror
+    match = _ERRNO_TEXT.search(str(error))
+    if match:
+        return match[1].strip()
+    return t("timed out") if "timed out" in str(error).lower() else type(error).__name__
+
+
+def _during(stage: str) -> str:
+    """`while login`, `while listing` or `while writing`: one program line each."""
+    if stage == "login":
+        return t("while login")
+    if stage == "listing":
+        return t("while listing")
+    return t("while writing")
+
+
+def _so_far(problem: str, written: int, items: list) -> str:
+    """The problem, then how far the sync got."""
+    if written == 0:
+        return t("{problem}; nothing was changed there", problem=problem)
+    return t("{problem}; {written} of {total} event(s) were written before it stopped",
+             problem=problem, written=written, total=len(items))
+
+
+def _scrub(message: str, password: str | None) -> str:
+    """The message, and never the password, even when it is part of a name or URL."""
+    if password:
+        for form in {password, urllib.parse.quote(password, safe=""),
+                     urllib.parse.quote(password)}:
+            message = message.replace(form, "***")
+    return message

@@ -1,0 +1,185 @@
+"""Continuing an earlier run (SPEC 21): its conversation rebuilt from its records, only read.
+
+The conversation is the earlier run's last request (its messages, after its system message),
+then the last reply to it when that reply can be read: the model's words as they were, or its
+tool calls, each paired with what really happened to it (the recorded result, else "not run"),
+so the next request is one the API accepts and the model sees whether a plan was saved. Both
+wire formats are read: a Chat Completions body's `messages`, a Responses body's `input`.
+Nothing here writes; every file is a regular file of bounded size read by the strict reader.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from planner.base import storage, strictjson
+from planner.base.i18n import t
+from planner.model.turns import ReplyError, Turn, tool_message
+from planner.records import history
+from planner.records.run_record import DamagedRun, RunSummary, Step
+from planner.records.status import RUNNING
+
+# A request holds the notes listing and every turn's results (at most 16 KiB each).
+REQUEST_LIMIT = 8 * storage.MIB
+_CALL_FILE = re.compile(r"[0-9]{2,3}-(request|response)\.json", re.ASCII)
+_ROLES = ("system", "developer", "user", "assistant", "tool")
+NOT_RUN = {"status": "not_run",
+           "error": "the earlier run ended before this call was answered; nothing was run"}
+
+
+class CannotContinue(Exception):
+    """The earlier run cannot be continued; str() is the one line the person reads."""
+
+
+def earlier_conversation(home: Path, run_id: str) -> list[dict]:
+    """The messages of run `run_id` to continue from, without its system message."""
+    folder = os.path.join(history.records_dir(home), run_id)
+    summary = history.read_run(folder, run_id, os.path.islink(folder))[0]
+    if isinstance(summary, DamagedRun):
+        raise CannotContinue(t("run {run_id} cannot be continued: {why}", run_id=run_id,
+                               why=summary.why))
+    if history.derived_status(summary) == RUNNING:
+        raise CannotContinue(t("run {run_id} is still running; continue it once it has ended",
+                               run_id=run_id))
+    if not summary.calls:
+        raise CannotContinue(t("run {run_id} sent nothing to the model, so there is no "
+                               "conversation to continue; start a new run with -r TEXT",
+                               run_id=run_id))
+    last = summary.calls[-1]
+    name = last.request
+    if name is None or not _CALL_FILE.fullmatch(name) or "request" not in name:
+        raise CannotContinue(t("run {run_id} cannot be continued: its summary names no request "
+                               "file for its last call", run_id=run_id))
+    body = _read(folder, name, run_id)
+    if body is None:
+        raise CannotContinue(t("run {run_id} cannot be continued: its last request ({name}) is "
+                               "missing", run_id=run_id, name=name))
+    messages, responses = _messages(body, name, run_id)
+    reply = None
+    if last.response is not None and _CALL_FILE.fullmatch(last.response):
+        try:
+            reply = _read(folder, last.response, run_id)
+        except CannotContinue:
+            reply = None  # an unreadable reply is left out, as a failed call's reply is
+    return messages + _last_reply(reply, responses, summary)
+
+
+def _read(folder: str, name: str, run_id: str) -> object | None:
+    """A record file's JSON value; None when it does not exist; CannotContinue when unusable."""
+    try:
+        data = storage.read_regular_file(os.path.join(folder, name), REQUEST_LIMIT,
+                                         follow_links=False)
+        return strictjson.loads(data.decode("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (storage.FileRefused, strictjson.JSONRefused, UnicodeDecodeError) as error:
+        why = t("is not UTF-8") if isinstance(error, UnicodeDecodeError) else _why(error, name)
+        # A record file's name always ends in .json (_CALL_FILE): written into the template, so
+        # a line such as "no summary.json" is never split at its space.
+        raise CannotContinue(t("run {run_id} cannot be continued: {call}.json {why}",
+                               run_id=run_id, call=name.removesuffix(".json"),
+                               why=why)) from None
+    except OSError as error:
+        raise CannotContinue(t("run {run_id} cannot be continued: {name} cannot be read "
+                               "({reason})", run_id=run_id, name=name,
+                               reason=error.strerror or error)) from None
+
+
+def _why(error: Exception, name: str) -> str:
+    text = str(error)
+    # FileRefused names the whole path; the file's own name is enough beside the run ID.
+    return text.split(f"{name} ", 1)[1] if f"{name} " in text else text
+
+
+def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
+    """The recorded request's messages after its system message; whether it was Responses."""
+    damaged = t("run {run_id} cannot be continued: {name} is not a request planner wrote",
+                run_id=run_id, name=name)
+    if not isinstance(body, dict):
+        raise CannotContinue(damaged)
+    responses = "input" in body and "messages" not in body
+    if responses:
+        from planner.model.responses_wire import messages_from_input
+
+        items = body.get("input")
+        if not isinstance(items, list):
+            raise CannotContinue(damaged)
+        try:
+            messages = messages_from_input(items)
+        except ValueError as error:
+            raise CannotContinue(t("run {run_id} cannot be continued: {name}: {problem}",
+                                   run_id=run_id, name=name, problem=error)) from None
+    else:
+        recorded = body.get("messages")
+        if not isinstance(recorded, list):
+            raise CannotContinue(damaged)
+        messages = recorded
+    if not messages or not all(_is_message(message) for message in messages):
+        raise CannotContinue(damaged)
+    if messages[0].get("role") != "system":
+        raise CannotContinue(damaged)
+    return [dict(message) for message in messages[1:]], responses
+
+
+def _is_message(message: object) -> bool:
+    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+        return False
+    if message["role"] == "tool":
+        return isinstance(message.get("tool_call_id"), str)
+    return True
+
+
+def _last_reply(reply: object, responses: bool, summary: RunSummary) -> list[dict]:
+    """The last reply as messages: its words, or its calls each answered by what happened."""
+    if reply is None:
+        return []
+    turn = _turn(reply, responses)
+    if turn is None:
+        return []  # a failed call or a reply planner refused: the conversation ends before it
+    if not turn.calls:
+        return [turn.message] if turn.text is not None else []
+    return [turn.message, *(tool_message(call.id, _result(call.id, summary.steps))
+                            for call in turn.calls)]
+
+
+def _turn(reply: object, responses: bool) -> Turn | None:
+    try:
+        if responses:
+            from planner.model.responses_wire import parse_response
+
+            return parse_response(reply)
+        from planner.model.chat_wire import parse_reply
+
+        return parse_reply(reply)
+    except ReplyError:
+        return None
+
+
+def _result(call_id: str, steps: tuple[Step, ...]) -> dict:
+    """What the earlier run really did with one call of its last reply, from its steps."""
+    for index, step in enumerate(steps):
+        if step.call_id != call_id:
+            continue
+        if step.kind in ("rejected", "refused"):
+            return {"status": step.kind, "error": step.error}
+        if step.kind == "proposal":
+            return _decision(steps[index + 1:])
+    return dict(NOT_RUN)
+
+
+def _decision(after: tuple[Step, ...]) -> dict:
+    """The person's decision on a proposal, with the change they asked for, if any."""
+    for number, step in enumerate(after):
+        if step.kind == "proposal":
+            break
+        if step.kind == "decision" and step.result is not None:
+            result = step.result.to_json()
+            following = after[number + 1] if number + 1 < len(after) else None
+            if following is not None and following.kind == "feedback" and following.text:
+                # Asked for, then not sent (no call was left): the model hears it now.
+                result["feedback"] = following.text
+            return result
+    return dict(NOT_RUN)
+

@@ -1,0 +1,175 @@
+"""What the flow tells the edge, and asks it: events, prompts, the person, the outcome.
+
+The flow's whole contract with the terminal (planner.ui) and with tests' scripted people. It
+imports nothing of planner's at run time, so either side can change without the other.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from planner.model.costs import Tally
+    from planner.notes.catalog import Note
+    from planner.plans.changes import Change
+    from planner.plans.plan import ReviewPlan, ReviewSeries
+
+
+class ConfirmRequest(NamedTuple):
+    """What the person is shown before deciding: the checked plan (or series), its notes, the
+    target; `due`: each note's local due date (None: new), or None when nothing is known;
+    `changes`: how it differs from the run's previous proposal (None: it is the first)."""
+
+    plan: ReviewPlan | ReviewSeries
+    notes: tuple[Note, ...]
+    target: Path
+    today: _dt.date
+    warnings: tuple[str, ...] = ()
+    due: Mapping[str, _dt.date | None] | None = None
+    changes: tuple[Change, ...] | None = None
+
+    @property
+    def dates(self) -> tuple[str, ...]:
+        """The plan's date, or every session's date of a series, in order."""
+        return self.plan.days
+
+    @property
+    def date_in_past(self) -> bool:
+        return self.dates[0] < self.today.isoformat()
+
+
+# --- Events: what happened, for the edge to render --------------------------------------------
+
+
+class Proposed(NamedTuple):
+    """A checked proposal the person is about to confirm or cancel."""
+
+    call: int
+    view: ConfirmRequest
+    simulated: bool
+
+
+class Rejected(NamedTuple):
+    """A proposal or lookup broke a rule; `repair` is its number if sent back, else 0."""
+
+    call: int
+    tool: str
+    error: str
+    repair: int
+    max_repairs: int
+
+
+class Looked(NamedTuple):
+    """A read-only lookup the program ran for the model without asking."""
+
+    call: int
+    tool: str
+    arguments: object
+    summary: str
+
+
+class ModelText(NamedTuple):
+    """The model's words: a question or answer (`explanation` False) or an explanation.
+
+    `asking`: the person is asked to answer next, so the run goes on (SPEC 21: a question in
+    the middle of a conversation is not a failure).
+    """
+
+    call: int
+    text: str
+    simulated: bool
+    explanation: bool
+    asking: bool = False
+
+
+class Result(NamedTuple):
+    """What the program really did with a proposal: saved (with its path) or cancelled."""
+
+    result: dict
+    path: str | None
+
+
+class RefusedCall(NamedTuple):
+    """A tool call the program did not run (a second save, a call instead of an explanation)."""
+
+    call: int
+    tool: str
+    error: str
+
+
+class Calling(NamedTuple):
+    """A request is about to be sent; the edge may show who is asked while it waits."""
+
+    call: int
+    model: str
+    base_url: str | None
+    simulated: bool
+
+
+class Called(NamedTuple):
+    """The call `call` ended (a reply or a failure): the waiting is over."""
+
+    call: int
+
+
+class Notice(NamedTuple):
+    """A line of the program's own about the run (no terminal, an over-long answer, ...)."""
+
+    text: str
+
+
+# --- Asking the person ------------------------------------------------------------------------
+
+
+class Prompt(NamedTuple):
+    """A question to the person: kind is save, answer, feedback, rating (`planner done`) or
+    budget (more model calls, SPEC 21); `typed` a near miss; `used` and `more`: the calls
+    made so far and how many more a yes allows (budget only)."""
+
+    kind: str
+    typed: str | None = None
+    used: int | None = None
+    more: int | None = None
+
+    @property
+    def confirming(self) -> bool:
+        """Whether the answer confirms an action: only a line typed after the prompt counts.
+
+        SAVE writes a plan; a rating records a review; a yes to the budget question allows
+        spending (SPEC 22: nothing typed ahead counts).
+        """
+        return self.kind in ("save", "rating", "budget")
+
+
+class Person(Protocol):
+    """The edge: renders events and reads the person's lines from the terminal."""
+
+    interactive: bool  # a terminal is there to ask on
+
+    def show(self, event: object) -> None:
+        """Render one event."""
+        ...
+
+    def ask(self, prompt: Prompt) -> str | None:
+        """One raw line ending in \\n; a line without it at end of input; None: no terminal."""
+        ...
+
+
+class Outcome(NamedTuple):
+    """How a run ended: for the edge to render and exit with."""
+
+    status: str
+    exit_code: int
+    run_id: str | None = None
+    folder: Path | None = None
+    simulated: bool = False
+    plan: ReviewPlan | ReviewSeries | None = None
+    approved: bool | None = None
+    tool_result: dict | None = None
+    error: str | None = None
+    question: str | None = None  # the model's last text without a tool call
+    explanation: str | None = None
+    tally: Tally | None = None  # the run's calls and their usage, counted as `planner costs` does

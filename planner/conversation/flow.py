@@ -1,0 +1,789 @@
+"""One run as a bounded loop of turns: propose, check, confirm, write, report, explain.
+
+The flow decides every next step itself; it never prints. What happens is sent to the edge as
+events (`person.show`), and the person's words come back through `person.ask`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import time
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner.base import storage
+from planner.base.config import Config
+from planner.base.i18n import t
+from planner.conversation.events import (
+    Called,
+    Calling,
+    ConfirmRequest,
+    Looked,
+    ModelText,
+    Notice,
+    Outcome,
+    Person,
+    Prompt,
+    Proposed,
+    RefusedCall,
+    Rejected,
+    Result,
+)
+from planner.conversation.protocol import (
+    as_catalog,
+    build_request,
+    continued_messages,
+    first_messages,
+    registry_for,
+)
+from planner.conversation.tools import (
+    MAX_LOOKUPS_PER_REPLY,
+    MAX_RESULT_BYTES,
+    MAX_TURN_RESULT_BYTES,
+    Registry,
+    Tool,
+)
+from planner.model import costs
+from planner.model.client import ModelCallError, ModelClient, reply_usage
+from planner.model.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+from planner.notes.catalog import Catalog, Note
+from planner.plans import files as plans
+from planner.plans.changes import plan_changes
+from planner.plans.plan import InvalidArguments, ReviewPlan, ReviewSeries
+from planner.records import status
+from planner.records.run_record import (
+    RECORDS_DIR,
+    CallEntry,
+    PlanRecord,
+    RunRecord,
+    ToolResult,
+    call_file_names,
+    now_iso,
+)
+from planner.records.run_record import Step as RecordedStep
+
+if TYPE_CHECKING:
+    from planner.memory.review_memory import ReviewMemory
+
+PLANS_DIR = plans.PLANS_DIR
+MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
+_ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the run finishes
+# However often the person allows more calls (SPEC 21), one run makes at most this many.
+MAX_RUN_CALLS = 60
+_YES = ("y", "yes")
+# The consequence most failed writes of the records name: a program line of its own.
+_NOTHING_SAVED = t("nothing was saved")
+
+
+class Limits(NamedTuple):
+    """Bounds of one run (SPEC 10); the defaults come from config.
+
+    With a terminal, the person may allow `max_calls` more each time they run out, up to
+    MAX_RUN_CALLS in all (SPEC 21); without one, `max_calls` is the hard cap.
+    """
+
+    max_calls: int = 6
+    max_repairs: int = 1
+
+
+# Words a person may type meaning "yes, save" (SPEC 19): named and asked once more, never accepted.
+YES_WORDS = frozenset({"保存", "确认", "是", "y", "yes"})
+
+
+def is_near_miss(line: str) -> bool:
+    """save, Save, ' SAVE', 'SAVE ', full-width ＳＡＶＥ, 保存, 确认, 是, y or yes: close to SAVE,
+    never accepted."""
+    typed = line.removesuffix("\n")
+    folded = unicodedata.normalize("NFKC", typed).strip()
+    return typed != "SAVE" and (folded.upper() == "SAVE" or folded.lower() in YES_WORDS)
+
+
+# --- The next step, as a value: what a turn decided should happen after it -----------------
+
+
+class Continue(NamedTuple):
+    """Send these messages next; the model may call tools again."""
+
+    messages: tuple[dict, ...]
+
+
+class ExplainOnly(NamedTuple):
+    """Send these messages next; the model may only explain (tool_choice none)."""
+
+    messages: tuple[dict, ...]
+
+
+class Finish(NamedTuple):
+    """The run is over: nothing more is sent."""
+
+
+FINISH = Finish()
+NextStep = Continue | ExplainOnly | Finish
+
+
+class _Stop(Exception):
+    """Ends the run; the message is the one line the person sees."""
+
+    def __init__(self, message: str, run_status: str = status.STOPPED) -> None:
+        super().__init__(message)
+        self.status = run_status
+
+
+def run_flow(
+    request: str,
+    *,
+    client: ModelClient,
+    person: Person,
+    home: Path,
+    config: Config,
+    notes: Sequence[Note] | Catalog,
+    mode: str,
+    today: _dt.date | None = None,
+    limits: Limits | None = None,
+    registry: Registry | None = None,
+    memory: ReviewMemory | None = None,
+    continues: tuple[str, list[dict]] | None = None,
+) -> Outcome:
+    """Run the whole loop once and return its outcome; only the program ever writes.
+
+    `memory`: the review log and due dates (SPEC 16); with it the model may look up the notes
+    due (`due_notes`, when any are known) and the SAVE screen shows each note's schedule.
+    `continues`: (the earlier run's ID, its conversation) for `planner --continue` (SPEC 21):
+    the request is then the person's next message after that conversation.
+    """
+    today = today or _dt.date.today()
+    limits = limits or Limits(config.max_calls, config.max_repairs)
+    try:
+        record = RunRecord.start(
+            home,
+            mode=mode,
+            simulated=client.simulated,
+            request=request,
+            model=None if client.simulated else config.model,
+            base_url=None if client.simulated else config.base_url,
+            question=None,
+            explanation=None,
+            continues=None if continues is None else continues[0],
+        )
+    except OSError as error:
+        message = t("could not write the run's records in {folder} ({reason}); check free "
+                    "space and permissions", folder=home / RECORDS_DIR, reason=_reason(error))
+        return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
+                       error=message)
+    catalog = as_catalog(notes)
+    run = _Run(record, client, person, config, catalog, home, mode, today, limits,
+               registry or registry_for(catalog, today, memory), memory)
+    if continues is None:
+        messages = first_messages(request, catalog, today, memory)
+    else:
+        messages = continued_messages(request, continues[1], catalog, today, memory)
+    try:
+        return run.loop(messages)
+    except _Stop as stop:
+        return run.stop(str(stop), status.EXIT_FAILED, stop.status)
+    except KeyboardInterrupt:
+        return run.stop(run.interrupted_line(), status.EXIT_INTERRUPTED)
+
+
+class _Run:
+    """The state of one run between turns."""
+
+    def __init__(self, record, client, person, config, notes, home, mode, today, limits,
+                 registry, memory=None) -> None:
+        self.record: RunRecord = record
+        self.client: ModelClient = client
+        self.person: Person = person
+        self.config: Config = config
+        self.notes: Catalog = notes
+        self.home: Path = home
+        self.mode: str = mode
+        self.today: _dt.date = today
+        self.limits: Limits = limits
+        self.registry: Registry = registry
+        self.memory: ReviewMemory | None = memory
+        self.calls = 0
+        self.allowed = limits.max_calls  # the calls this run may make; the person may add more
+        self.repairs = 0
+        self.saved: str | None = None  # the plan's relative path once it is on disk
+        self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
+        self.writing: Path | None = None  # the plan's path from just before its write
+        # The last proposal that reached the person: a plan, or a series (SPEC 16).
+        self.proposed: ReviewPlan | ReviewSeries | None = None
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    def loop(self, messages: list[dict]) -> Outcome:
+        """Each turn sends one request; the reply decides what comes next, within the limits."""
+        step: NextStep = Continue(())
+        while True:
+            explain_only = isinstance(step, ExplainOnly)
+            number = self._next_call()
+            body = build_request(self.config, messages, self.registry,
+                                 "none" if explain_only else "auto")
+            turn = self._read(self._call(number, body, explain_only))
+            if explain_only:
+                step = self._explanation_turn(number, turn)
+            elif not turn.calls:
+                step = self._text_turn(number, turn)
+            else:
+                step = self._tool_turn(number, turn)
+            if isinstance(step, Finish):
+                return self._finish()
+            messages = messages + list(step.messages)
+
+    def _next_call(self) -> int:
+        # Each turn checks for a call left before it asks for one; this is the hard cap itself.
+        if self.calls >= self.allowed:
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        self.calls += 1
+        return self.calls
+
+    def _calls_left(self) -> bool:
+        return self.calls < self.allowed
+
+    def _may_ask_for_more(self) -> bool:
+        """Whether the run can still go on: a call is left, or the person may allow more."""
+        return self._calls_left() or (self.person.interactive and self.calls < MAX_RUN_CALLS)
+
+    def _more_calls(self, why: str) -> bool:
+        """Whether another call may be made: one is left, or the person allows more (SPEC 21).
+
+        Asked only with a terminal; each yes adds max_calls more, up to MAX_RUN_CALLS in all.
+        The answer is a step of the summary either way.
+        """
+        if self._calls_left():
+            return True
+        if not self.person.interactive or self.calls >= MAX_RUN_CALLS:
+            return False
+        more = min(self.limits.max_calls, MAX_RUN_CALLS - self.calls)
+        self.person.show(Notice(why))
+        self._save_or_stop(_NOTHING_SAVED, stage="answering")
+        line = self.person.ask(Prompt("budget", used=self.calls, more=more))
+        allowed = (line or "").strip().lower() in _YES
+        if allowed:
+            self.allowed = self.calls + more
+        self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
+        self._save_or_stop(_NOTHING_SAVED)
+        return allowed
+
+    def _budget_line(self) -> str:
+        # Never after a save: a saved plan only waits for an explanation, which needs no budget.
+        if self.calls >= MAX_RUN_CALLS:
+            limit = t("planner's limit of {count} model calls in one run", count=MAX_RUN_CALLS)
+        elif self.allowed > self.limits.max_calls:
+            limit = t("the {count} model calls allowed for it (max_calls {max_calls}, raised at "
+                      "the prompt)", count=self.allowed, max_calls=self.limits.max_calls)
+        else:
+            limit = t("its limit of {count} model calls (max_calls)", count=self.allowed)
+        return t("the run reached {limit} before the model finished; nothing more was sent; "
+                 "nothing was saved; to go on from here, run planner --continue -r TEXT",
+                 limit=limit)
+
+    def _explanation_turn(self, number: int, turn: Turn) -> NextStep:
+        """After a save or a cancel the model may only explain; any call is refused."""
+        if turn.calls:
+            if not self._calls_left():
+                # Recorded as refused too, so `show` tells this last reply like any other.
+                for call in turn.calls:
+                    self._step("refused", number, call_id=call.id, tool=_name(call.name),
+                               error=self._refusal(call))
+                raise _Stop(self._after_save(calls_instead_of_text(turn)))
+            return ExplainOnly(tuple(self._refuse_all(number, turn)))
+        if turn.text is None:
+            raise _Stop(self._after_save(t("the model sent an empty explanation")))
+        self._step("explanation", number, text=turn.text)
+        self.record.change(explanation=turn.text)
+        self.person.show(ModelText(number, turn.text, self.client.simulated, True))
+        return FINISH
+
+    def _text_turn(self, number: int, turn: Turn) -> NextStep:
+        """Text without a tool call: show it after the truth; let the person answer."""
+        if turn.text is None:
+            raise _Stop(t("the model sent an empty reply; nothing was saved"))
+        self.record.change(question=turn.text)
+        self._step("question", number, text=turn.text)
+        # A question the person will be asked to answer is the middle of a conversation.
+        asking = self.person.interactive and self._may_ask_for_more()
+        self.person.show(ModelText(number, turn.text, self.client.simulated, False, asking))
+        if not self.person.interactive:
+            self.ending = status.NO_TOOL
+            return FINISH
+        if not asking:
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        # The answer first, then (if no call is left) the budget question: it is never lost.
+        answer = self._ask_words(Prompt("answer"))
+        if not answer:
+            self.ending = status.NO_TOOL
+            # The run ends here after all: the truth, as when the model only answered.
+            self.person.show(Notice(t("Nothing was saved.") if self.proposed is not None
+                                    else t("No plan was proposed; nothing was saved.")))
+            return FINISH
+        self._step("answer", number, text=answer)
+        if not self._more_calls(t("Sending your answer needs another model call.")):
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        return Continue((turn.message, {"role": "user", "content": answer}))
+
+    def _tool_turn(self, number: int, turn: Turn) -> NextStep:
+        """Tool calls: lookups run at once; one valid save goes to the person; else repair."""
+        # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
+        confirmed = [call for call in turn.calls if self._acts(call)]
+        if confirmed and len(turn.calls) > 1:
+            names = sorted({_name(call.name) for call in confirmed})
+            if len(names) > 1:
+                problem = t("propose one thing per reply: {names}, not both",
+                            names=" or ".join(names))
+            elif len(confirmed) == 1:
+                problem = t("{name} must be the only call in its reply", name=names[0])
+            else:
+                problem = t("only one {name} call is allowed", name=names[0])
+            return self._reject_all(number, turn, problem)
+        unknown = next((call for call in turn.calls if self.registry.get(call.name) is None),
+                       None)
+        if unknown is not None:
+            return self._reject_all(number, turn, t(
+                "{name} is not a tool offered here (only {names})", name=_name(unknown.name),
+                names=", ".join(self.registry.names)))
+        if confirmed:
+            return self._proposal(number, turn, confirmed[0])
+        return self._lookups(number, turn)
+
+    def _acts(self, call: ToolCall) -> bool:
+        """Whether the call is to a tool that acts, and so needs the person's confirmation."""
+        tool = self.registry.get(call.name)
+        return tool is not None and tool.needs_confirmation
+
+    # --- proposals --------------------------------------------------------------------------
+
+    def _proposal(self, number: int, turn: Turn, call: ToolCall) -> NextStep:
+        """A confirmed tool's call: checked, shown, decided by the person, then carried out.
+
+        The same steps for every tool that needs confirmation (a plan, a series): what it
+        proposes is a ReviewPlan or a ReviewSeries, saved as one file after one SAVE.
+        """
+        tool = self.registry.get(call.name)
+        assert tool is not None  # _tool_turn let only offered tools through
+        try:
+            plan: ReviewPlan | ReviewSeries = tool.check(call.arguments)
+        except InvalidArguments as error:
+            return self._reject_all(number, turn, str(error))
+        relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
+        target = self.home / relative
+        # The last proposal that reached the person is the one the summary describes.
+        recorded = _plan_record(plan)
+        # A second proposal shows what it changes, so a dropped note is seen (SPEC 21).
+        changes = None if self.proposed is None else plan_changes(self.proposed, plan)
+        self.proposed = plan
+        self._step("proposal", number, call_id=call.id, plan=recorded)
+        self._save_or_stop(_NOTHING_SAVED, stage="confirming", plan=recorded,
+                           approved=None, target=None, tool_result=None)
+        # Warnings only: a duplicate or a full day is the person's call, never a refusal.
+        from planner.memory.reviewing import quiet_marks  # the log only when a plan is shown
+
+        dropped = quiet_marks(self.home).dropped
+        warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today,
+                                                     dropped))
+        view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
+                              self._due_dates(plan), changes)
+        self.person.show(Proposed(number, view, self.client.simulated))
+        approved, near_misses = self._decide()
+        if not approved:
+            return self._cancelled(number, turn, call, near_misses)
+        result = self._execute(plan, relative, target)
+        self._step("decision", number, approved=True, result=result,
+                   near_misses=tuple(near_misses))
+        self._save_or_stop_after_write(relative)
+        self.person.show(Result(result.to_json(), relative))
+        if not self._calls_left():
+            return self._no_explanation()
+        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
+
+    def _no_explanation(self) -> Finish:
+        """The decision is carried out; no call is left for the model to explain it."""
+        if self.allowed == self.limits.max_calls:
+            line = t("No model call is left for an explanation (max_calls {count}).",
+                     count=self.allowed)
+        else:
+            line = t("No model call is left for an explanation (all {count} calls allowed are "
+                     "used).", count=self.allowed)
+        self.person.show(Notice(line))
+        return FINISH
+
+    def _decide(self) -> tuple[bool, list[str]]:
+        """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
+        near_misses: list[str] = []
+        prompt = Prompt("save")
+        while True:
+            line = self.person.ask(prompt)
+            if line is None:
+                self.person.show(Notice(t("No terminal to confirm on: treated as cancel.")))
+                return False, near_misses
+            if line == "SAVE\n":
+                return True, near_misses
+            # A line cut by end of input is never asked again: nobody is there to answer.
+            if line.endswith("\n") and is_near_miss(line):
+                near_misses.append(line.removesuffix("\n"))
+                if len(near_misses) == 1:
+                    prompt = Prompt("save", typed=near_misses[0])
+                    continue
+            return False, near_misses
+
+    def _cancelled(self, number: int, turn: Turn, call: ToolCall,
+                   near_misses: list[str]) -> NextStep:
+        result = ToolResult("cancelled")
+        self._step("decision", number, approved=False, result=result,
+                   near_misses=tuple(near_misses))
+        self._save_or_stop(_NOTHING_SAVED, approved=False, tool_result=result)
+        self.person.show(Result(result.to_json(), None))
+        feedback = None
+        # Asked even when no call is left: the budget question comes after it (SPEC 21).
+        if self.person.interactive and self._may_ask_for_more():
+            if self.client.revisable:
+                feedback = self._ask_words(Prompt("feedback"))
+            else:
+                self.person.show(Notice(t("The demo's scripted model cannot take your "
+                                          "changes; to revise a plan, use live mode "
+                                          "(--request).")))
+        if feedback:
+            self._step("feedback", number, text=feedback)
+            if not self._more_calls(t("Sending your change needs another model call.")):
+                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            sent = {"status": "cancelled", "feedback": feedback}
+            return Continue((turn.message, tool_message(call.id, sent)))
+        if not self._calls_left():
+            return self._no_explanation()
+        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
+
+    def _due_dates(self, plan: ReviewPlan | ReviewSeries) -> dict[str, _dt.date | None] | None:
+        """Each note's due date for the SAVE screen; None without review memory."""
+        if self.memory is None:
+            return None
+        try:
+            return self.memory.due_dates(plan.note_ids)
+        except Exception:  # a schedule is shown to help; it must never stop the decision
+            return None
+
+    def _execute(self, plan: ReviewPlan | ReviewSeries, relative: str,
+                 target: Path) -> ToolResult:
+        """Record the intent, then write the plan exclusively and durably."""
+        # The intent is on disk before the write, so a crash in between is never silent.
+        self._save_or_stop(_NOTHING_SAVED, stage="executing", approved=True,
+                           target=relative)
+        content = plans.plan_file_content(
+            plan, simulated=self.client.simulated, run_id=self.record.run_id,
+            created_at=now_iso(), notes=self._notes_of(plan),
+        )
+        # Known before the write: a Ctrl+C right after it must still say the plan exists.
+        self.writing = target
+        try:
+            storage.ensure_dir(target.parent)
+            storage.create_exclusive(target, content)
+        except OSError as error:
+            self.record.change(tool_result=ToolResult("failed",
+                                                      error=f"{relative}: {_reason(error)}"))
+            raise _Stop(t("could not save the plan to {path} ({reason}); nothing was saved; "
+                          "check free space and permissions", path=relative,
+                          reason=_reason(error))) from None
+        self.saved = relative
+        result = ToolResult("saved", relative)
+        self.record.change(tool_result=result)
+        return result
+
+    def _save_or_stop_after_write(self, relative: str) -> None:
+        try:
+            self.record.save()
+        except OSError as error:
+            raise _Stop(t("the plan was saved to {path}, but its record could not be updated "
+                          "({reason}); check {path}", path=self.home / relative,
+                          reason=_reason(error))) from None
+
+    # --- repairs, lookups, refusals ---------------------------------------------------------
+
+    def _reject_all(self, number: int, turn: Turn, problem: str) -> NextStep:
+        """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
+        tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
+        can_repair = self.repairs < self.limits.max_repairs
+        if not (can_repair and self._more_calls(
+                t("Asking the model to correct its proposal needs another model call."))):
+            for call in turn.calls:
+                self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+                           error=problem, repair=0)
+            if can_repair:
+                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            # max_repairs spent (0 gives the strict rule of SPEC 5): the run stops here.
+            raise _Stop(t("the model's proposal was rejected ({problem}); nothing was saved",
+                          problem=problem))
+        self.repairs += 1
+        for call in turn.calls:
+            self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+                       error=problem, repair=self.repairs)
+        self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs))
+        answers = [tool_message(call.id, {"status": "rejected", "error": problem})
+                   for call in turn.calls]
+        return Continue((turn.message, *answers))
+
+    def _lookups(self, number: int, turn: Turn) -> NextStep:
+        """Read-only lookups run at once, answered in order, paired by call ID."""
+        if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
+            return self._reject_all(number, turn, t(
+                "at most {limit} lookup calls in one reply, got {count}",
+                limit=MAX_LOOKUPS_PER_REPLY, count=len(turn.calls)))
+        checked: list[tuple[ToolCall, Tool, object]] = []
+        for call in turn.calls:
+            tool = self.registry.get(call.name)
+            if tool is None or tool.run is None:
+                # _tool_turn has sent unknown tools and tools that act elsewhere already.
+                raise AssertionError(f"{_name(call.name)} is not a lookup")
+            try:
+                checked.append((call, tool, tool.check(call.arguments)))
+            except InvalidArguments as error:
+                return self._reject_all(number, turn, _argument_problem(tool.name, error))
+        if not self._more_calls(t("Sending the lookups' results to the model needs another "
+                                  "model call.")):
+            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+        answers = []
+        room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
+        for call, tool, arguments in checked:
+            assert tool.run is not None  # checked above
+            result = _bounded(tool.run(arguments), room)
+            room -= len(storage.to_json(result))
+            summary = _short(result)
+            self._step("lookup", number, call_id=call.id, tool=tool.name,
+                       arguments=_jsonable(arguments), found=summary)
+            self.person.show(Looked(number, tool.name, arguments, summary))
+            answers.append(tool_message(call.id, result))
+        self._save_or_stop(_NOTHING_SAVED)
+        return Continue((turn.message, *answers))
+
+    def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
+        """Calls where only an explanation may come: none is run; each is answered refused."""
+        answers = []
+        for call in turn.calls:
+            error = self._refusal(call)
+            self._step("refused", number, call_id=call.id, tool=_name(call.name), error=error)
+            self.person.show(RefusedCall(number, _name(call.name), error))
+            answers.append(tool_message(call.id, {"status": "refused", "error": error}))
+        return [turn.message, *answers]
+
+    def _refusal(self, call: ToolCall) -> str:
+        if self.saved and self._acts(call):
+            return t("a plan was already saved in this run")
+        return t("no more tool calls in this run; explain the result in words")
+
+    # --- the person's words -----------------------------------------------------------------
+
+    def _ask_words(self, prompt: Prompt) -> str | None:
+        """An answer or feedback: empty, end of input or no terminal means finish."""
+        self._save_or_stop(_NOTHING_SAVED, stage="answering")
+        for _ in range(_ASK_AGAIN):
+            line = self.person.ask(prompt)
+            words = (line or "").strip()
+            if len(words) <= MAX_ANSWER:
+                return words or None
+            self.person.show(Notice(t("That is {count:,} characters; at most {limit:,} can "
+                                      "be sent. Shorten it, or press Enter to finish.",
+                                      count=len(words), limit=MAX_ANSWER)))
+        return None
+
+    # --- calls and records ------------------------------------------------------------------
+
+    def _call(self, number: int, body: dict, explain_only: bool) -> object:
+        """Record the request, send it once, record the response or the error."""
+        request_name, response_name = call_file_names(number)
+        entry = CallEntry(request_name, response_name, now_iso())
+        stage = "explaining" if explain_only else "requesting"
+        try:
+            # Saved before sending, so the records show what was asked even if the run dies.
+            self.record.write_file(request_name, body)
+            self.record.add_call(entry)
+            self.record.save(stage=stage)
+        except OSError as error:
+            raise _Stop(self._record_failure(error, t("nothing more was sent"))) from None
+        # Written with the next save: the call starts now, after its request is on disk.
+        entry = entry._replace(started_at=now_iso())
+        self.record.update_call(entry)
+        self.person.show(Calling(number, self.config.model, self.config.base_url,
+                                 self.client.simulated))
+        started = time.perf_counter()
+        try:
+            reply = self.client.complete(body)
+        except KeyboardInterrupt:
+            # The call's own entry says why it has no response, beside the run's error.
+            self.record.update_call(entry._replace(
+                duration_ms=self._duration(started),
+                error=t("interrupted (Ctrl+C) while waiting for the reply")))
+            raise
+        except ModelCallError as error:
+            self.record.update_call(entry._replace(duration_ms=self._duration(started),
+                                                   error=str(error)))
+            self._write_quietly(response_name, error.record)
+            raise _Stop(self._after_save(str(error))) from None
+        finally:
+            # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
+            self.person.show(Called(number))
+        # In the Chat Completions shape for either wire format, so costs price both alike.
+        usage = reply_usage(reply)
+        self.record.update_call(entry._replace(
+            duration_ms=self._duration(started),
+            usage=None if self.client.simulated else usage))
+        try:
+            self.record.write_file(response_name, reply)
+            self.record.save()
+        except OSError as error:
+            raise _Stop(self._record_failure(error, t("the reply was not used"))) from None
+        return reply
+
+    def _read(self, reply: object) -> Turn:
+        try:
+            return self.client.read_turn(reply)
+        except ReplyError as error:
+            raise _Stop(self._after_save(str(error))) from None
+
+    def _after_save(self, problem: str) -> str:
+        """A failure's line; once a plan is saved, that comes first, with what not to do."""
+        if not self.saved:
+            return problem
+        return t("The plan is saved in {path}; only the model's explanation failed "
+                 "({problem}). Do not run again, or you will have two plans.", path=self.saved,
+                 problem=problem)
+
+    def interrupted_line(self) -> str:
+        if self.saved is None and self.writing is not None and self.writing.exists():
+            self.saved = str(self.writing.relative_to(self.home))
+        if self.saved:
+            return t("interrupted (Ctrl+C); the plan is saved in {path}; do not run again, or "
+                     "you will have two plans", path=self.saved)
+        return t("interrupted (Ctrl+C); nothing was saved")
+
+    def _step(self, kind: str, number: int, **fields: object) -> None:
+        """Add a step to the summary; it is written with the next save."""
+        self.record.add_step(RecordedStep(number, kind, **fields))  # type: ignore[arg-type]
+
+    def _notes_of(self, plan: ReviewPlan | ReviewSeries) -> tuple[Note, ...]:
+        found = (self.notes.get(note_id) for note_id in plan.note_ids)
+        return tuple(note for note in found if note is not None)
+
+    def _save_or_stop(self, consequence: str, **changes: object) -> None:
+        try:
+            self.record.save(**changes)
+        except OSError as error:
+            raise _Stop(self._record_failure(error, consequence)) from None
+
+    def _finish(self) -> Outcome:
+        final = self.ending
+        try:
+            self.record.save(status=final, stage="done")
+        except OSError as error:
+            return self.stop(self._record_failure(error, t("the run itself finished")),
+                             status.EXIT_FAILED)
+        return self._outcome(final, status.EXIT_OK)
+
+    def stop(self, message: str, exit_code: int, run_status: str = status.STOPPED) -> Outcome:
+        """End as stopped (or budget_exhausted): the summary and the edge say the same line."""
+        try:
+            self.record.save(status=run_status, error=message)
+        except OSError as error:
+            message = t("{message} (the summary could not be updated either: {reason})",
+                        message=message, reason=_reason(error))
+        except KeyboardInterrupt:
+            pass
+        return self._outcome(run_status, exit_code, message)
+
+    def _outcome(self, run_status: str, exit_code: int, error: str | None = None) -> Outcome:
+        summary = self.record.summary
+        result = summary.tool_result
+        return Outcome(
+            status=run_status, exit_code=exit_code, run_id=self.record.run_id,
+            folder=self.record.folder, simulated=self.client.simulated,
+            plan=self.proposed if summary.plan is not None else None,
+            approved=summary.approved, tool_result=None if result is None else result.to_json(),
+            error=error, question=summary.question, explanation=summary.explanation,
+            # The run's own count of its calls: the cost line needs no re-read of summary.json.
+            tally=costs.tally_usages(summary.usages),
+        )
+
+    def _record_failure(self, error: OSError, consequence: str) -> str:
+        line = t("could not write the run's records in {folder} ({reason}); {consequence}; "
+                 "check free space and permissions", folder=self.record.folder,
+                 reason=_reason(error), consequence=consequence)
+        return self._after_save(line)
+
+    def _write_quietly(self, name: str, data: object) -> None:
+        """Keep a failed call's error on disk if possible; the stop message matters more."""
+        try:
+            self.record.write_file(name, data)
+        except OSError:
+            pass
+
+    def _duration(self, started: float) -> int | None:
+        return None if self.client.simulated else round((time.perf_counter() - started) * 1000)
+
+
+def _name(name: object) -> str:
+    """A tool name the model sent, safe to put in a message: short, quoted if odd."""
+    if isinstance(name, str) and name.isidentifier() and len(name) <= 64:
+        return name
+    return json.dumps(name, ensure_ascii=True)[:60]
+
+
+def _argument_problem(tool: str, error: InvalidArguments) -> str:
+    """A lookup's bad argument: the tool's name, then the field and its rule.
+
+    One template for each lookup tool: a generic "{tool} {field}: {rule}" would match every
+    line with a space and a colon in it (a note's title too) when lines are shown.
+    """
+    from planner.conversation.lookups import DUE_NOTES, GET_NOTE, SEARCH_NOTES
+
+    values = {"field": error.field, "rule": error.rule}
+    if tool == SEARCH_NOTES:
+        return t("search_notes {field}: {rule}", **values)
+    if tool == GET_NOTE:
+        return t("get_note {field}: {rule}", **values)
+    if tool == DUE_NOTES:
+        return t("due_notes {field}: {rule}", **values)
+    return f"{tool} {error}"
+
+
+def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
+    """A proposal as the summary records it: a plan's date, or a series' dates."""
+    return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
+                      getattr(plan, "dates", None))
+
+
+def _bounded(result: dict, room: int) -> dict:
+    """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
+    size = len(storage.to_json(result))
+    if size > MAX_RESULT_BYTES:
+        return {"error": t("the result was longer than {limit} bytes; ask for less",
+                           limit=MAX_RESULT_BYTES)}
+    if size > room:
+        return {"error": t("the results of one reply's lookups may add up to at most {limit} "
+                           "bytes; ask for this again in a later reply",
+                           limit=MAX_TURN_RESULT_BYTES)}
+    return result
+
+
+def _short(result: dict) -> str:
+    """A lookup's result in a few words, for the screen and the summary."""
+    if "error" in result:
+        return t("error: {error}", error=str(result["error"])[:120])
+    if isinstance(result.get("results"), list):
+        return t("{count} of {total} notes found", count=len(result["results"]),
+                 total=result.get("total", "?"))
+    if "id" in result:
+        return t("note {id}", id=str(result["id"])[:60])
+    if isinstance(result.get("due"), list):
+        return t("{count} of {total} due notes", count=len(result["due"]),
+                 total=result.get("total", "?"))
+    return t("done")
+
+
+def _jsonable(arguments: object) -> object:
+    return arguments._asdict() if hasattr(arguments, "_asdict") else arguments
+
+
+def _reason(error: OSError) -> str:
+    """An OSError in words, without a traceback: 'No space left on device'."""
+    return error.strerror or str(error)

@@ -1,0 +1,309 @@
+"""The read-only lookup tools the model may call: search_notes, get_note (SPEC 11), due_notes
+(SPEC 16)."""
+
+# Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
+# object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the
+# allowed keys, values of the right type and never converted. Every result fits in
+# tools.MAX_RESULT_BYTES as the flow serializes it (storage.to_json), whatever the notes hold.
+
+from __future__ import annotations
+
+import datetime as _dt
+import unicodedata
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner.base import storage
+from planner.base.i18n import t
+from planner.conversation.tools import MAX_RESULT_BYTES, Tool
+from planner.notes.catalog import MAX_QUERY
+from planner.plans.plan import InvalidArguments, _kind, _load_object, _show
+
+if TYPE_CHECKING:
+    from planner.memory.review_memory import ReviewMemory
+    from planner.notes.catalog import Catalog
+
+SEARCH_NOTES = "search_notes"
+GET_NOTE = "get_note"
+DUE_NOTES = "due_notes"
+MAX_DUE_DAYS = 30
+MAX_DUE_LIMIT = 20
+MAX_LIMIT = 10
+DEFAULT_LIMIT = 5
+MAX_ID = 500
+MAX_TEXT = 3000  # characters of a note's text sent back; the rest is cut, and it says so
+_TITLE = 120  # characters of a title in a result
+_TAGS = 10  # tags in a result, each cut at 30 characters
+_SPACES = " \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
+NO_NOTE = {"error": t("no note with this ID")}
+
+
+class SearchArguments(NamedTuple):
+    """Checked search_notes arguments."""
+
+    query: str
+    limit: int
+
+
+class GetArguments(NamedTuple):
+    """Checked get_note arguments."""
+
+    id: str
+
+
+class DueArguments(NamedTuple):
+    """Checked due_notes arguments."""
+
+    days: int
+    limit: int
+
+
+SEARCH_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": SEARCH_NOTES,
+        "description": (
+            "Search the person's notes by words (Chinese or English; every word must appear). "
+            "Use it to find the IDs of the notes a request is about before proposing a plan. "
+            "Read-only. Returns {\"results\": [{\"id\", \"title\", \"snippet\"}], \"total\": N}, "
+            "best matches first."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY,
+                          "description": "Words to look for, separated by spaces."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                          "description": f"How many results (default {DEFAULT_LIMIT})."},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+GET_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": GET_NOTE,
+        "description": (
+            "Read one note by its ID (as search_notes returns it). Read-only. Returns "
+            "{\"id\", \"title\", \"tags\", \"text\"} (a long text is cut and says so), or "
+            "{\"error\": \"no note with this ID\"}."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                       "description": "The note's ID, exactly."},
+            },
+            "required": ["id"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+DUE_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": DUE_NOTES,
+        "description": (
+            "List the person's notes that are due for review by today + days, most overdue "
+            "first, as the program schedules them from the reviews it recorded (FSRS). "
+            "Read-only. Returns {\"due\": [{\"id\", \"title\", \"due\", \"last_reviewed\", "
+            "\"last_rating\", \"retrievability\", \"reviews\"}], \"total\": N, "
+            "\"next_due\": date or null}: due dates are YYYY-MM-DD, retrievability is the chance "
+            "of recall now in percent, total counts every note due, next_due is the first due "
+            "date after that day."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "days": {"type": "integer", "minimum": 0, "maximum": MAX_DUE_DAYS,
+                         "description": "Notes due by today plus this many days (0: today)."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_DUE_LIMIT,
+                          "description": "How many notes at most."},
+            },
+            "required": ["days", "limit"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def lookup_tools(catalog: Catalog) -> tuple[Tool, Tool]:
+    """search_notes and get_note over `catalog`: run at once, never confirmed."""
+    return (
+        Tool(SEARCH_NOTES, SEARCH_SCHEMA, check_search, False,
+             lambda arguments: run_search(catalog, arguments)),
+        Tool(GET_NOTE, GET_SCHEMA, check_get, False,
+             lambda arguments: run_get(catalog, arguments)),
+    )
+
+
+def due_tool(memory: ReviewMemory, today: _dt.date) -> Tool:
+    """due_notes over the review memory: run at once, never confirmed."""
+    return Tool(DUE_NOTES, DUE_SCHEMA, check_due, False,
+                lambda arguments: run_due(memory, today, arguments))
+
+
+# --- checking --------------------------------------------------------------------------------
+
+
+def check_search(arguments: object) -> SearchArguments:
+    """search_notes arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("query",), allowed=("query", "limit"))
+    query = data["query"]
+    if not isinstance(query, str):
+        raise InvalidArguments("query", t("must be a string, got {kind}", kind=_kind(query)))
+    if len(query) > MAX_QUERY:
+        raise InvalidArguments("query", t("has {count} characters; at most {limit}",
+                                          count=len(query), limit=MAX_QUERY))
+    query = query.strip(_SPACES)
+    if not query:
+        raise InvalidArguments("query", t("is empty after trimming spaces"))
+    _printable("query", query)
+    limit = data.get("limit", DEFAULT_LIMIT)
+    # bool is an int subclass, and 5.0 or "5" are not integers: none is converted.
+    if type(limit) is not int:
+        raise InvalidArguments("limit", t("must be an integer, got {kind}", kind=_kind(limit)))
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidArguments("limit", t("must be from {low} to {high}, got {value}", low=1,
+                                          high=MAX_LIMIT, value=limit))
+    return SearchArguments(query, limit)
+
+
+def check_get(arguments: object) -> GetArguments:
+    """get_note arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("id",), allowed=("id",))
+    note_id = data["id"]
+    if not isinstance(note_id, str):
+        raise InvalidArguments("id", t("must be a string, got {kind}", kind=_kind(note_id)))
+    if not note_id:
+        raise InvalidArguments("id", t("is empty"))
+    if len(note_id) > MAX_ID:
+        raise InvalidArguments("id", t("has {count} characters; at most {limit}",
+                                       count=len(note_id), limit=MAX_ID))
+    _printable("id", note_id)
+    return GetArguments(note_id)
+
+
+def check_due(arguments: object) -> DueArguments:
+    """due_notes arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("days", "limit"), allowed=("days", "limit"))
+    return DueArguments(_whole(data, "days", 0, MAX_DUE_DAYS),
+                        _whole(data, "limit", 1, MAX_DUE_LIMIT))
+
+
+def _whole(data: dict, field: str, low: int, high: int) -> int:
+    value = data[field]
+    # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
+    if type(value) is not int:
+        raise InvalidArguments(field, t("must be an integer, got {kind}", kind=_kind(value)))
+    if not low <= value <= high:
+        raise InvalidArguments(field, t("must be from {low} to {high}, got {value}", low=low,
+                                        high=high, value=value))
+    return value
+
+
+def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict:
+    data = _load_object(arguments)
+    for name in required:
+        if name not in data:
+            raise InvalidArguments(name, t("is required but missing"))
+    extra = sorted(name for name in data if name not in allowed)
+    if extra:
+        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        raise InvalidArguments(name, t("is not an allowed field (only {fields})",
+                                       fields=", ".join(allowed)))
+    return data
+
+
+def _printable(field: str, value: str) -> None:
+    for char in value:
+        if not (char.isprintable() or unicodedata.category(char) == "Zs"):
+            raise InvalidArguments(field, t("contains a non-printable character U+{code:04X}",
+                                            code=ord(char)))
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+def run_search(catalog: Catalog, arguments: SearchArguments) -> dict:
+    """The best matches, cut to fit MAX_RESULT_BYTES (`total` still counts every match)."""
+    from planner.notes.catalog import NotesError
+
+    try:
+        results, total = catalog.search(arguments.query, arguments.limit)
+    except NotesError as error:
+        return {"error": t("the notes cannot be searched now ({error})", error=error)}
+    shown = [{"id": item["id"], "title": _cut(item["title"], _TITLE),
+              "snippet": item["snippet"]} for item in results]
+    result = {"results": shown, "total": total}
+    # Rare: very long IDs or wide snippets. Shorten snippets first, then drop the last results.
+    while _size(result) > MAX_RESULT_BYTES and shown:
+        longest = max(shown, key=lambda item: len(item["snippet"] or ""))
+        if len(longest["snippet"] or "") > 40:
+            longest["snippet"] = _cut(longest["snippet"], len(longest["snippet"]) // 2)
+        else:
+            shown.pop()
+    return result
+
+
+def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
+    """One note, its text cut at MAX_TEXT characters (or less, to fit) and saying so."""
+    from planner.notes.catalog import NotesError
+
+    try:
+        note = catalog.get(arguments.id)
+    except NotesError as error:
+        return {"error": t("the note cannot be read now ({error})", error=error)}
+    if note is None:
+        return dict(NO_NOTE)
+    result = {"id": note.id, "title": _cut(note.title, _TITLE),
+              "tags": [_cut(tag, 30) for tag in note.tags[:_TAGS]], "text": note.text}
+    if _size(result) <= MAX_RESULT_BYTES and len(note.text) <= MAX_TEXT:
+        return result
+    # The longest start of the text that fits with its notice: a binary search on its length.
+    low, high = 0, min(len(note.text), MAX_TEXT)
+    while low < high:
+        middle = (low + high + 1) // 2
+        result["text"] = _with_notice(note.text, middle)
+        if _size(result) <= MAX_RESULT_BYTES:
+            low = middle
+        else:
+            high = middle - 1
+    result["text"] = _with_notice(note.text, low)
+    return result
+
+
+def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> dict:
+    """The notes due by today + days, as `planner due --json` lists them, cut to fit."""
+    from planner.notes.catalog import NotesError
+
+    try:
+        found = memory.due(today, arguments.days, arguments.limit)
+    except NotesError as error:
+        return {"error": t("the notes cannot be read now ({error})", error=error)}
+    rows = [{**row, "title": _cut(str(row["title"]), _TITLE)} for row in found.rows]
+    result = {"due": rows, "total": found.total,
+              "next_due": None if found.next_due is None else found.next_due.isoformat()}
+    # Rare: IDs hundreds of characters long. The last (least overdue) notes go first.
+    while _size(result) > MAX_RESULT_BYTES and rows:
+        rows.pop()
+    return result
+
+
+def _with_notice(text: str, shown: int) -> str:
+    return (f"{text[:shown]}\n[cut: the first {shown:,} of {len(text):,} characters are shown; "
+            "the rest of this note is not]")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _size(result: dict) -> int:
+    """The result's size as the flow sends and bounds it."""
+    return len(storage.to_json(result))
+

@@ -1,0 +1,179 @@
+"""Building requests: the system message, the first messages, the tools and the body."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from planner.base import i18n
+from planner.base.config import Config
+from planner.conversation.tools import Registry, Tool
+from planner.notes.catalog import Catalog, ListCatalog, Note, listing
+from planner.plans.plan import (
+    SERIES_TOOL_NAME,
+    TOOL_NAME,
+    parse_arguments,
+    parse_series_arguments,
+    series_tool_definition,
+    tool_definition,
+)
+
+if TYPE_CHECKING:
+    from planner.memory.review_memory import ReviewMemory
+
+# responses_wire.OUTPUT_ITEMS, named here so a Chat request never imports the Responses code.
+_OUTPUT_ITEMS = "output_items"
+
+DEFAULT_REQUEST = "请把N1和N2安排在2026-10-05复习20分钟，标题为RAG基础复习。只保存本地计划。"
+
+
+def save_tool(note_ids: Collection[str], listed: Collection[str] | None = None) -> Tool:
+    """save_review_plan: checked strictly, run only after the person types SAVE.
+
+    `note_ids` answers "does this note exist?" for every proposed ID; `listed` are the IDs the
+    schema names in its enum (None: too many notes to list, so no enum).
+    """
+    return Tool(
+        name=TOOL_NAME,
+        schema=tool_definition(listed),
+        check=lambda arguments: parse_arguments(arguments, note_ids),
+        needs_confirmation=True,
+    )
+
+
+def series_tool(note_ids: Collection[str], listed: Collection[str] | None,
+                today: _dt.date) -> Tool:
+    """save_review_series: the second confirmed tool; one SAVE saves every session."""
+    return Tool(
+        name=SERIES_TOOL_NAME,
+        schema=series_tool_definition(listed),
+        check=lambda arguments: parse_series_arguments(arguments, note_ids, today),
+        needs_confirmation=True,
+    )
+
+
+def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
+    """A catalog for notes given as a plain sequence (tests, the samples)."""
+    return notes if isinstance(notes, Catalog) else ListCatalog(tuple(notes), "samples")
+
+
+def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
+                 memory: ReviewMemory | None = None) -> Registry:
+    """The tools of one run: save_review_plan and save_review_series; search_notes and
+    get_note when the notes are not all listed; due_notes when `memory` knows of due notes."""
+    catalog = as_catalog(notes)
+    today = today or _dt.date.today()
+    listed = catalog.listed()
+    ids = None if listed is None else [note.id for note in listed]
+    tools = [save_tool(catalog, ids), series_tool(catalog, ids, today)]
+    if catalog.offers_lookups:
+        from planner.conversation.lookups import lookup_tools
+
+        tools += lookup_tools(catalog)
+    if memory is not None and memory.has_due_info():
+        from planner.conversation.lookups import due_tool
+
+        tools.append(due_tool(memory, today))
+    return Registry(tools)
+
+
+def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
+                   memory: ReviewMemory | None = None) -> dict:
+    """The assistant's role, the notes it may refer to (or how to find them), today's date,
+    and (with due information) one line on the notes due today."""
+    catalog = as_catalog(notes)
+    zone = _dt.datetime.now().astimezone().tzname() or "local time"
+    content = (
+        "You help a person plan the review of their study notes. When the request names the "
+        f"notes, the date, the minutes and a title, call {TOOL_NAME} once with exactly those "
+        "values. If anything is missing or unclear, do not call the tool: ask in one short "
+        "question, and the person's answer comes as their next message. The program checks "
+        "your proposal and the person decides whether it is saved; you never save anything "
+        "yourself, so never claim a plan was saved unless the tool result says so. A tool "
+        "result with status rejected names the rule your call broke: correct the call. A "
+        "result with status cancelled and feedback says what the person wants changed: "
+        "propose again with that change.\n"
+        f"For several review sessions of the same notes (spaced repetition), call "
+        f"{SERIES_TOOL_NAME} once with all the dates instead; it is confirmed and saved as "
+        "one.\n"
+        f"Today is {today.isoformat()} ({today.strftime('%A')}, {zone}); resolve words like "
+        "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
+    )
+    if i18n.language() == "zh":
+        # The program's own lines are Chinese: the model's words should be too (SPEC 19).
+        content += ("The person reads Chinese (Simplified): write your questions and "
+                    "explanations in Chinese; keep note IDs, dates and tool arguments as they "
+                    "are.\n")
+    listed = catalog.listed()
+    if catalog.offers_lookups:
+        content += ("Use search_notes to find notes by their words and get_note to read one; "
+                    "both only read. Use only note IDs you found.\n")
+    if memory is not None and memory.has_due_info():
+        # One line whatever the log holds: the request does not grow with the reviews.
+        count = memory.due_today(today)
+        notes_due = "1 note is" if count == 1 else f"{count:,} notes are"
+        content += (f"By the person's review history, {notes_due} due for review today; "
+                    "due_notes lists them (and those due in the next days), most overdue "
+                    "first.\n")
+    if listed is None:
+        # Not listed at all: the request stays the same size however many notes there are.
+        content += f"The person has {len(catalog):,} notes; they are not listed here."
+    else:
+        content += f"Notes you may refer to:\n{listing(listed)}"
+    return {"role": "system", "content": content}
+
+
+def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,
+                   memory: ReviewMemory | None = None) -> list[dict]:
+    """The messages of the first request: system, then the person's request."""
+    return [system_message(notes, today, memory), {"role": "user", "content": request}]
+
+
+def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[Note] | Catalog,
+                       today: _dt.date, memory: ReviewMemory | None = None) -> list[dict]:
+    """The first messages of a continued run (SPEC 21): today's system message, the earlier
+    run's conversation after its own system message, then the person's next message."""
+    # Today's system message, not the earlier one: "tomorrow" means tomorrow from now.
+    return [system_message(notes, today, memory), *earlier,
+            {"role": "user", "content": request}]
+
+
+def build_request(
+    config: Config, messages: list[dict], registry: Registry, tool_choice: str
+) -> dict:
+    """The exact JSON body sent for config's `api` (dry-run prints this same body).
+
+    Chat Completions: POST /chat/completions, config's max_tokens in `max_tokens_field`.
+    Responses: POST /responses, the same request converted by planner.model.responses_wire (imported
+    only then), with the output items of earlier replies sent back unchanged.
+    """
+    if config.api != "responses" and any(_OUTPUT_ITEMS in message for message in messages):
+        # Continued from a Responses run: the kept output items are not a Chat field.
+        messages = [{name: value for name, value in message.items() if name != _OUTPUT_ITEMS}
+                    for message in messages]
+    body = {
+        "model": config.model,
+        "messages": messages,
+        "tools": registry.definitions(),
+        "tool_choice": tool_choice,
+        "stream": False,
+        config.max_tokens_field: config.max_tokens,
+    }
+    # Provider-specific fields go at the top level of the body, as the SDK's extra_body sends
+    # them; config refuses an extra_body that would replace one of the fields above.
+    body.update(config.extra_body)
+    if config.api == "responses":
+        from planner.model.responses_wire import request_body as responses_body
+
+        return responses_body(body)
+    return body
+
+
+# The same function under the name the edge uses for "the body of the configured api".
+request_body = build_request
+
+
+def endpoint(config: Config) -> str:
+    """The path the request is sent to, after base_url (dry-run names it)."""
+    return "/responses" if config.api == "responses" else "/chat/completions"

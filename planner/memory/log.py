@@ -1,0 +1,446 @@
+"""The review log: `reviews.jsonl` in the home, one event a line, only ever appended to."""
+
+# SPEC 16. Each line is one event (review, undo, drop, drop-undo). Nothing in the log is changed
+# or removed: an undo is a line of its own, and so is bringing back a dropped plan.
+#
+# Writing: one open, one write of every line of the call, fsync, close, under an exclusive
+# flock. A single write either lands whole or leaves a torn tail; on a failure we cut the file
+# back to its size before, so the log is as it was. The lock is what makes that cut safe: without
+# it a second process could append between our write and the cut, and we would cut its line too.
+#
+# Reading: at most 64 MiB, never through a link, never waiting on a FIFO; a line that cannot be
+# read is skipped with one warning naming its number, and every other line still counts.
+
+from __future__ import annotations
+
+import datetime as _dt
+import errno
+import fcntl
+import json
+import os
+import re
+import stat
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from planner.base import storage, strictjson
+from planner.base.i18n import t
+
+LOG_NAME = "reviews.jsonl"
+LOG_VERSION = 1
+MAX_LOG_BYTES = 64 * storage.MIB
+RATINGS = ("again", "hard", "good", "easy")
+MAX_MINUTES = 120
+
+# O_RDWR, not O_WRONLY: we read the last byte to end a torn line before ours; it also keeps a
+# FIFO from blocking the open (as O_NONBLOCK does), so fstat can refuse it.
+_APPEND = (os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+_UTC_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
+                       r"(Z|\+00:00)", re.ASCII)
+_SEPARATORS = (",", ":")
+
+
+class Review(NamedTuple):
+    """A review of one note: `reviewed_at` is UTC; `run_id` names the plan (`<run>#n` a session)."""
+
+    review_id: str
+    note_id: str
+    run_id: str | None
+    reviewed_at: _dt.datetime
+    rating: str
+    minutes: int | None
+
+
+class Undo(NamedTuple):
+    """The review `review_id` stops counting."""
+
+    review_id: str
+    undone_at: _dt.datetime
+
+
+class Drop(NamedTuple):
+    """The saved plan `run_id` will not happen."""
+
+    run_id: str
+    dropped_at: _dt.datetime
+
+
+class DropUndo(NamedTuple):
+    """The dropped plan `run_id` is back."""
+
+    run_id: str
+    undone_at: _dt.datetime
+
+
+Event = Review | Undo | Drop | DropUndo
+
+
+class LogContents(NamedTuple):
+    """The events of the log in file order, and one warning per line that was skipped."""
+
+    events: list[Event]
+    warnings: list[str]
+
+
+class ReviewLogError(Exception):
+    """The log cannot be read or appended to; str() is the one line for the person."""
+
+
+class _BadLine(ValueError):
+    """Why one line is not an event, in a few words."""
+
+
+def log_path(home: str | os.PathLike[str]) -> Path:
+    """Where the review log of `home` is."""
+    return Path(home) / LOG_NAME
+
+
+_last_micros = 0
+
+
+def new_review_id() -> str:
+    """A review ID that sorts by creation time (UTC) and is unique through its random tail."""
+    global _last_micros
+    # Strictly increasing within a process, so the IDs of one `done` sort in the order made.
+    micros = max(time.time_ns() // 1000, _last_micros + 1)
+    _last_micros = micros
+    moment = _dt.datetime.fromtimestamp(micros // 1_000_000, _dt.UTC)
+    return f"{moment:%Y%m%dT%H%M%S}{micros % 1_000_000:06d}Z-{os.urandom(3).hex()}"
+
+
+# --- Writing ----------------------------------------------------------------------------------
+
+
+def record_reviews(home: str | os.PathLike[str], note_ids: Sequence[str], rating: str, *,
+                   run_id: str | None = None, minutes: int | None = None,
+                   reviewed_at: _dt.datetime | None = None) -> list[Review]:
+    """Append one review per note in a single write (all or none) and return them."""
+    moment = _utc(reviewed_at)
+    events = [Review(new_review_id(), note_id, run_id, moment, rating, minutes)
+              for note_id in note_ids]
+    append(home, events, t("the review") if len(events) == 1 else t("the reviews"))
+    return events
+
+
+def record_undo(home: str | os.PathLike[str], review_id: str, *,
+                at: _dt.datetime | None = None) -> Undo:
+    """Append an undo line: the review stops counting."""
+    event = Undo(review_id, _utc(at))
+    append(home, [event], t("the undo"))
+    return event
+
+
+def record_drop(home: str | os.PathLike[str], run_id: str, *,
+                at: _dt.datetime | None = None) -> Drop:
+    """Append a drop line: the plan will not happen."""
+    event = Drop(run_id, _utc(at))
+    append(home, [event], t("the drop"))
+    return event
+
+
+def record_drop_undo(home: str | os.PathLike[str], run_id: str, *,
+                     at: _dt.datetime | None = None) -> DropUndo:
+    """Append a drop-undo line: the dropped plan is back."""
+    event = DropUndo(run_id, _utc(at))
+    append(home, [event], t("the undo of the drop"))
+    return event
+
+
+def append(home: str | os.PathLike[str], events: Iterable[Event],
+           what: str = t("the events")) -> None:
+    """Append `events` to the log in one write, or raise ReviewLogError with the log as it was."""
+    path = log_path(home)
+    data = b"".join(encode(event) for event in events)
+    if not data:
+        return
+    try:
+        fd = os.open(path, _APPEND, storage.FILE_MODE)
+    except OSError as error:
+        raise ReviewLogError(_not_recorded(what, path, _reason(error))) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = storage.file_kind(info.st_mode)
+            raise ReviewLogError(_not_recorded(what, path, t("it is {kind}", kind=kind)))
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        # Measured under the lock: no other planner appends until we close.
+        before = os.fstat(fd).st_size
+        if before and os.pread(fd, 1, before - 1) != b"\n":
+            # A torn line (a crash mid-write) ends here, so ours is not glued onto it and lost.
+            data = b"\n" + data
+        if before + len(data) > MAX_LOG_BYTES:
+            # Past 64 MiB the log could no longer be read: refuse now rather than lose it all.
+            raise ReviewLogError(_not_recorded(what, path, t("the log would pass 64 MiB")))
+        _write_whole(fd, data, before, what, path)
+        if before == 0:
+            _sync_dir_quietly(path.parent)
+    except OSError as error:
+        raise ReviewLogError(_not_recorded(what, path, _reason(error))) from None
+    finally:
+        os.close(fd)  # also releases the lock
+
+
+def _write_whole(fd: int, data: bytes, before: int, what: str, path: Path) -> None:
+    """One write and fsync; on any failure (Ctrl+C too), cut the file back to `before` bytes."""
+    try:
+        written = os.write(fd, data)
+        if written != len(data):
+            # How a filling disk shows itself: the kernel takes what fits and says how much.
+            raise ReviewLogError(_not_recorded(
+                what, path, t("only {written} of {total} bytes could be written; is the disk "
+                              "full?", written=written, total=len(data))))
+        os.fsync(fd)
+    except BaseException as failure:
+        if not _cut_back(fd, before) and isinstance(failure, (OSError, ReviewLogError)):
+            # Only here can the log keep part of a call: the rarest case, and said so.
+            reason = (_reason(failure) if isinstance(failure, OSError)
+                      else t("only part of it could be written"))
+            raise ReviewLogError(t("could not record {what} in {path} ({reason}) nor cut the "
+                                   "log back; the log may hold part of it",
+                                   what=what, path=path, reason=reason)) from None
+        raise
+
+
+def _cut_back(fd: int, size: int) -> bool:
+    """Truncate the log to `size` bytes, durably; False when even that fails."""
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        return False
+    return True
+
+
+def encode(event: Event) -> bytes:
+    """The log line of `event`: compact UTF-8 JSON and a newline; ValueError if not valid."""
+    data: dict[str, object]
+    match event:
+        case Review():
+            data = {"version": LOG_VERSION, "kind": "review", "review_id": event.review_id,
+                    "note_id": event.note_id, "run_id": event.run_id,
+                    "reviewed_at": _iso(event.reviewed_at), "rating": event.rating,
+                    "minutes": event.minutes}
+        case Undo():
+            data = {"version": LOG_VERSION, "kind": "undo", "review_id": event.review_id,
+                    "undone_at": _iso(event.undone_at)}
+        case Drop():
+            data = {"version": LOG_VERSION, "kind": "drop", "run_id": event.run_id,
+                    "dropped_at": _iso(event.dropped_at)}
+        case DropUndo():
+            data = {"version": LOG_VERSION, "kind": "drop-undo", "run_id": event.run_id,
+                    "undone_at": _iso(event.undone_at)}
+        case _:
+            raise TypeError(f"not a review log event: {event!r}")
+    # Checked by the reader's own rules: planner never writes a line it would skip.
+    try:
+        _event(data)
+    except _BadLine as bad:
+        raise ValueError(t("not a valid review log event: {problem}", problem=bad)) from None
+    text = json.dumps(data, ensure_ascii=False, separators=_SEPARATORS)
+    return (text + "\n").encode("utf-8")
+
+
+def _utc(moment: _dt.datetime | None) -> _dt.datetime:
+    """`moment` (now if None) in UTC, to the second as the log keeps it."""
+    if moment is None:
+        moment = _dt.datetime.now(_dt.UTC)
+    elif moment.tzinfo is None:
+        raise ValueError(t("a review time must carry its time zone"))
+    return moment.astimezone(_dt.UTC).replace(microsecond=0)
+
+
+def _iso(moment: _dt.datetime) -> str:
+    return moment.astimezone(_dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _not_recorded(what: str, path: Path, reason: str) -> str:
+    return t("could not record {what} in {path} ({reason}); nothing was recorded",
+             what=what, path=path, reason=reason)
+
+
+def _reason(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return t("it is a symbolic link, which is not followed")
+    return error.strerror or str(error)
+
+
+def _sync_dir_quietly(folder: Path) -> None:
+    """Make a new log's name durable; the line itself is already on disk, so failing is no loss."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def read_log(home: str | os.PathLike[str]) -> LogContents:
+    """Every readable event of the log in file order; no log is an empty one."""
+    path = log_path(home)
+    try:
+        data = storage.read_regular_file(path, MAX_LOG_BYTES, follow_links=False)
+    except FileNotFoundError:
+        return LogContents([], [])
+    except storage.FileRefused as refused:
+        raise ReviewLogError(_refused(path, str(refused))) from None
+    except OSError as error:
+        raise ReviewLogError(t("{path} cannot be read ({reason})", path=path,
+                               reason=_reason(error))) from None
+    events: list[Event] = []
+    warnings: list[str] = []
+    first_line: dict[str, int] = {}
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue  # a blank line (a hand edit) holds nothing to lose
+        try:
+            event = _event(strictjson.loads(raw.decode("utf-8")))
+            if type(event) is Review:
+                seen = first_line.setdefault(event.review_id, number)
+                if seen != number:
+                    raise _BadLine(t("repeats the review_id of line {line}", line=seen))
+        except UnicodeDecodeError:
+            warnings.append(_skipped(number, t("not UTF-8")))
+        except strictjson.JSONRefused as refused:
+            warnings.append(_skipped(number, refused.bare))
+        except _BadLine as bad:
+            warnings.append(_skipped(number, str(bad)))
+        else:
+            events.append(event)
+    return LogContents(events, warnings)
+
+
+def _refused(path: Path, message: str) -> str:
+    """storage's refusal, with the size a too-large log actually has."""
+    try:
+        size = os.lstat(path).st_size
+    except OSError:
+        return message
+    if size > MAX_LOG_BYTES:
+        return t("{path} is {size:,} bytes, more than the 64 MiB planner reads", path=path,
+                 size=size)
+    return message
+
+
+def _skipped(number: int, reason: str) -> str:
+    return t("{log} line {number} cannot be read ({reason}); skipped", log=LOG_NAME,
+             number=number, reason=reason)
+
+
+_KEYS = {
+    "review": frozenset({"version", "kind", "review_id", "note_id", "run_id", "reviewed_at",
+                         "rating", "minutes"}),
+    "undo": frozenset({"version", "kind", "review_id", "undone_at"}),
+    "drop": frozenset({"version", "kind", "run_id", "dropped_at"}),
+    "drop-undo": frozenset({"version", "kind", "run_id", "undone_at"}),
+}
+
+
+def _event(data: object) -> Event:
+    """The event a decoded line holds, every field checked; _BadLine says what is wrong."""
+    if type(data) is not dict:
+        raise _BadLine(t("not a JSON object"))
+    version = data.get("version")
+    if type(version) is not int or version != LOG_VERSION:
+        raise _BadLine(t("version is {value}, not 1", value=_show(version)))
+    kind = data.get("kind")
+    keys = _KEYS.get(kind) if type(kind) is str else None
+    if keys is None:
+        raise _BadLine(t("kind is {value}, not review, undo, drop or drop-undo",
+                         value=_show(kind)))
+    if data.keys() != keys:
+        missing = sorted(keys - data.keys())
+        if missing:
+            raise _BadLine(t("has no {key}", key=missing[0]))
+        raise _BadLine(t("has the unknown key {key}", key=_show(sorted(data.keys() - keys)[0])))
+    match kind:
+        case "review":
+            return Review(_text(data, "review_id"), _text(data, "note_id"),
+                          _optional_text(data, "run_id"), _moment(data, "reviewed_at"),
+                          _rating(data), _minutes(data))
+        case "undo":
+            return Undo(_text(data, "review_id"), _moment(data, "undone_at"))
+        case "drop":
+            return Drop(_text(data, "run_id"), _moment(data, "dropped_at"))
+        case _:
+            return DropUndo(_text(data, "run_id"), _moment(data, "undone_at"))
+
+
+def _text(data: dict, key: str) -> str:
+    value = data[key]
+    if type(value) is not str or not value:
+        raise _BadLine(t("{key} is {value}, not a non-empty string", key=key, value=_show(value)))
+    return value
+
+
+def _optional_text(data: dict, key: str) -> str | None:
+    return None if data[key] is None else _text(data, key)
+
+
+def _moment(data: dict, key: str) -> _dt.datetime:
+    value = data[key]
+    if type(value) is str and _UTC_TIME.fullmatch(value):
+        try:
+            # "Z" and "+00:00" both read as datetime.UTC, the zone fsrs insists on.
+            return _dt.datetime.fromisoformat(value)
+        except ValueError:
+            pass  # e.g. a 30 February
+    raise _BadLine(t("{key} is {value}, not a UTC time such as 2026-05-01T09:30:00Z", key=key,
+                     value=_show(value)))
+
+
+def _rating(data: dict) -> str:
+    value = data["rating"]
+    if type(value) is not str or value not in RATINGS:
+        raise _BadLine(t("rating is {value}, not again, hard, good or easy", value=_show(value)))
+    return value
+
+
+def _minutes(data: dict) -> int | None:
+    value = data["minutes"]
+    if value is None or (type(value) is int and 1 <= value <= MAX_MINUTES):
+        return value
+    raise _BadLine(t("minutes is {value}, not a whole number from 1 to 120 or null",
+                     value=_show(value)))
+
+
+def _show(value: object) -> str:
+    """A value from the file, short and with no control characters."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --- What the log says ------------------------------------------------------------------------
+
+
+def undone_ids(events: Iterable[Event]) -> frozenset[str]:
+    """The IDs of the reviews that were undone."""
+    return frozenset(event.review_id for event in events if type(event) is Undo)
+
+
+def effective_reviews(events: Sequence[Event]) -> list[Review]:
+    """The reviews that count, in file order: every review not undone."""
+    undone = undone_ids(events)
+    return [event for event in events if type(event) is Review and event.review_id not in undone]
+
+
+def dropped_runs(events: Iterable[Event]) -> frozenset[str]:
+    """The run IDs dropped and not brought back, the later line deciding."""
+    dropped: set[str] = set()
+    for event in events:
+        if type(event) is Drop:
+            dropped.add(event.run_id)
+        elif type(event) is DropUndo:
+            dropped.discard(event.run_id)
+    return frozenset(dropped)

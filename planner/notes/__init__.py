@@ -1,0 +1,1 @@
+"""The person's notes: the catalog, front matter, the search index."""

@@ -1,0 +1,1 @@
+"""Review plans: the checked plan, what changed, the plan files and their listing."""
