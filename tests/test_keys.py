@@ -190,6 +190,7 @@ def test_a_command_that_prints_without_end_is_stopped_at_the_limit() -> None:
     assert time.monotonic() - started < 5  # not at the 10-second timeout
 
 
+@pytest.mark.not_under_faketime("libfaketime stretches a thread's timed join")
 @pytest.mark.skipif(os.name != "posix", reason="sh")
 def test_a_helper_the_command_leaves_running_does_not_hold_the_key_back() -> None:
     # A password manager that starts an agent which keeps the output pipe open.

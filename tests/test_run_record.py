@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from planner.base import storage
 from planner.base.config import Config
-from planner.cli import app as cli
+from planner.cli import run as run_modes
+from planner.cli.app import app
 from planner.conversation.events import Outcome
 from planner.conversation.flow import run_flow
 from planner.model import costs
@@ -241,7 +242,7 @@ WORDED = {
 
 
 def invoke(*args: str) -> str:
-    result = CliRunner().invoke(cli.app, list(args))
+    result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -300,7 +301,7 @@ def test_the_cost_line_never_reads_the_summary_back(home: Path, capsys) -> None:
     folder = home / "tool-records" / RUN_ID
     outcome = Outcome("complete", 0, RUN_ID, folder, simulated=False,
                       tally=costs.Tally(2, 0, 0, 1050, 80))
-    cli._finish(outcome, Config())
+    run_modes._finish(outcome, Config())
     lines = capsys.readouterr().err.splitlines()
     assert re.sub(" [·-] ", " · ", lines[0]) == "2 calls · 1,130 tokens · $0.0002"
     assert lines[1] == f"Records: {folder}"

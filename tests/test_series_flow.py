@@ -169,8 +169,8 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
 
 
 def warnings_for(home: Path, plan: ReviewPlan | ReviewSeries) -> list[str]:
-    dropped = reviewing.quiet_marks(home).dropped  # as the flow reads them
-    return plans.confirmation_warnings(home, "live", plan, today(), dropped)
+    return plans.confirmation_warnings(home, "live", plan, today(),
+                                       lambda: reviewing.quiet_marks(home).dropped)
 
 
 def test_a_series_is_warned_about_each_session_date_that_holds_plans(home: Path) -> None:

@@ -382,9 +382,8 @@ class _Run:
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         from planner.memory.reviewing import quiet_marks  # the log only when a plan is shown
 
-        dropped = quiet_marks(self.home).dropped
-        warnings = tuple(plans.confirmation_warnings(self.home, self.mode, plan, self.today,
-                                                     dropped))
+        warnings = tuple(plans.confirmation_warnings(
+            self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes)
         self.person.show(Proposed(number, view, self.client.simulated))

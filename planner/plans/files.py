@@ -22,7 +22,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from planner.base import storage, strictjson
@@ -228,15 +228,17 @@ def _mark(row: dict, marks: Marks) -> None:
 
 
 def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries,
-                          today: _dt.date, dropped: frozenset[str] = frozenset()) -> list[str]:
+                          today: _dt.date,
+                          dropped: Callable[[], frozenset[str]] = frozenset) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.
 
     A saved plan (or session) of the same mode with the same date and the same set of note IDs
     is named as a duplicate; other plans on that date are counted with their minutes. For a
     series, every session's date is looked at, and each warning names its session. Dropped
     plans and files that cannot be read are left out (`planner plans` lists them). `today` is
-    accepted for the screen's own use and does not change the result; `dropped`: the run IDs
-    the review log says were dropped.
+    accepted for the screen's own use and does not change the result. `dropped()` gives the run
+    IDs the review log says were dropped: asked only when there are plans to look at, so an
+    empty folder costs no read of the log.
     """
     label = PLANS_DIR.get(mode)
     if label is None:
@@ -257,6 +259,7 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
     same: dict[str, list[str]] = {day: [] for day in days}
     minutes = dict.fromkeys(days, 0)
     count = dict.fromkeys(days, 0)
+    left_out = dropped() if names else frozenset()
     for name in names:
         try:
             rows = read_plan(folder, name, label)
@@ -264,7 +267,7 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
             continue
         for row in rows:
             day = row["date"]
-            if row["problem"] is not None or day not in count or row["run_id"] in dropped:
+            if row["problem"] is not None or day not in count or row["run_id"] in left_out:
                 continue
             count[day] += 1
             minutes[day] += row["minutes"]

@@ -92,7 +92,7 @@ class TerminalPerson:
         self.edits = os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
     def show(self, event: object) -> None:
-        """Render one event of the flow (conversation.events); TypeError for one it does not know."""
+        """Render one event of the flow (conversation.events); TypeError for an unknown one."""
         if self.waiting is not None:
             # Called ends the wait; any other event would too, before it is drawn.
             with _whole():

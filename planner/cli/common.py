@@ -1,0 +1,174 @@
+"""What every command shares: the home and config options, the workspace, one-line exits."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NamedTuple, NoReturn
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.records import status
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+
+
+EXIT_USAGE = status.EXIT_USAGE
+EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
+
+HOME_ENV = "PLANNER_HOME"  # planner.base.home.HOME_ENV (not imported here: --help stays light)
+HELP_OPTION_NAMES = ["-h", "--help"]
+HomeOption = Annotated[
+    Path | None,
+    typer.Option("--home", envvar=HOME_ENV, show_envvar=True,
+                 help="The folder for everything: config.json, notes/, plans/, demo-plans/, "
+                 "tool-records/ (default: the current folder when it holds one of them, else "
+                 "your data folder; planner where tells which)."),
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", "-c", help="Settings file (default: config.json in the home "
+                 "folder if present, else built-in defaults)."),
+]
+
+
+class Workspace(NamedTuple):
+    """The home folder and the config file of one command, resolved once for it."""
+
+    home: Path
+    config_path: Path | None
+    # Which rule chose the home (planner.base.home.Home.rule): "option", "env", "current", "user".
+    rule: str = "current"
+
+    def config(self) -> "Config":
+        """The settings: --config, else the home's config.json, else the defaults."""
+        return _config(self.config_path, self.home)
+
+    def writable(self) -> Path:
+        """The home, created first (0700) when it is the per-user data folder not made yet."""
+        from planner.base.home import Home, ensure
+
+        try:
+            ensure(Home(self.home, self.rule))
+        except OSError as error:
+            _failed(t("could not create the home folder {home} ({reason}); nothing was written "
+                      "(use --home DIR to choose another folder)", home=self.home,
+                      reason=error.strerror or error))
+        return self.home
+
+
+def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
+    """This command's workspace: its own --home/--config, else those given before it, else
+    the home that planner.base.home chooses (the current folder or the per-user data folder)."""
+    outer = ctx.find_root().obj
+    # PLANNER_HOME is read again by each command: it must not undo a --home given before it.
+    from_env = getattr(ctx.get_parameter_source("home"), "name", "") == "ENVIRONMENT"
+    if home is not None and not (from_env and isinstance(outer, Workspace)):
+        home, rule = _checked_home(ctx, home)
+    elif isinstance(outer, Workspace):
+        home, rule = outer.home, outer.rule
+    else:
+        from planner.base.home import choose
+
+        home, rule = choose(None, None)[:2]
+    if config_path is None and isinstance(outer, Workspace):
+        config_path = outer.config_path
+    return Workspace(home, config_path, rule)
+
+def _checked_home(ctx: typer.Context, home: Path) -> tuple[Path, str]:
+    """The home folder given by --home or PLANNER_HOME, and which of them gave it; it must
+    exist: it is never created."""
+    source = getattr(ctx.get_parameter_source("home"), "name", "DEFAULT")
+    if source == "ENVIRONMENT":
+        return _existing_home(home, f"{HOME_ENV}={home}"), "env"
+    return _existing_home(home, f"--home {home}"), "option"
+
+
+def _existing_home(home: Path, given: str) -> Path:
+    # Checked up front: otherwise the first write fails and the message blames free space.
+    if home.is_dir():
+        return home
+    if home.exists():
+        _usage(t("{given}: is not a folder; planner uses an existing folder and never creates "
+                 "it (mkdir it first, or check the spelling)", given=given))
+    _usage(t("{given}: no such folder; planner uses an existing folder and never creates it "
+             "(mkdir it first, or check the spelling)", given=given))
+
+def _config(path: Path | None, home: Path = Path(".")) -> "Config":
+    """The settings: `path`, else the home folder's config.json if there is one, else defaults."""
+    from planner.base.config import DEFAULT_CONFIG_FILE, Config, ConfigError, load_config
+
+    if path is None:
+        candidate = home / DEFAULT_CONFIG_FILE
+        # A link is handed on even when broken, so a dangling config.json is named, not skipped.
+        if not (candidate.is_symlink() or candidate.exists()):
+            return Config(file=str(candidate))
+        path = candidate
+    try:
+        # Messages that say what to change name this file, the one really in use.
+        return load_config(path)._replace(file=str(path))
+    except ConfigError as error:
+        _usage(str(error))
+
+def _usage(message: str) -> NoReturn:
+    ui.error(message)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _failed(error: object) -> NoReturn:
+    """A command that failed: its one line, exit 1."""
+    ui.error(str(error))
+    raise typer.Exit(status.EXIT_FAILED)
+
+
+def _log_warnings(lines: list[str]) -> None:
+    for line in lines:
+        ui.notice(t("Warning: {warning}", warning=line))
+
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print stable machine-readable JSON on stdout.")
+]
+
+def _pick_run(folder: Path, wanted: str) -> str:
+    """The run ID that `last`, -N, an ID or a unique start of one names; else exit 2."""
+    from planner.records import history
+
+    back = wanted[1:] if wanted.startswith("-") else None
+    if back is not None and not (back.isascii() and back.isdigit()):
+        # ignore_unknown_options lets any dash word through; only -N is a run.
+        _usage(t("no such option: {option} (planner show -h lists the options)",
+                 option=wanted))
+    try:
+        if wanted == "last" or back is not None:
+            number = 1 if back is None else int(back)
+            names = history.run_ids(folder)
+            if number == 0:
+                _usage(t("-0 names no run: -1 is the newest, -2 the one before"))
+            if not names:
+                _usage(t("no runs in {folder} yet; planner --demo makes one",
+                         folder=_records_label(folder)))
+            if number > len(names):
+                _usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
+                         count=len(names), folder=_records_label(folder)))
+            return names[number - 1]
+        return history.find_run(folder, wanted)
+    except history.RunNotFound as error:
+        _usage(str(error))
+    except history.HistoryError as error:
+        _history_failed(error)
+
+
+def _records_label(home: Path) -> str:
+    """Where the runs are, as the person named it: tool-records/ or HOME/tool-records/."""
+    from planner.records.run_record import RECORDS_DIR
+
+    return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
+
+
+def _history_failed(error: Exception) -> NoReturn:
+    ui.error(t("{error}; check the folder's permissions", error=error))
+    raise typer.Exit(status.EXIT_FAILED)
+
+
+TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read

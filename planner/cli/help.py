@@ -1,0 +1,192 @@
+"""The person's language before any help is built, and Click's help and errors in Chinese."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from planner.cli.common import (
+    HELP_OPTION_NAMES,
+    HOME_ENV,
+)
+
+if TYPE_CHECKING:
+    pass
+
+# --- The person's language (SPEC 19) -------------------------------------------------------------
+
+
+def use_language(arguments: list[str]) -> str:
+    """Install the language config and environment ask for, before any help text is built."""
+    import os
+
+    from planner.base import i18n
+
+    language = i18n.choose(_configured_language(arguments, os.environ), os.environ)
+    i18n.install(language)
+    return i18n.language()
+
+
+def _configured_language(arguments: list[str], environ) -> str:
+    """The config file's `language`, read ahead of the command line's own parsing.
+
+    A config that cannot be read or is wrong gives `auto` here: the command reports it in full
+    when it loads the config.
+    """
+    from planner.base.config import DEFAULT_CONFIG_FILE
+
+    config = _argument_value(arguments, ("--config", "-c"))
+    if config:
+        path = Path(config)
+    else:
+        from planner.base.home import choose
+
+        given = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV)
+        path = choose(Path(given) if given else None, "option" if given else None).path \
+            / DEFAULT_CONFIG_FILE
+    from planner.base import storage, strictjson
+
+    try:
+        # A FIFO or a device is refused without waiting, as the config loader refuses it; the
+        # text is read as the loader reads it (UTF-8, the one strict reader).
+        data = strictjson.loads(storage.read_regular_file(path, storage.MIB).decode("utf-8"),
+                                overflow_as_infinity=True)
+        value = data.get("language", "auto")  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):
+        # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
+        return "auto"
+    return value if isinstance(value, str) else "auto"
+
+
+def _argument_value(arguments: list[str], names: tuple[str, ...]) -> str | None:
+    """The value of the last of `names` in `arguments` (`--name VALUE` or `--name=VALUE`)."""
+    found = None
+    for index, argument in enumerate(arguments):
+        if argument == "--":
+            break
+        if argument in names and index + 1 < len(arguments):
+            found = arguments[index + 1]
+        elif argument.startswith("--") and argument.split("=", 1)[0] in names:
+            found = argument.split("=", 1)[1]
+    return found
+
+
+def translate_commands(command) -> None:
+    """Chinese help and usage errors: every command's and option's text, and the words Typer
+    and its Click print around them, from the catalog."""
+    from typer import _click as click
+    from typer._click import _textwrap
+
+    from planner.base.i18n import _, lookup, shown
+
+    # Typer's own words (Options, Commands, default: ...) go through its module-level `_`.
+    typer.core._ = lookup  # type: ignore[assignment]
+    write_usage = click.formatting.HelpFormatter.write_usage
+
+    def usage_in_language(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, _("Usage: ") if prefix is None else prefix)
+
+    def show_usage_error(error, file=None) -> None:
+        # Click's usage error, its words translated: usage line, hint, then the error itself.
+        lines = []
+        if error.ctx is not None:
+            lines.append(error.ctx.get_usage())
+            lines.append(_("Try '{command} {option}' for help.").format(
+                command=error.ctx.command_path, option=error.ctx.help_option_names[0]))
+            lines.append("")
+        lines.append(_("Error: {message}").format(message=shown(error.format_message())))
+        click.utils.echo("\n".join(lines), file=file, err=True)
+
+    # Replaced on the classes, not subclassed: Typer makes the formatter and raises the errors.
+    click.formatting.HelpFormatter.write_usage = usage_in_language  # type: ignore[method-assign]
+    click.exceptions.UsageError.show = show_usage_error  # type: ignore[method-assign,assignment]
+    # Click measures text with len(): a Chinese character takes two columns on a terminal.
+    click.formatting.term_len = _columns  # type: ignore[assignment]
+    _textwrap.TextWrapper = _wide_wrapper(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
+    stack = [command]
+    while stack:
+        current = stack.pop()
+        for attribute in ("help", "short_help", "epilog"):
+            text = getattr(current, attribute, None)
+            if text:
+                setattr(current, attribute, lookup(text))
+        parameters = list(current.params)
+        help_option = current.get_help_option(
+            click.Context(current, help_option_names=HELP_OPTION_NAMES))
+        if help_option is not None:
+            parameters.append(help_option)
+        for parameter in parameters:
+            if getattr(parameter, "help", None):
+                parameter.help = lookup(parameter.help)
+        stack.extend(getattr(current, "commands", {}).values())
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns `text` takes (wide characters two; escape codes none)."""
+    import re
+    import unicodedata
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in plain)
+
+
+# Closing punctuation never starts a line (the rule Chinese typesetting keeps).
+_NO_LINE_START = "，。、；：？！）》」』】,.;:?!)"
+
+
+def _wide_wrapper(base):
+    """Click's TextWrapper, measuring in terminal columns and breaking between Chinese
+    characters; never inside a Latin word or a path's hyphen."""
+
+    class WideTextWrapper(base):
+        def __init__(self, *arguments, **options) -> None:
+            options["break_on_hyphens"] = False
+            super().__init__(*arguments, **options)
+
+        def _split(self, text: str) -> list[str]:
+            pieces: list[str] = []
+            for chunk in super()._split(text):
+                # Each wide character may end a line; a run of narrow ones stays whole.
+                run = ""
+                for char in chunk:
+                    if _columns(char) == 2:
+                        pieces += [run, char] if run else [char]
+                        run = ""
+                    else:
+                        run += char
+                if run:
+                    pieces.append(run)
+            return pieces
+
+        def _wrap_chunks(self, chunks: list[str]) -> list[str]:
+            lines: list[str] = []
+            chunks = list(reversed(chunks))
+            while chunks:
+                indent = self.subsequent_indent if lines else self.initial_indent
+                room = self.width - _columns(indent)
+                if lines and not chunks[-1].strip():
+                    chunks.pop()
+                line: list[str] = []
+                used = 0
+                while chunks and used + _columns(chunks[-1]) <= room:
+                    used += _columns(chunks[-1])
+                    line.append(chunks.pop())
+                if chunks and not line:
+                    # One piece wider than the line: it is cut, as Click cuts a long word.
+                    piece = chunks.pop()
+                    while piece and used + _columns(piece[0]) <= max(room, 2):
+                        used += _columns(piece[0])
+                        line.append(piece[0])
+                        piece = piece[1:]
+                    if piece:
+                        chunks.append(piece)
+                elif chunks and chunks[-1][:1] in _NO_LINE_START and len(line) > 1:
+                    chunks.append(line.pop())
+                while line and not line[-1].strip():
+                    line.pop()
+                if line:
+                    lines.append(indent + "".join(line))
+            return lines
+
+    return WideTextWrapper
+

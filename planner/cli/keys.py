@@ -1,0 +1,134 @@
+"""Keys in the OS keyring: planner key, key set, forget and status."""
+
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    ConfigOption,
+    HomeOption,
+    _workspace,
+)
+from planner.records import status
+
+if TYPE_CHECKING:
+    pass
+
+# --- Keys in the OS keyring: planner key set / forget / status (SPEC 18) -------------------------
+# planner.model.keys imports the keyring library (an optional extra) only when the keyring is used.
+
+def key_command(ctx: typer.Context) -> None:
+    """Keep API keys (and CalDAV passwords) in the OS keyring, or see where keys come from.
+
+    Example: planner key set openai
+    """
+    if ctx.invoked_subcommand is None:
+        # Plain `planner key`: its help, exit 0, as plain `planner` does.
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+ProviderArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[PROVIDER]", show_default=False,
+                   help="A provider (deepseek, openai, ...), a base_url host, or "
+                   "caldav:USER@HOST for a CalDAV password (default: the configured provider)."),
+]
+
+
+def _key_failed(error: Exception) -> NoReturn:
+    """A keyring problem: a missing extra, no keyring or a refused key is exit 2, else exit 1."""
+    from planner.model.keys import KeyRefused, KeyringUnavailable
+
+    ui.error(str(error))
+    usage = isinstance(error, KeyringUnavailable | KeyRefused)
+    raise typer.Exit(EXIT_USAGE if usage else status.EXIT_FAILED)
+
+
+def key_set_command(
+    ctx: typer.Context,
+    provider: ProviderArgument = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Store a key in the OS keyring: it is typed at a hidden prompt, never shown or written.
+
+    A run takes it from there when the key variable is not set and api_key_cmd is not given.
+
+    Example: planner key set openai
+    """
+    from planner.base.i18n import _
+    from planner.model import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    try:
+        user = keys.user_for(config, provider)
+        keys.check_keyring()
+        if not ui.has_terminal():
+            raise keys.KeyRefused(t("planner key set reads the key at a hidden prompt; run "
+                                    "it in a terminal (nothing was stored)"))
+        secret = ui.ask_hidden(_("Key for {user} (input hidden): ").format(user=user))
+        keys.set_key(user, secret)
+    except KeyboardInterrupt:
+        ui.error(t("interrupted (Ctrl+C); nothing was stored"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except keys.KeyProblem as error:
+        _key_failed(error)
+    ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
+              user=user, service=keys.SERVICE))
+    if provider is None or user == keys.key_user(config):
+        source = keys.key_source(config, terminal=True, probe_keyring=True)
+        if source.kind != "keyring":
+            ui.notice(t("A run still takes its key from {source} first.", source=source.detail))
+
+
+def key_forget_command(
+    ctx: typer.Context,
+    provider: ProviderArgument = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Remove a key from the OS keyring (nothing else is changed).
+
+    Example: planner key forget openai
+    """
+    from planner.model import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    try:
+        user = keys.user_for(config, provider)
+        removed = keys.forget_key(user)
+    except keys.KeyProblem as error:
+        _key_failed(error)
+    if removed:
+        ui.info(t("Removed the key for {user} from the OS keyring.", user=user))
+    else:
+        ui.info(t("No key for {user} in the OS keyring; nothing was removed.", user=user))
+
+
+def key_status_command(
+    ctx: typer.Context,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Where the configured provider's key would come from, and which other providers have a
+    key in the environment or the OS keyring. No key is ever shown.
+
+    Example: planner key status
+    """
+    from planner.base.i18n import language, shown
+    from planner.model import keys
+
+    config = _workspace(ctx, home, config_path).config()
+    rows = keys.key_status(config, terminal=ui.has_terminal())
+    # "{user}: {source}" would match any line with a colon: each part is translated on its own.
+    colon = "：" if language() == "zh" else ": "
+    for row in rows:
+        name = t("{user} (configured)", user=row.user) if row.configured else row.user
+        ui.info(f"{shown(name)}{colon}{shown(row.source.detail)}")
+    if not keys.keyring_installed():
+        ui.notice(t("The OS keyring is not used: it needs pip install 'planner[keyring]'."))
+

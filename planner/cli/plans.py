@@ -1,0 +1,370 @@
+"""Saved plans and calendars: planner plans, export and sync."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    ConfigOption,
+    HomeOption,
+    JsonFlag,
+    _failed,
+    _log_warnings,
+    _usage,
+    _workspace,
+)
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+
+# planner.plans.files is imported inside each command, and planner.calendar.ics (with icalendar,
+# ~50 ms) only by export, so --help, --dry-run and --demo never load them.
+
+DemoPlansFlag = Annotated[
+    bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
+]
+# export's calendar targets (SPEC 17); the code behind them is in the Calendars section below.
+FeedOption = Annotated[
+    Path | None,
+    typer.Option("--feed", metavar="FILE", help="Keep this calendar file up to date: created "
+                 "the first time, then replaced whole (a file planner did not write is "
+                 "refused). For a calendar that subscribes to a file."),
+]
+VdirOption = Annotated[
+    Path | None,
+    typer.Option("--vdir", metavar="DIR", help="Keep a folder of one .ics file per event "
+                 "(vdir) for khal or vdirsyncer; only changed events are rewritten, other "
+                 "files are never touched."),
+]
+
+
+def _demo_plans_hint(folder: Path, exporting: bool) -> None:
+    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21)."""
+    from planner.plans import files as plans
+
+    try:
+        if plans.plan_names(plans.plans_dir(folder, False)):
+            return
+        count = len(plans.plan_names(plans.plans_dir(folder, True)))
+    except plans.PlansError:
+        return  # the hint is a courtesy: an unreadable folder is not this command's failure
+    if count and exporting:
+        ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                    "add --demo to export them.", count=count))
+    elif count:
+        ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
+                    "planner plans --demo lists them.", count=count))
+
+
+def plans_command(
+    ctx: typer.Context,
+    show_all: Annotated[
+        bool, typer.Option("--all", "-a",
+                           help="Past and dropped plans too, after the upcoming ones.")
+    ] = False,
+    as_json: JsonFlag = False,
+    demo: DemoPlansFlag = False,
+    home: HomeOption = None,
+) -> None:
+    """List saved plans: upcoming first (today, then later); files with a problem are named.
+
+    A series lists each session; plans reviewed (planner done) are marked done, and dropped
+    ones (planner drop) are left out unless --all shows them.
+
+    Example: planner plans --all
+    """
+    import datetime as _dt
+
+    from planner.memory import reviewing
+    from planner.memory.log import ReviewLogError
+    from planner.plans import files as plans
+
+    folder = _workspace(ctx, home, None).home
+    today = _dt.date.today()
+    try:
+        marks, warnings = reviewing.read_marks(folder)
+        _log_warnings(warnings)
+    except ReviewLogError as error:
+        ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
+        marks = plans.NO_MARKS
+    try:
+        rows = plans.list_plans(folder, demo, True, today, marks)
+    except plans.PlansError as error:
+        _failed(error)
+    no_plans = not rows and not demo  # list_plans read every file: none is a plan
+    hidden = dropped = 0
+    if not show_all:
+        # Every file is read either way (the date is inside); past and dropped plans are only
+        # counted.
+        now = today.isoformat()
+        good = [row for row in rows if row["problem"] is None]
+        hidden = sum(1 for row in good if row["date"] < now)
+        dropped = len({row["run_id"] for row in good if row["date"] >= now and row["dropped"]})
+        rows = [row for row in rows if row["problem"] is not None
+                or (row["date"] >= now and not row["dropped"])]
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
+                       dropped)
+    if no_plans:
+        _demo_plans_hint(folder, exporting=False)
+
+
+def export_command(
+    ctx: typer.Context,
+    ics: Annotated[
+        bool, typer.Option("--ics", help="Write iCalendar (RFC 5545), the one format there is.")
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Create this file (an existing file is refused, "
+                     "never overwritten). Default: stdout."),
+    ] = None,
+    feed: FeedOption = None,
+    vdir_folder: VdirOption = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", "-a",
+                           help="Every plan, past ones too (default: upcoming ones; --feed "
+                           "and --vdir always carry every plan).")
+    ] = False,
+    demo: DemoPlansFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Export saved plans as calendar events at review_time (config), with a reminder.
+
+    Each plan keeps its event ID, so importing a newer export updates the events instead of
+    adding them twice. --feed keeps one file up to date for a calendar that subscribes to it;
+    --vdir keeps a folder of one file per event for khal or vdirsyncer.
+
+    Example: planner export --ics --output plans.ics
+    """
+    import datetime as _dt
+
+    from planner.base import storage
+    from planner.memory import reviewing
+    from planner.plans import files as plans
+
+    if not (ics or feed or vdir_folder):
+        _usage(t("choose the format: --ics (iCalendar)"))
+    if sum(target is not None for target in (output, feed, vdir_folder)) > 1:
+        _usage(t("choose one of --output, --feed and --vdir"))
+    if output is not None and (output.is_symlink() or output.exists()):
+        _usage(_exists(output))
+    workspace = _workspace(ctx, home, config_path)
+    config = workspace.config()
+    folder, review_time = workspace.home, config.review_time
+    label = plans.PLANS_DIR["demo" if demo else "live"]
+    # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
+    keeps_all = show_all or feed is not None or vdir_folder is not None
+    try:
+        rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
+                                reviewing.quiet_marks(folder))
+    except plans.PlansError as error:
+        _failed(error)
+    good = [row for row in rows if row["problem"] is None]
+    for row in rows:
+        if row["problem"] is not None:
+            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
+    if not good:
+        ui.notice(t("No plans in {folder}/ to export; nothing was written.", folder=label)
+                  if keeps_all else
+                  t("No upcoming plans in {folder}/ to export (--all exports past ones too); "
+                    "nothing was written.", folder=label))
+        if not demo:
+            _demo_plans_hint(folder, exporting=True)
+        return
+    if feed is not None or vdir_folder is not None:
+        _export_calendar(good, config, label, feed, vdir_folder)
+        return
+    from planner.calendar.ics import export_ics
+
+    try:
+        data = export_ics(good, review_time, name=config.calendar_name)
+    except ValueError as error:
+        _usage(str(error))
+    if output is None:
+        try:
+            ui.write_bytes(data)
+        except OSError as error:
+            _failed(t("could not write the calendar to stdout ({reason})",
+                      reason=error.strerror or error))
+        return
+    try:
+        storage.create_exclusive(output, data)
+    except FileExistsError:
+        _usage(_exists(output))
+    except OSError as error:
+        _failed(t("could not create {path} ({reason}); nothing was written", path=output,
+                  reason=error.strerror or error))
+    ui.notice(t("Exported {count} plan(s) from {folder}/ to {path}.", count=len(good),
+                folder=label, path=output))
+
+
+def _exists(path: Path) -> str:
+    return t("{path} already exists; planner never overwrites a file: choose another name or "
+             "remove it", path=path)
+
+
+# --- Calendars that stay in step: export --feed / --vdir, planner sync (SPEC 17) -----------------
+# planner.calendar.ics (icalendar), .vdir and .caldav_sync (caldav, an optional extra) are
+# imported inside these functions only, so no other command loads them.
+
+
+def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path | None,
+                     folder: Path | None) -> None:
+    """export --feed FILE or --vdir DIR: a calendar file or folder planner owns, kept in step."""
+    from planner.calendar import ics, vdir
+
+    try:
+        events = ics.events_from_rows(rows)
+        if feed is not None:
+            change = vdir.update_feed(feed, events, config.review_time,
+                                      name=config.calendar_name)
+        elif folder is not None:
+            counts = vdir.write_vdir(folder, events, config.review_time)
+            vdir.name_vdir(folder, config.calendar_name)
+    except vdir.CalendarFileError as error:
+        _failed(error)
+    except ValueError as error:
+        _usage(str(error))
+    if feed is not None:
+        ui.info(_feed_line(change, len(events) == 1, feed=feed, count=len(events),
+                           folder=label))
+        return
+    numbers = _counts(counts)
+    if len(events) == 1:
+        ui.info(t("Vdir {path}: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} event from {folder}/).", path=folder, count=len(events),
+                  folder=label, **numbers))
+    else:
+        ui.info(t("Vdir {path}: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} events from {folder}/).", path=folder, count=len(events),
+                  folder=label, **numbers))
+    if counts.skipped:
+        ui.notice(t("Left alone: {count} file(s) in {folder} at an event's name that planner "
+                    "did not write.", count=counts.skipped, folder=folder))
+
+
+def _feed_line(change: str, one: bool, **values: object) -> str:
+    """The feed's line: one whole template for each change (created, unchanged or updated, as
+    planner.calendar.vdir says), so the word is translated with it."""
+    if change == "created":
+        return (t("Feed {feed}: created ({count} event from {folder}/).", **values) if one else
+                t("Feed {feed}: created ({count} events from {folder}/).", **values))
+    if change == "unchanged":
+        return (t("Feed {feed}: unchanged ({count} event from {folder}/).", **values) if one
+                else t("Feed {feed}: unchanged ({count} events from {folder}/).", **values))
+    return (t("Feed {feed}: updated ({count} event from {folder}/).", **values) if one else
+            t("Feed {feed}: updated ({count} events from {folder}/).", **values))
+
+
+def _counts(counts) -> dict[str, int]:
+    return {"created": counts.created, "updated": counts.updated,
+            "unchanged": counts.unchanged}
+
+
+def sync_command(
+    ctx: typer.Context,
+    caldav_url: Annotated[
+        str | None,
+        typer.Option("--caldav", metavar="URL", help="The CalDAV calendar's URL, or the "
+                     "server's (then --calendar, or calendar_name in config, names it)."),
+    ] = None,
+    calendar: Annotated[
+        str | None,
+        typer.Option("--calendar", metavar="NAME", help="The calendar's name (its display "
+                     "name or the last part of its URL)."),
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", "-u", metavar="USER", help="The user to log in as. The "
+                     "password: PLANNER_CALDAV_PASSWORD, else the OS keyring (planner key set "
+                     "caldav:USER@HOST), else a hidden prompt."),
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Put every saved plan into a CalDAV calendar (Nextcloud, Radicale, iCloud, Fastmail...).
+
+    Events are put by their ID: new ones created, changed ones updated, the rest left alone;
+    events planner did not create are never changed. Running it again changes nothing.
+    Needs the caldav extra: pip install 'planner[caldav]'.
+
+    Example: planner sync --caldav https://dav.example.com/cal/alice/reviews/ --user alice
+    """
+    import datetime as _dt
+    import urllib.parse
+
+    from planner.calendar import caldav_sync
+    from planner.memory import reviewing
+    from planner.plans import files as plans
+
+    if caldav_url is None:
+        _usage(t("choose where to sync: --caldav URL"))
+    if not caldav_url.startswith(("http://", "https://")):
+        _usage(t("--caldav takes the calendar's http:// or https:// URL"))
+    if not caldav_sync.available():
+        _usage(t("planner sync needs the caldav library: {hint}",
+                 hint=caldav_sync.INSTALL_HINT))
+    workspace = _workspace(ctx, home, config_path)
+    config = workspace.config()
+    try:
+        rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
+                                reviewing.quiet_marks(workspace.home))
+    except plans.PlansError as error:
+        _failed(error)
+    good = [row for row in rows if row["problem"] is None]
+    for row in rows:
+        if row["problem"] is not None:
+            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
+    if not good:
+        ui.notice(t("No plans in {folder}/ to sync; nothing was sent.",
+                    folder=plans.PLANS_DIR["live"]))
+        return
+    from planner.calendar import ics
+
+    try:
+        items = ics.event_items(ics.events_from_rows(good), config.review_time)
+    except ValueError as error:
+        _usage(str(error))
+    try:
+        in_url = urllib.parse.urlsplit(caldav_url).username
+    except ValueError:
+        _usage(t("--caldav is not a valid URL"))
+    login = user or (urllib.parse.unquote(in_url) if in_url else None)
+    password = _caldav_password(caldav_url, login)
+    try:
+        counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
+                                  default_name=config.calendar_name)
+    except caldav_sync.MissingLibrary as error:
+        _usage(str(error))
+    except caldav_sync.SyncError as error:
+        _failed(error)
+    numbers = _counts(counts)
+    if len(items) == 1:
+        ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} event from {folder}/).", count=len(items),
+                  folder=plans.PLANS_DIR["live"], **numbers))
+    else:
+        ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
+                  "({count} events from {folder}/).", count=len(items),
+                  folder=plans.PLANS_DIR["live"], **numbers))
+
+
+def _caldav_password(url: str, user: str | None) -> str | None:
+    """The CalDAV password from its sources (planner.model.keys); the problems as one line."""
+    from planner.model.keys import KeyProblem, MissingKey, find_caldav_password
+
+    ask = ui.ask_hidden if ui.has_terminal() else None
+    try:
+        return find_caldav_password(url, user, ask)
+    except KeyProblem as error:
+        _failed(error)
+    except MissingKey as error:
+        _usage(str(error))
+

@@ -1,0 +1,358 @@
+"""Review memory: planner done, reviews, drop and due."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    EXIT_INTERRUPTED,
+    TABLE_LIMIT,
+    ConfigOption,
+    HomeOption,
+    JsonFlag,
+    Workspace,
+    _failed,
+    _log_warnings,
+    _pick_run,
+    _usage,
+    _workspace,
+)
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+
+# SPEC 16. The decisions and the writes are in planner.memory.reviewing, the schedules in
+# planner.memory.review_memory (fsrs is imported only when a due date is computed): --help and
+# the other commands load none.
+
+RATINGS = ("again", "hard", "good", "easy")
+RunArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[RUN]", show_default=False,
+                   help="last or -1 (the newest run), -2 (the one before), ..., or a run ID or "
+                   "a unique start of one, as for planner show."),
+]
+
+
+def _reviewing(call, *args, **kwargs):
+    """Run a planner.memory.reviewing step: Refused is exit 2, Failed exit 1, one line each."""
+    from planner.memory import reviewing
+
+    try:
+        return call(*args, **kwargs)
+    except reviewing.Refused as refused:
+        _usage(str(refused))
+    except reviewing.Failed as failed:
+        _failed(failed)
+
+
+def _pick_plan_run(folder: Path, wanted: str) -> str:
+    """The saved plan's run that RUN names: `last`, -N, an ID or a unique start of one, as for
+    `show`; an ID or start of one is looked for among the saved plans too (their records may
+    be gone)."""
+    from planner.plans import files as plans
+
+    if wanted != "last" and not wanted.startswith("-"):
+        ids = []
+        for demo in (False, True):  # a demo plan is found, to be refused as one
+            try:
+                names = plans.plan_names(plans.plans_dir(folder, demo))
+            except plans.PlansError:
+                names = []
+            ids += [name.removesuffix(".json") for name in names]
+        matches = [run_id for run_id in ids if run_id == wanted] or [
+            run_id for run_id in ids if run_id.startswith(wanted)]
+        if len(matches) == 1:
+            return matches[0]
+    return _pick_run(folder, wanted)
+
+
+def _ask_rating() -> str | None:
+    """The rating from the terminal (Enter: good); None: no terminal (then it is good)."""
+    from planner.conversation.events import Prompt
+    from planner.ui.conversation import TerminalPerson
+
+    person = TerminalPerson(".")
+    if not person.interactive:
+        return None
+    prompt = Prompt("rating")
+    for _ in range(3):
+        line = person.ask(prompt)
+        if line is None:
+            return None
+        if not line.endswith("\n"):
+            _usage(t("no rating was given (end of input); nothing was recorded"))
+        answer = line.strip().lower()
+        if not answer:
+            return "good"
+        if answer in RATINGS:
+            return answer
+        prompt = Prompt("rating", typed=line.strip()[:40])
+    _usage(t("no rating was given (again, hard, good or easy); nothing was recorded"))
+
+
+def done_command(
+    ctx: typer.Context,
+    run_id: RunArgument = None,
+    rating: Annotated[
+        str | None,
+        typer.Option("--rating", "-r", metavar="again|hard|good|easy",
+                     help="How it went (default: asked on a terminal, else good)."),
+    ] = None,
+    minutes: Annotated[
+        int | None,
+        typer.Option("--minutes", "-m", min=1, max=120, help="How long it took (1-120)."),
+    ] = None,
+    note: Annotated[
+        list[str] | None,
+        typer.Option("--note", help="Only this note of the plan (repeat for more)."),
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD",
+                     help="When it happened, if not today (never a future date)."),
+    ] = None,
+    undo: Annotated[
+        str | None,
+        typer.Option("--undo", metavar="REVIEW_ID",
+                     help="Take back a review recorded by mistake (it stops counting)."),
+    ] = None,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Record that a saved plan's review happened: one review for each of its notes.
+
+    With no RUN: the most recent plan dated today or earlier that has no reviews yet. A series
+    records its earliest session not yet done. Prints each note's next due date.
+
+    Example: planner done --rating hard
+    """
+    import datetime as _dt
+
+    from planner.base.i18n import _, shown
+    from planner.memory import reviewing
+    from planner.memory.review_memory import ReviewMemory
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    if run_id is not None and run_id.startswith("-") and not run_id[1:].isdigit():
+        _usage(t("no such option: {option} (planner done -h lists the options)",
+                 option=run_id))
+    if undo is not None:
+        if run_id is not None or rating is not None or minutes is not None or note or date:
+            _usage(t("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date"))
+        _undo_review(workspace, undo, as_json)
+        return
+    if rating is not None and rating not in RATINGS:
+        _usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
+    config = workspace.config()
+    now = _dt.datetime.now(_dt.UTC)
+    reviewed_at = _reviewing(reviewing.review_time, date, now)
+    today = now.astimezone().date()
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    marks = reviewing.marks_from(log.events)
+    if run_id is None:
+        target = _reviewing(reviewing.latest_open, folder, today, marks)
+    else:
+        found = _pick_plan_run(folder, run_id)
+        rows = _reviewing(reviewing.plan_rows, folder, found, today, marks)
+        target = _reviewing(reviewing.target_of, rows, found)
+    note_ids = _reviewing(reviewing.chosen_notes, target, note or ())
+    if rating is None:
+        # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
+        rating = "good"
+        if ui.has_terminal():
+            # Shown only, and translated here: the plan's title is the model's words, never
+            # matched against the catalog.
+            ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
+                target=shown(target.shown), title=target.row["title"],
+                notes=", ".join(note_ids)))
+            try:
+                rating = _ask_rating() or "good"
+            except KeyboardInterrupt:
+                ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
+                raise typer.Exit(EXIT_INTERRUPTED) from None
+    recorded = _reviewing(reviewing.record_done, folder, target, note_ids, rating, minutes,
+                          reviewed_at)
+    memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
+    due = reviewing.next_due(memory, note_ids)
+    titles = {item["id"]: item["title"] for item in target.row["notes"]}
+    rows_out = [{**reviewing.review_row(review, titles.get(review.note_id)),
+                 "next_due": _iso(due[review.note_id])} for review in recorded]
+    if as_json:
+        ui.print_json_lines(rows_out)
+        return
+    ui.review_recorded(target.shown, target.row["title"], rows_out, today,
+                       reviewed_at.astimezone().date())
+
+
+def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
+    import datetime as _dt
+
+    from planner.memory import reviewing
+    from planner.memory.review_memory import ReviewMemory
+
+    folder = workspace.home
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    review = _reviewing(reviewing.find_review, log, wanted)
+    _reviewing(reviewing.undo, folder, log, review)
+    config = workspace.config()
+    memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
+    due = reviewing.next_due(memory, [review.note_id])[review.note_id]
+    row = {**reviewing.review_row(review, None, undone=True), "next_due": _iso(due)}
+    if as_json:
+        ui.print_json(row)
+        return
+    ui.review_undone(row, _dt.date.today())
+
+
+def _iso(day) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def _quiet_catalog(folder: Path, config: "Config"):
+    """The notes for titles and sr-due dates; None when they cannot be read (the log still
+    decides every note planner has reviewed)."""
+    from planner.notes.catalog import NotesError, load_catalog
+
+    try:
+        return load_catalog(folder, config.notes_dir, config.file)
+    except NotesError:
+        return None
+
+
+def reviews_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    note: Annotated[
+        str | None, typer.Option("--note", help="Only the reviews of this note.")
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """List the review log, newest first; undone reviews are marked and no longer count.
+
+    Example: planner reviews --note N1
+    """
+    from planner.memory import reviewing
+    from planner.memory.log import LOG_NAME
+    from planner.notes.catalog import NotesError
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
+    titles: dict[str, str] = {}
+    if catalog is not None:
+        try:
+            titles = {row["id"]: row["title"] for row in catalog.rows(None, None)[0]}
+        except NotesError:
+            pass  # the reviews are listed by note ID alone
+        finally:
+            catalog.close()
+    rows = reviewing.review_rows(log, titles, note)
+    if as_json:
+        ui.print_json_lines(rows)
+    else:
+        where = LOG_NAME if folder == Path(".") else f"{folder}/{LOG_NAME}"
+        ui.reviews_table(rows, where, note)
+
+
+def drop_command(
+    ctx: typer.Context,
+    run_id: Annotated[
+        str,
+        typer.Argument(metavar="RUN", show_default=False,
+                       help="last or -1 (the newest run), -2, ..., or a run ID or a unique "
+                       "start of one, as for planner show."),
+    ],
+    undo: Annotated[
+        bool, typer.Option("--undo", help="Bring a dropped plan back.")
+    ] = False,
+    home: HomeOption = None,
+) -> None:
+    """Say that a saved plan will not happen: plans hides it (--all shows it dropped), exports
+    cancel its events. The plan file stays as it was.
+
+    Example: planner drop -1
+    """
+    import datetime as _dt
+
+    from planner.memory import reviewing
+
+    folder = _workspace(ctx, home, None).home
+    if run_id.startswith("-") and not run_id[1:].isdigit():
+        _usage(t("no such option: {option} (planner drop -h lists the options)",
+                 option=run_id))
+    found = _pick_plan_run(folder, run_id)
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    rows = _reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
+                      reviewing.marks_from(log.events))
+    _reviewing(reviewing.drop, folder, rows, found, undo)
+    if undo:
+        ui.info(t("Brought back {file}: it is planned again.", file=rows[0]["file"]))
+    else:
+        ui.info(t("Dropped {file}: planner plans hides it (--all shows it), exports cancel its "
+                  "events; planner drop --undo {run_id} brings it back.", file=rows[0]["file"],
+                  run_id=found))
+
+
+def due_command(
+    ctx: typer.Context,
+    days: Annotated[
+        int, typer.Option("--days", "-d", min=0, max=3650,
+                          help="Notes due by today plus this many days (default 0: today).")
+    ] = 0,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", "-L", min=0, help="How many notes (default: 50 in the table, "
+                     "all with --json; 0: all)."),
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """List the notes due for review by today (or today + --days), most overdue first: due
+    date, last review and its rating, and the chance you remember each now (FSRS).
+
+    Example: planner due --days 7
+    """
+    import datetime as _dt
+
+    from planner.memory.review_memory import ReviewMemory
+    from planner.notes.catalog import NotesError, load_catalog
+
+    workspace = _workspace(ctx, home, config_path)
+    folder, config = workspace.home, workspace.config()
+    try:
+        catalog = load_catalog(folder, config.notes_dir, config.file,
+                               ui.indexing_progress())
+    except NotesError as error:
+        _usage(str(error))
+    for line in catalog.warnings:
+        ui.notice(t("Warning: {warning}", warning=line))
+    memory = ReviewMemory(folder, catalog, config.desired_retention)
+    log = memory.log()
+    if memory.problem is not None:
+        _failed(memory.problem)
+    _log_warnings(log.warnings)
+    shown = (None if as_json else TABLE_LIMIT) if limit is None else (limit or None)
+    today = _dt.date.today()
+    try:
+        found = memory.due(today, days, shown)
+    except NotesError as error:
+        _usage(str(error))
+    finally:
+        catalog.close()
+    if as_json:
+        ui.print_json_lines(found.rows)
+    else:
+        ui.due_table(found.rows, found.total, today, days, found.next_due)

@@ -1,0 +1,287 @@
+"""The run modes: --demo, --dry-run, --request (live) and --continue, and how a run ends."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from planner import __version__, ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    EXIT_INTERRUPTED,
+    ConfigOption,
+    HomeOption,
+    Workspace,
+    _log_warnings,
+    _pick_run,
+    _usage,
+    _workspace,
+)
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+    from planner.conversation.events import Outcome
+    from planner.model.costs import Tally
+
+
+def _version(value: bool) -> None:
+    if value:
+        ui.info(f"planner {__version__}")
+        raise typer.Exit()
+
+
+def main_command(
+    ctx: typer.Context,
+    request: Annotated[
+        str | None,
+        typer.Option("--request", "-r", metavar="TEXT",
+                     help="Ask the live model to plan this request."),
+    ] = None,
+    demo: Annotated[
+        bool, typer.Option("--demo", help="Offline run with scripted (simulated) model replies.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", "-n", help="Print the first request live mode would "
+                           "send; send nothing, write nothing.")
+    ] = False,
+    continue_run: Annotated[
+        str | None,
+        typer.Option("--continue", "-C", metavar="[RUN]", show_default=False,
+                     help="Go on with an earlier run's conversation, -r TEXT being your next "
+                     "message: the newest run, or last, -N, a run ID or a unique start of one."),
+    ] = None,
+    config_path: ConfigOption = None,
+    home: HomeOption = None,
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", "-V", callback=_version, is_eager=True,
+                     help="Show the version."),
+    ] = None,
+) -> None:
+    """Plan a review: --demo (offline), --dry-run (show the request) or --request TEXT (live)."""
+    if ctx.invoked_subcommand is None and _nothing_given(ctx):
+        # Plain `planner`: the help, like gh and git, and exit 0: nothing went wrong.
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+    workspace = ctx.obj = _workspace(ctx, home, config_path)
+    home = workspace.home
+    if ctx.invoked_subcommand is not None:
+        if request is not None or demo or dry_run or continue_run is not None:
+            _usage(t("--request, --demo, --dry-run and --continue cannot be combined with a "
+                     "subcommand"))
+        return
+    if continue_run is not None and demo:
+        _usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
+                 "go on with a conversation; use --continue with -r TEXT (live) or add "
+                 "--dry-run"))
+    if continue_run is not None and request is None:
+        _usage(t("--continue needs your next message: planner --continue [RUN] -r TEXT"))
+    if demo and request is not None:
+        _usage(t("--demo uses fixed scripted replies that would not be about your text; "
+                 "use --request TEXT (live) or --dry-run --request TEXT"))
+    if demo and dry_run:
+        _usage(t("choose one of --demo and --dry-run"))
+    if not (demo or dry_run or request is not None):
+        _usage(t("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
+                 "planner -h shows them all"))
+    if request is not None and not request.strip():
+        _usage(t("--request needs some text"))
+    config = workspace.config()
+    # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
+    earlier = None if continue_run is None else _earlier(home, continue_run)
+    try:
+        if dry_run:
+            from planner.conversation.protocol import DEFAULT_REQUEST
+
+            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier)
+            return
+        if demo or request is None:
+            outcome = _demo(config, workspace.writable())
+        else:
+            outcome = _live(config, _notes(home, config), workspace, request, earlier)
+    except KeyboardInterrupt:
+        # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
+        ui.error(t("interrupted (Ctrl+C); nothing was saved"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    try:
+        _finish(outcome, None if demo else config)
+    except KeyboardInterrupt:
+        # The run has ended and its records say how; only the last lines were cut short.
+        ui.error(t("interrupted (Ctrl+C) after the run ended; planner show last tells how it "
+                   "went"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _nothing_given(ctx: typer.Context) -> bool:
+    """No option on the command line (PLANNER_HOME alone does not count)."""
+    return all(getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "COMMANDLINE"
+               for name in ctx.params)
+
+
+def _memory(home: Path, notes, config: "Config"):
+    """The review memory of a live run and its dry run (SPEC 16); its warnings on stderr."""
+    from planner.memory.review_memory import ReviewMemory
+
+    memory = ReviewMemory(home, notes, config.desired_retention)
+    _log_warnings(memory.warnings())
+    return memory
+
+
+def _earlier(home: Path, wanted: str) -> tuple[str, list[dict]]:
+    """The run --continue names and its conversation; exit 2 when it cannot go on."""
+    from planner.conversation.continuing import CannotContinue, earlier_conversation
+
+    run_id = _pick_run(home, wanted)
+    try:
+        return run_id, earlier_conversation(home, run_id)
+    except CannotContinue as error:
+        _usage(str(error))
+
+
+def continue_default(args: list[str]) -> list[str]:
+    """The command line with `last` after a --continue (-C) given without a RUN."""
+    given: list[str] = []
+    value_next = False
+    for index, arg in enumerate(args):
+        if arg == "--" and not value_next:
+            return given + args[index:]
+        if value_next:
+            value_next = False
+        elif arg in ("-C", "--continue"):
+            following = args[index + 1] if index + 1 < len(args) else "-"
+            back = following.startswith("-") and following[1:].isdigit()
+            if following.startswith("-") and not back:
+                given += [arg, "last"]
+                continue
+            value_next = True
+        elif arg in ("-r", "--request", "-c", "--config", "--home"):
+            value_next = True
+        elif not arg.startswith("-"):
+            return given + args[index:]  # a subcommand: the rest is its own
+        given.append(arg)
+    return given
+
+
+def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
+             continues: tuple[str, list[dict]] | None = None) -> None:
+    """Build the first request with the live path's own function; send nothing."""
+    import datetime as _dt
+
+    from planner.conversation.protocol import (
+        build_request,
+        continued_messages,
+        first_messages,
+        registry_for,
+    )
+
+    today = _dt.date.today()
+    memory = _memory(home, notes, config)
+    messages = (first_messages(request, notes, today, memory) if continues is None
+                else continued_messages(request, continues[1], notes, today, memory))
+    body = build_request(config, messages, registry_for(notes, today, memory), "auto")
+    from planner.conversation.protocol import endpoint
+    from planner.model.keys import key_source
+
+    where = {"url": config.base_url, "endpoint": endpoint(config)}
+    # A notes folder is indexed to count its notes: that cache is the one thing written.
+    indexed = notes.source == "folder"
+    if continues is None and indexed:
+        line = t("Dry run: the first request live mode would send to {url} (POST {endpoint}). "
+                 "Nothing was sent; no key was read; nothing was written but the notes index "
+                 "(.planner/).", **where)
+    elif continues is None:
+        line = t("Dry run: the first request live mode would send to {url} (POST {endpoint}). "
+                 "Nothing was sent; no key was read; nothing was written.", **where)
+    elif indexed:
+        line = t("Dry run: the first request continuing run {run_id} live mode would send to "
+                 "{url} (POST {endpoint}). Nothing was sent; no key was read; nothing was "
+                 "written but the notes index (.planner/).", run_id=continues[0], **where)
+    else:
+        line = t("Dry run: the first request continuing run {run_id} live mode would send to "
+                 "{url} (POST {endpoint}). Nothing was sent; no key was read; nothing was "
+                 "written.", run_id=continues[0], **where)
+    ui.notice(line)
+    # Which source a live run would take its key from; the secret itself is never read.
+    ui.notice(t("Key for a live run: {source}.",
+                source=key_source(config, terminal=ui.has_terminal()).detail))
+    ui.print_json(body)
+
+
+def _demo(config: "Config", home: Path) -> "Outcome":
+    import datetime as _dt
+
+    from planner.conversation.demo import demo_client, demo_request
+    from planner.notes.catalog import SAMPLE_NOTES
+
+    today = _dt.date.today()
+    ui.notice(t("Demo: the model replies are simulated (scripted, offline) and use the "
+                "built-in sample notes; the checks, the SAVE prompt and the writes are real."))
+    return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
+
+
+def _live(config: "Config", notes, workspace: Workspace, request: str,
+          continues: tuple[str, list[dict]] | None = None) -> "Outcome":
+    from planner.base.config import MissingKey
+    from planner.model.client import LiveClient
+    from planner.model.keys import find_key
+
+    ask = ui.ask_hidden if ui.has_terminal() else None
+    try:
+        key = find_key(config, ask)
+    except MissingKey as error:
+        _usage(str(error))
+    # Created only now: a run refused before this point leaves no folder behind.
+    home = workspace.writable()
+    return _run(request, LiveClient(config, key), config, notes, home, "live",
+                _memory(home, notes, config), continues)
+
+
+def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
+         memory=None, continues: tuple[str, list[dict]] | None = None) -> "Outcome":
+    from planner.conversation.flow import run_flow
+    from planner.ui.conversation import TerminalPerson
+
+    return run_flow(request, client=client, person=TerminalPerson(str(home)), home=home,
+                    config=config, notes=notes, mode=mode, memory=memory, continues=continues)
+
+
+def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
+    """Render how the run ended (the events were shown as they came) and exit with its code.
+
+    `config` is given for a live run: its prices turn the run's own tally into the cost line.
+    """
+    if outcome.error:
+        ui.error(outcome.error)
+    if outcome.folder is not None:
+        if config is not None and not outcome.simulated and outcome.tally is not None:
+            _run_cost(outcome.tally, config)
+        # The folder's name is the run ID: said once, the line fits 80 columns.
+        ui.notice(t("Records: {folder}", folder=outcome.folder))
+    if outcome.exit_code:
+        raise typer.Exit(outcome.exit_code)
+
+
+def _run_cost(tally: "Tally", config: "Config") -> None:
+    """One line: the run's calls, tokens and cost, from its own tally, as `costs` counts."""
+    if tally.calls:
+        # Prices belong to the model they name: another model's run has no known cost.
+        prices = config.prices
+        cost = tally.cost(prices) if prices.applies_to(config.model) else None
+        from planner.ui.conversation import run_cost
+
+        run_cost(tally.calls, tally.unknown_calls, tally.tokens, cost, prices.currency,
+                 config.model)
+
+
+def _notes(home: Path, config: "Config"):
+    """The run's notes catalog (notes folder, notes.json or the samples); warnings on stderr."""
+    from planner.notes.catalog import NotesError, load_catalog
+
+    try:
+        catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
+    except NotesError as error:
+        _usage(str(error))
+    for warning in catalog.warnings:
+        ui.notice(warning)
+    return catalog
+
