@@ -148,7 +148,7 @@ def test_index_rebuilt_after_deletion_or_corruption(home: Path, damage: str) -> 
     assert stat.S_IMODE(os.lstat(home / ".planner").st_mode) == 0o700
 
 
-@pytest.mark.not_under_faketime("a sibling's new temporary file looks old: file times are the kernel's")
+@pytest.mark.not_under_faketime("a sibling's new temporary file looks old (kernel file times)")
 def test_several_planners_at_once_on_a_new_folder(home: Path) -> None:
     make_folder(home / "notes", 80)
     processes = [subprocess.Popen([PLANNER, "notes", "--json", "检索"], stdout=subprocess.PIPE,
