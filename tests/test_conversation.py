@@ -20,8 +20,9 @@ from stub_server import completion, text_reply, tool_call, tool_call_reply
 from planner.base.config import Config
 from planner.conversation import protocol
 from planner.conversation.events import Outcome, Prompt
-from planner.conversation.flow import MAX_ANSWER, Limits, is_near_miss, run_flow
+from planner.conversation.flow import MAX_ANSWER, run_flow
 from planner.conversation.tools import Registry, Tool
+from planner.conversation.turn_values import Limits, is_near_miss
 from planner.model.client import ModelCallError, ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans.plan import InvalidArguments

@@ -27,7 +27,7 @@ from test_conversation import (
 )
 
 from planner.conversation.events import ConfirmRequest, ModelText, Prompt
-from planner.conversation.flow import MAX_RUN_CALLS
+from planner.conversation.run_state import MAX_RUN_CALLS
 from planner.plans.changes import Change, plan_changes
 from planner.plans.plan import (
     InvalidArguments,

@@ -23,7 +23,8 @@ from test_live import explanation, finish, proposal, spawn_cli, write_config
 
 from planner.base.config import Config, parse_config
 from planner.conversation.continuing import NOT_RUN, CannotContinue, earlier_conversation
-from planner.conversation.flow import Limits, run_flow
+from planner.conversation.flow import run_flow
+from planner.conversation.turn_values import Limits
 from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES
 

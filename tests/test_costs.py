@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from planner.cli.app import app
 from planner.model import costs
-from planner.records.run_record import CallEntry, from_json
+from planner.records.summary import CallEntry, from_json
 
 RUN_KEYS = ["run_id", "status", "calls", "unknown_calls", "input_cache_hit_tokens",
             "input_cache_miss_tokens", "output_tokens", "cost"]

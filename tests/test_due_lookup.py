@@ -20,10 +20,11 @@ from test_notes import write_note
 from planner.base import storage
 from planner.base.config import Config
 from planner.conversation import lookups
-from planner.conversation.flow import Limits, run_flow
+from planner.conversation.flow import run_flow
 from planner.conversation.lookups import DueArguments, check_due, run_due
 from planner.conversation.protocol import as_catalog, first_messages, registry_for
 from planner.conversation.tools import MAX_RESULT_BYTES
+from planner.conversation.turn_values import Limits
 from planner.memory import log as reviews
 from planner.memory.review_memory import ReviewMemory
 from planner.model.client import ScriptedClient

@@ -12,8 +12,9 @@ from people import ScriptedPerson, saying
 
 from planner.base.config import Config
 from planner.conversation.demo import DEMO_PLAN, explanation_reply, proposal_reply
-from planner.conversation.flow import Limits, run_flow
+from planner.conversation.flow import run_flow
 from planner.conversation.protocol import DEFAULT_REQUEST
+from planner.conversation.turn_values import Limits
 from planner.model.client import ModelCallError, ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES
 

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from planner.cli.app import app
 from planner.records import history
-from planner.records.run_record import from_json, process_start_ticks
+from planner.records.run_record import process_start_ticks
+from planner.records.summary import from_json
 
 ROW_KEYS = ["run_id", "created_at", "mode", "simulated", "status", "approved", "tool_result",
             "calls", "title", "cost", "unknown_calls", "currency", "problem"]

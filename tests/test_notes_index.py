@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from test_notes import folder_catalog, make_folder, write_note
 
 from planner.notes import index as notes_index
-from planner.notes.catalog import Note, NotesError, load_catalog, read_note, scan_folder
+from planner.notes.catalog import Note, NotesError, load_catalog
+from planner.notes.folder import read_note, scan_folder
 from planner.notes.index import INDEX_FILE, SNIPPET_CHARS, VERSION, memory_index, synced_index
 
 

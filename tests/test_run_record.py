@@ -27,7 +27,7 @@ from planner.conversation.flow import run_flow
 from planner.model import costs
 from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES
-from planner.records.run_record import (
+from planner.records.summary import (
     CallEntry,
     DamagedRun,
     PlanRecord,

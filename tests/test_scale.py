@@ -16,7 +16,8 @@ from test_plan_corpus import NOTES, expected, mutated_plans, near_plans, valid_p
 
 from planner.base.config import Config
 from planner.conversation.demo import explanation_reply, proposal_reply
-from planner.conversation.flow import Limits, run_flow
+from planner.conversation.flow import run_flow
+from planner.conversation.turn_values import Limits
 from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans.plan import InvalidArguments, parse_arguments

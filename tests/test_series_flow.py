@@ -20,8 +20,9 @@ from stub_server import text_reply, tool_call, tool_call_reply
 from planner.base.config import Config
 from planner.calendar import ics
 from planner.conversation.events import ConfirmRequest, Outcome
-from planner.conversation.flow import Limits, run_flow
+from planner.conversation.flow import run_flow
 from planner.conversation.protocol import as_catalog
+from planner.conversation.turn_values import Limits
 from planner.memory import log as reviews
 from planner.memory import reviewing
 from planner.memory.review_memory import ReviewMemory

@@ -18,8 +18,8 @@ from planner.base import storage, strictjson
 from planner.base.i18n import t
 from planner.model.turns import ReplyError, Turn, tool_message
 from planner.records import history
-from planner.records.run_record import DamagedRun, RunSummary, Step
 from planner.records.status import RUNNING
+from planner.records.summary import DamagedRun, RunSummary, Step
 
 # A request holds the notes listing and every turn's results (at most 16 KiB each).
 REQUEST_LIMIT = 8 * storage.MIB

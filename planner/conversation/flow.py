@@ -7,19 +7,14 @@ events (`person.show`), and the person's words come back through `person.ask`.
 from __future__ import annotations
 
 import datetime as _dt
-import json
-import time
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from planner.base import storage
 from planner.base.config import Config
 from planner.base.i18n import t
 from planner.conversation.events import (
-    Called,
-    Calling,
     ConfirmRequest,
     Looked,
     ModelText,
@@ -39,31 +34,33 @@ from planner.conversation.protocol import (
     first_messages,
     registry_for,
 )
-from planner.conversation.tools import (
-    MAX_LOOKUPS_PER_REPLY,
-    MAX_RESULT_BYTES,
-    MAX_TURN_RESULT_BYTES,
-    Registry,
-    Tool,
+from planner.conversation.run_state import _NOTHING_SAVED, RunState, _Stop
+from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
+from planner.conversation.turn_values import (
+    FINISH,
+    Continue,
+    ExplainOnly,
+    Finish,
+    Limits,
+    NextStep,
+    _argument_problem,
+    _bounded,
+    _jsonable,
+    _name,
+    _plan_record,
+    _reason,
+    _short,
+    is_near_miss,
 )
-from planner.model import costs
-from planner.model.client import ModelCallError, ModelClient, reply_usage
-from planner.model.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+from planner.model.client import ModelClient
+from planner.model.turns import ToolCall, Turn, calls_instead_of_text, tool_message
 from planner.notes.catalog import Catalog, Note
 from planner.plans import files as plans
 from planner.plans.changes import plan_changes
 from planner.plans.plan import InvalidArguments, ReviewPlan, ReviewSeries
 from planner.records import status
-from planner.records.run_record import (
-    RECORDS_DIR,
-    CallEntry,
-    PlanRecord,
-    RunRecord,
-    ToolResult,
-    call_file_names,
-    now_iso,
-)
-from planner.records.run_record import Step as RecordedStep
+from planner.records.run_record import RECORDS_DIR, RunRecord, now_iso
+from planner.records.summary import ToolResult
 
 if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
@@ -71,65 +68,6 @@ if TYPE_CHECKING:
 PLANS_DIR = plans.PLANS_DIR
 MAX_ANSWER = 2000  # characters of an answer or feedback sent to the model
 _ASK_AGAIN = 3  # an over-long answer is asked again this many times, then the run finishes
-# However often the person allows more calls (SPEC 21), one run makes at most this many.
-MAX_RUN_CALLS = 60
-_YES = ("y", "yes")
-# The consequence most failed writes of the records name: a program line of its own.
-_NOTHING_SAVED = t("nothing was saved")
-
-
-class Limits(NamedTuple):
-    """Bounds of one run (SPEC 10); the defaults come from config.
-
-    With a terminal, the person may allow `max_calls` more each time they run out, up to
-    MAX_RUN_CALLS in all (SPEC 21); without one, `max_calls` is the hard cap.
-    """
-
-    max_calls: int = 6
-    max_repairs: int = 1
-
-
-# Words a person may type meaning "yes, save" (SPEC 19): named and asked once more, never accepted.
-YES_WORDS = frozenset({"保存", "确认", "是", "y", "yes"})
-
-
-def is_near_miss(line: str) -> bool:
-    """save, Save, ' SAVE', 'SAVE ', full-width ＳＡＶＥ, 保存, 确认, 是, y or yes: close to SAVE,
-    never accepted."""
-    typed = line.removesuffix("\n")
-    folded = unicodedata.normalize("NFKC", typed).strip()
-    return typed != "SAVE" and (folded.upper() == "SAVE" or folded.lower() in YES_WORDS)
-
-
-# --- The next step, as a value: what a turn decided should happen after it -----------------
-
-
-class Continue(NamedTuple):
-    """Send these messages next; the model may call tools again."""
-
-    messages: tuple[dict, ...]
-
-
-class ExplainOnly(NamedTuple):
-    """Send these messages next; the model may only explain (tool_choice none)."""
-
-    messages: tuple[dict, ...]
-
-
-class Finish(NamedTuple):
-    """The run is over: nothing more is sent."""
-
-
-FINISH = Finish()
-NextStep = Continue | ExplainOnly | Finish
-
-
-class _Stop(Exception):
-    """Ends the run; the message is the one line the person sees."""
-
-    def __init__(self, message: str, run_status: str = status.STOPPED) -> None:
-        super().__init__(message)
-        self.status = run_status
 
 
 def run_flow(
@@ -188,30 +126,8 @@ def run_flow(
         return run.stop(run.interrupted_line(), status.EXIT_INTERRUPTED)
 
 
-class _Run:
-    """The state of one run between turns."""
-
-    def __init__(self, record, client, person, config, notes, home, mode, today, limits,
-                 registry, memory=None) -> None:
-        self.record: RunRecord = record
-        self.client: ModelClient = client
-        self.person: Person = person
-        self.config: Config = config
-        self.notes: Catalog = notes
-        self.home: Path = home
-        self.mode: str = mode
-        self.today: _dt.date = today
-        self.limits: Limits = limits
-        self.registry: Registry = registry
-        self.memory: ReviewMemory | None = memory
-        self.calls = 0
-        self.allowed = limits.max_calls  # the calls this run may make; the person may add more
-        self.repairs = 0
-        self.saved: str | None = None  # the plan's relative path once it is on disk
-        self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
-        self.writing: Path | None = None  # the plan's path from just before its write
-        # The last proposal that reached the person: a plan, or a series (SPEC 16).
-        self.proposed: ReviewPlan | ReviewSeries | None = None
+class _Run(RunState):
+    """The turns of one run: each reply decides the next step, within the run's limits."""
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -233,54 +149,6 @@ class _Run:
             if isinstance(step, Finish):
                 return self._finish()
             messages = messages + list(step.messages)
-
-    def _next_call(self) -> int:
-        # Each turn checks for a call left before it asks for one; this is the hard cap itself.
-        if self.calls >= self.allowed:
-            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
-        self.calls += 1
-        return self.calls
-
-    def _calls_left(self) -> bool:
-        return self.calls < self.allowed
-
-    def _may_ask_for_more(self) -> bool:
-        """Whether the run can still go on: a call is left, or the person may allow more."""
-        return self._calls_left() or (self.person.interactive and self.calls < MAX_RUN_CALLS)
-
-    def _more_calls(self, why: str) -> bool:
-        """Whether another call may be made: one is left, or the person allows more (SPEC 21).
-
-        Asked only with a terminal; each yes adds max_calls more, up to MAX_RUN_CALLS in all.
-        The answer is a step of the summary either way.
-        """
-        if self._calls_left():
-            return True
-        if not self.person.interactive or self.calls >= MAX_RUN_CALLS:
-            return False
-        more = min(self.limits.max_calls, MAX_RUN_CALLS - self.calls)
-        self.person.show(Notice(why))
-        self._save_or_stop(_NOTHING_SAVED, stage="answering")
-        line = self.person.ask(Prompt("budget", used=self.calls, more=more))
-        allowed = (line or "").strip().lower() in _YES
-        if allowed:
-            self.allowed = self.calls + more
-        self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
-        self._save_or_stop(_NOTHING_SAVED)
-        return allowed
-
-    def _budget_line(self) -> str:
-        # Never after a save: a saved plan only waits for an explanation, which needs no budget.
-        if self.calls >= MAX_RUN_CALLS:
-            limit = t("planner's limit of {count} model calls in one run", count=MAX_RUN_CALLS)
-        elif self.allowed > self.limits.max_calls:
-            limit = t("the {count} model calls allowed for it (max_calls {max_calls}, raised at "
-                      "the prompt)", count=self.allowed, max_calls=self.limits.max_calls)
-        else:
-            limit = t("its limit of {count} model calls (max_calls)", count=self.allowed)
-        return t("the run reached {limit} before the model finished; nothing more was sent; "
-                 "nothing was saved; to go on from here, run planner --continue -r TEXT",
-                 limit=limit)
 
     def _explanation_turn(self, number: int, turn: Turn) -> NextStep:
         """After a save or a cancel the model may only explain; any call is refused."""
@@ -464,6 +332,10 @@ class _Run:
         except Exception:  # a schedule is shown to help; it must never stop the decision
             return None
 
+    def _notes_of(self, plan: ReviewPlan | ReviewSeries) -> tuple[Note, ...]:
+        found = (self.notes.get(note_id) for note_id in plan.note_ids)
+        return tuple(note for note in found if note is not None)
+
     def _execute(self, plan: ReviewPlan | ReviewSeries, relative: str,
                  target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
@@ -585,204 +457,3 @@ class _Run:
                                       "be sent. Shorten it, or press Enter to finish.",
                                       count=len(words), limit=MAX_ANSWER)))
         return None
-
-    # --- calls and records ------------------------------------------------------------------
-
-    def _call(self, number: int, body: dict, explain_only: bool) -> object:
-        """Record the request, send it once, record the response or the error."""
-        request_name, response_name = call_file_names(number)
-        entry = CallEntry(request_name, response_name, now_iso())
-        stage = "explaining" if explain_only else "requesting"
-        try:
-            # Saved before sending, so the records show what was asked even if the run dies.
-            self.record.write_file(request_name, body)
-            self.record.add_call(entry)
-            self.record.save(stage=stage)
-        except OSError as error:
-            raise _Stop(self._record_failure(error, t("nothing more was sent"))) from None
-        # Written with the next save: the call starts now, after its request is on disk.
-        entry = entry._replace(started_at=now_iso())
-        self.record.update_call(entry)
-        self.person.show(Calling(number, self.config.model, self.config.base_url,
-                                 self.client.simulated))
-        started = time.perf_counter()
-        try:
-            reply = self.client.complete(body)
-        except KeyboardInterrupt:
-            # The call's own entry says why it has no response, beside the run's error.
-            self.record.update_call(entry._replace(
-                duration_ms=self._duration(started),
-                error=t("interrupted (Ctrl+C) while waiting for the reply")))
-            raise
-        except ModelCallError as error:
-            self.record.update_call(entry._replace(duration_ms=self._duration(started),
-                                                   error=str(error)))
-            self._write_quietly(response_name, error.record)
-            raise _Stop(self._after_save(str(error))) from None
-        finally:
-            # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
-            self.person.show(Called(number))
-        # In the Chat Completions shape for either wire format, so costs price both alike.
-        usage = reply_usage(reply)
-        self.record.update_call(entry._replace(
-            duration_ms=self._duration(started),
-            usage=None if self.client.simulated else usage))
-        try:
-            self.record.write_file(response_name, reply)
-            self.record.save()
-        except OSError as error:
-            raise _Stop(self._record_failure(error, t("the reply was not used"))) from None
-        return reply
-
-    def _read(self, reply: object) -> Turn:
-        try:
-            return self.client.read_turn(reply)
-        except ReplyError as error:
-            raise _Stop(self._after_save(str(error))) from None
-
-    def _after_save(self, problem: str) -> str:
-        """A failure's line; once a plan is saved, that comes first, with what not to do."""
-        if not self.saved:
-            return problem
-        return t("The plan is saved in {path}; only the model's explanation failed "
-                 "({problem}). Do not run again, or you will have two plans.", path=self.saved,
-                 problem=problem)
-
-    def interrupted_line(self) -> str:
-        if self.saved is None and self.writing is not None and self.writing.exists():
-            self.saved = str(self.writing.relative_to(self.home))
-        if self.saved:
-            return t("interrupted (Ctrl+C); the plan is saved in {path}; do not run again, or "
-                     "you will have two plans", path=self.saved)
-        return t("interrupted (Ctrl+C); nothing was saved")
-
-    def _step(self, kind: str, number: int, **fields: object) -> None:
-        """Add a step to the summary; it is written with the next save."""
-        self.record.add_step(RecordedStep(number, kind, **fields))  # type: ignore[arg-type]
-
-    def _notes_of(self, plan: ReviewPlan | ReviewSeries) -> tuple[Note, ...]:
-        found = (self.notes.get(note_id) for note_id in plan.note_ids)
-        return tuple(note for note in found if note is not None)
-
-    def _save_or_stop(self, consequence: str, **changes: object) -> None:
-        try:
-            self.record.save(**changes)
-        except OSError as error:
-            raise _Stop(self._record_failure(error, consequence)) from None
-
-    def _finish(self) -> Outcome:
-        final = self.ending
-        try:
-            self.record.save(status=final, stage="done")
-        except OSError as error:
-            return self.stop(self._record_failure(error, t("the run itself finished")),
-                             status.EXIT_FAILED)
-        return self._outcome(final, status.EXIT_OK)
-
-    def stop(self, message: str, exit_code: int, run_status: str = status.STOPPED) -> Outcome:
-        """End as stopped (or budget_exhausted): the summary and the edge say the same line."""
-        try:
-            self.record.save(status=run_status, error=message)
-        except OSError as error:
-            message = t("{message} (the summary could not be updated either: {reason})",
-                        message=message, reason=_reason(error))
-        except KeyboardInterrupt:
-            pass
-        return self._outcome(run_status, exit_code, message)
-
-    def _outcome(self, run_status: str, exit_code: int, error: str | None = None) -> Outcome:
-        summary = self.record.summary
-        result = summary.tool_result
-        return Outcome(
-            status=run_status, exit_code=exit_code, run_id=self.record.run_id,
-            folder=self.record.folder, simulated=self.client.simulated,
-            plan=self.proposed if summary.plan is not None else None,
-            approved=summary.approved, tool_result=None if result is None else result.to_json(),
-            error=error, question=summary.question, explanation=summary.explanation,
-            # The run's own count of its calls: the cost line needs no re-read of summary.json.
-            tally=costs.tally_usages(summary.usages),
-        )
-
-    def _record_failure(self, error: OSError, consequence: str) -> str:
-        line = t("could not write the run's records in {folder} ({reason}); {consequence}; "
-                 "check free space and permissions", folder=self.record.folder,
-                 reason=_reason(error), consequence=consequence)
-        return self._after_save(line)
-
-    def _write_quietly(self, name: str, data: object) -> None:
-        """Keep a failed call's error on disk if possible; the stop message matters more."""
-        try:
-            self.record.write_file(name, data)
-        except OSError:
-            pass
-
-    def _duration(self, started: float) -> int | None:
-        return None if self.client.simulated else round((time.perf_counter() - started) * 1000)
-
-
-def _name(name: object) -> str:
-    """A tool name the model sent, safe to put in a message: short, quoted if odd."""
-    if isinstance(name, str) and name.isidentifier() and len(name) <= 64:
-        return name
-    return json.dumps(name, ensure_ascii=True)[:60]
-
-
-def _argument_problem(tool: str, error: InvalidArguments) -> str:
-    """A lookup's bad argument: the tool's name, then the field and its rule.
-
-    One template for each lookup tool: a generic "{tool} {field}: {rule}" would match every
-    line with a space and a colon in it (a note's title too) when lines are shown.
-    """
-    from planner.conversation.lookups import DUE_NOTES, GET_NOTE, SEARCH_NOTES
-
-    values = {"field": error.field, "rule": error.rule}
-    if tool == SEARCH_NOTES:
-        return t("search_notes {field}: {rule}", **values)
-    if tool == GET_NOTE:
-        return t("get_note {field}: {rule}", **values)
-    if tool == DUE_NOTES:
-        return t("due_notes {field}: {rule}", **values)
-    return f"{tool} {error}"
-
-
-def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
-    """A proposal as the summary records it: a plan's date, or a series' dates."""
-    return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
-                      getattr(plan, "dates", None))
-
-
-def _bounded(result: dict, room: int) -> dict:
-    """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
-    size = len(storage.to_json(result))
-    if size > MAX_RESULT_BYTES:
-        return {"error": t("the result was longer than {limit} bytes; ask for less",
-                           limit=MAX_RESULT_BYTES)}
-    if size > room:
-        return {"error": t("the results of one reply's lookups may add up to at most {limit} "
-                           "bytes; ask for this again in a later reply",
-                           limit=MAX_TURN_RESULT_BYTES)}
-    return result
-
-
-def _short(result: dict) -> str:
-    """A lookup's result in a few words, for the screen and the summary."""
-    if "error" in result:
-        return t("error: {error}", error=str(result["error"])[:120])
-    if isinstance(result.get("results"), list):
-        return t("{count} of {total} notes found", count=len(result["results"]),
-                 total=result.get("total", "?"))
-    if "id" in result:
-        return t("note {id}", id=str(result["id"])[:60])
-    if isinstance(result.get("due"), list):
-        return t("{count} of {total} due notes", count=len(result["due"]),
-                 total=result.get("total", "?"))
-    return t("done")
-
-
-def _jsonable(arguments: object) -> object:
-    return arguments._asdict() if hasattr(arguments, "_asdict") else arguments
-
-
-def _reason(error: OSError) -> str:
-    """An OSError in words, without a traceback: 'No space left on device'."""
-    return error.strerror or str(error)

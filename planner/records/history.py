@@ -26,18 +26,12 @@ from planner.base import storage
 from planner.base.i18n import t
 from planner.model import costs
 from planner.model.costs import Tally
-from planner.records import run_record as records
-from planner.records.run_record import (
-    RECORDS_DIR,
-    SUMMARY,
-    CallEntry,
-    DamagedRun,
-    RunSummary,
-    process_start_ticks,
-)
+from planner.records import summary as records
+from planner.records.run_record import RECORDS_DIR, SUMMARY, process_start_ticks
 
 # The status names live in planner.records.status; imported here so history.RUNNING etc. still work.
 from planner.records.status import DAMAGED, INTERRUPTED, RUNNING, WORDS, run_word
+from planner.records.summary import CallEntry, DamagedRun, RunSummary
 
 Run = RunSummary | DamagedRun
 Home = str | os.PathLike[str]

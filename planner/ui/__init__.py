@@ -29,7 +29,7 @@ from planner.ui.console import (  # noqa: F401 - re-exported
 )
 
 _LAZY = {
-    "runs_table": "reports", "run_detail": "reports", "costs_table": "reports",
+    "runs_table": "run_reports", "run_detail": "run_reports", "costs_table": "run_reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
     "where_report": "reports",
@@ -39,21 +39,19 @@ _LAZY = {
 if TYPE_CHECKING:  # the same names, for the type checker
     from planner.ui.editor import read_edited_line  # noqa: F401
     from planner.ui.reports import (  # noqa: F401
-        costs_table,
         due_table,
         notes_table,
         plans_table,
         review_recorded,
         review_undone,
         reviews_table,
-        run_detail,
-        runs_table,
         where_report,
     )
+    from planner.ui.run_reports import costs_table, run_detail, runs_table  # noqa: F401
 
 
 def __getattr__(name: str) -> object:
-    """A name from the live screen or the reports, imported now and kept for the next use."""
+    """A name from the reports or the line editor, imported now and kept for the next use."""
     home = _LAZY.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
