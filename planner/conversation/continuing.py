@@ -6,10 +6,16 @@ tool calls, each paired with what really happened to it (the recorded result, el
 so the next request is one the API accepts and the model sees whether a plan was saved. Both
 wire formats are read: a Chat Completions body's `messages`, a Responses body's `input`.
 Nothing here writes; every file is a regular file of bounded size read by the strict reader.
+
+Only what planner itself writes is read back (SPEC 28): its one system message, first, then
+user, assistant and tool messages; on the Responses wire the items planner sends (its own
+messages, a reply's output items sent back, function_call and function_call_output). A second
+system message, a developer message, or any other role or item makes the earlier run damaged.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -24,7 +30,8 @@ from planner.records.summary import DamagedRun, RunSummary, Step
 # A request holds the notes listing and every turn's results (at most 16 KiB each).
 REQUEST_LIMIT = 8 * storage.MIB
 _CALL_FILE = re.compile(r"[0-9]{2,3}-(request|response)\.json", re.ASCII)
-_ROLES = ("system", "developer", "user", "assistant", "tool")
+# responses_wire.OUTPUT_ITEMS, named here so reading a Chat run never imports the Responses code.
+_OUTPUT_ITEMS = "output_items"
 NOT_RUN = {"status": "not_run",
            "error": "the earlier run ended before this call was answered; nothing was run"}
 
@@ -63,7 +70,7 @@ def earlier_conversation(home: Path, run_id: str) -> list[dict]:
             reply = _read(folder, last.response, run_id)
         except CannotContinue:
             reply = None  # an unreadable reply is left out, as a failed call's reply is
-    return messages + _last_reply(reply, responses, summary)
+    return messages + _last_reply(reply, responses, summary, run_id, last.response or "")
 
 
 def _read(folder: str, name: str, run_id: str) -> object | None:
@@ -95,8 +102,7 @@ def _why(error: Exception, name: str) -> str:
 
 def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
     """The recorded request's messages after its system message; whether it was Responses."""
-    damaged = t("run {run_id} cannot be continued: {name} is not a request planner wrote",
-                run_id=run_id, name=name)
+    damaged = _damaged(run_id, name)
     if not isinstance(body, dict):
         raise CannotContinue(damaged)
     responses = "input" in body and "messages" not in body
@@ -106,38 +112,93 @@ def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
         items = body.get("input")
         if not isinstance(items, list):
             raise CannotContinue(damaged)
+        for item in items:
+            fault = _item_fault(item)
+            if fault is not None:
+                raise CannotContinue(damaged if not fault else _problem(run_id, name, fault))
         try:
             messages = messages_from_input(items)
         except ValueError as error:
-            raise CannotContinue(t("run {run_id} cannot be continued: {name}: {problem}",
-                                   run_id=run_id, name=name, problem=error)) from None
+            raise CannotContinue(_problem(run_id, name, str(error))) from None
     else:
         recorded = body.get("messages")
         if not isinstance(recorded, list):
             raise CannotContinue(damaged)
+        # A Chat request never carries a Responses reply's items (protocol strips them).
+        if not all(_is_message(message) and _OUTPUT_ITEMS not in message
+                   for message in recorded):
+            raise CannotContinue(damaged)
         messages = recorded
-    if not messages or not all(_is_message(message) for message in messages):
-        raise CannotContinue(damaged)
-    if messages[0].get("role") != "system":
+    # Exactly one system message, planner's own, and first: no other may speak as it.
+    if not all(_is_message(message) for message in messages) or \
+            [message["role"] for message in messages[:1]] != ["system"] or \
+            any(message["role"] == "system" for message in messages[1:]):
         raise CannotContinue(damaged)
     return [dict(message) for message in messages[1:]], responses
 
 
+def _damaged(run_id: str, name: str) -> str:
+    return t("run {run_id} cannot be continued: {name} is not a request planner wrote",
+             run_id=run_id, name=name)
+
+
+def _problem(run_id: str, name: str, problem: str) -> str:
+    return t("run {run_id} cannot be continued: {name}: {problem}", run_id=run_id, name=name,
+             problem=problem)
+
+
 def _is_message(message: object) -> bool:
-    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+    """A Chat-style message planner writes: its system message and the person's words (text),
+    the model's replies (their calls as the reply gave them), the tools' results."""
+    if not isinstance(message, dict):
         return False
-    if message["role"] == "tool":
+    role = message.get("role")
+    if role in ("system", "user"):
+        return isinstance(message.get("content"), str)
+    if role == "assistant":
+        calls = message.get("tool_calls")
+        return calls is None or isinstance(calls, list) and all(
+            isinstance(call, dict) and isinstance(call.get("id"), str)
+            and isinstance(call.get("function"), dict) for call in calls)
+    if role == "tool":
         return isinstance(message.get("tool_call_id"), str)
-    return True
+    return False
 
 
-def _last_reply(reply: object, responses: bool, summary: RunSummary) -> list[dict]:
+def _item_fault(item: object) -> str | None:
+    """None for a Responses input item planner sends; else "" (not planner's) or, for an item
+    of a type planner never sends, the line that names it."""
+    if not isinstance(item, dict):
+        return ""
+    kind, role = item.get("type"), item.get("role")
+    if kind is None:
+        # planner's own messages; an assistant's words from a continued Chat run.
+        sent = role in ("system", "user", "assistant") and isinstance(item.get("content"), str)
+    elif kind in ("message", "reasoning", "function_call"):
+        # A reply's output items, sent back as they came: the assistant's, never another voice.
+        sent = role in (None, "assistant")
+    elif kind == "function_call_output":
+        sent = role is None
+    else:
+        return t("an input item of type {kind} cannot be continued",
+                 kind=json.dumps(kind)[:40])
+    return None if sent else ""
+
+
+def _last_reply(reply: object, responses: bool, summary: RunSummary, run_id: str,
+                name: str) -> list[dict]:
     """The last reply as messages: its words, or its calls each answered by what happened."""
     if reply is None:
         return []
     turn = _turn(reply, responses)
     if turn is None:
         return []  # a failed call or a reply planner refused: the conversation ends before it
+    for item in turn.message.get(_OUTPUT_ITEMS) or ():
+        # Sent back as they came, so held to what a request may hold (SPEC 28).
+        if _item_fault(item) is not None:
+            raise CannotContinue(_problem(run_id, name, t(
+                "an input item of type {kind} cannot be continued",
+                kind=json.dumps(item.get("type") if isinstance(item, dict) else None)[:40])))
     if not turn.calls:
         return [turn.message] if turn.text is not None else []
     return [turn.message, *(tool_message(call.id, _result(call.id, summary.steps))
