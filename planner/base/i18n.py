@@ -8,10 +8,16 @@ Two kinds of marked text:
   line against the catalog's templates and translating each value that is itself a program line.
 
 English is the source language: with `en` nothing is loaded and both are the identity.
+
+Translation is bounded (SPEC 28): whatever a line holds (a server's message of a hundred `: `
+parts included), each text is translated once per line, values are translated a few levels deep,
+templates are matched without backtracking, and a line that still takes more than 50 ms of the
+program's time is shown in English.
 """
 
 import os
 import re
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,6 +30,13 @@ _ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
+# The time one line may take to translate (SPEC 28), on the thread's own clock: a machine busy
+# with other work does not turn a line English, only the line's own work does.
+BUDGET_SECONDS = 0.05
+# How deep values are translated: a program line holds a reason that holds a system's error, a
+# few levels at most; a server's message of many `: ` parts would otherwise be split at each one.
+MAX_DEPTH = 8
+_clock = time.thread_time
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
 _templates: "list[_Template] | None" = None
@@ -90,46 +103,96 @@ def t(template: str, /, **values: object) -> str:
 
 
 def shown(line: str) -> str:
-    """`line` in the person's language: a catalog line, or a template's with its values."""
+    """`line` in the person's language: a catalog line, or a template's with its values; the
+    English line when translating it takes longer than BUDGET_SECONDS."""
     if _translations is None or not line:
         return line
-    translated = _translations.gettext(line)
-    if translated is not line:
+    _all_templates()  # built once per language, not counted against a line
+    work = _Work()
+    try:
+        return work.shown(line, MAX_DEPTH)
+    except _OutOfTime:
+        return line
+
+
+class _OutOfTime(Exception):
+    """A line took longer than its budget to translate."""
+
+
+class _Work:
+    """One line's translation: its deadline, and each text translated so far (a value met again
+    under another template, or at another place, is not translated twice)."""
+
+    __slots__ = ("deadline", "done")
+
+    def __init__(self) -> None:
+        self.deadline = _clock() + BUDGET_SECONDS
+        # text -> (the depth it was translated with, its translation)
+        self.done: dict[str, tuple[int, str]] = {}
+
+    def check(self) -> None:
+        if _clock() > self.deadline:
+            raise _OutOfTime
+
+    def shown(self, line: str, depth: int) -> str:
+        known = self.done.get(line)
+        # A translation made with as many levels left (or more) holds for this one too.
+        if known is not None and known[0] >= depth:
+            return known[1]
+        translated = self._translate(line, depth)
+        self.done[line] = (depth, translated)
         return translated
-    fallback = None
-    for template in _templates_for(line):
-        match = template.pattern().fullmatch(line)
-        if match is None:
-            continue
-        values = {name: match.group(name) for name in template.names}
-        shown_values = {name: _value(value) for name, value in values.items()}
-        # A short template (`{reason}; {advice}`) can split a line at the wrong place: the
-        # match whose sentence-like values are program lines themselves is the right one.
-        if all(shown_values[name] != value or " " not in value
-               for name, value in values.items()):
-            return _fill(template.target, shown_values)
-        # A template with words of its own is still this line's, though a value stays English;
-        # a mere joiner (`{field}: {rule}`) is not: an untranslated line reads better whole.
-        if fallback is None and template.worded:
-            fallback = _fill(template.target, shown_values)
-    return line if fallback is None else fallback
+
+    def _translate(self, line: str, depth: int) -> str:
+        assert _translations is not None
+        translated = _translations.gettext(line)
+        if translated is not line:
+            return translated
+        fallback = None
+        for template in _templates_for(line):
+            self.check()
+            values = template.match(line, self)
+            if values is None:
+                continue
+            shown_values = {name: self._value(value, depth) for name, value in values.items()}
+            # A short template (`{reason}; {advice}`) can split a line at the wrong place: the
+            # match whose sentence-like values are program lines themselves is the right one.
+            if all(shown_values[name] != value or " " not in value
+                   for name, value in values.items()):
+                return _fill(template.target, shown_values)
+            # A template with words of its own is still this line's, though a value stays
+            # English; a mere joiner (`{field}: {rule}`) is not: an untranslated line reads
+            # better whole.
+            if fallback is None and template.worded:
+                fallback = _fill(template.target, shown_values)
+        return line if fallback is None else fallback
+
+    def _value(self, text: str, depth: int) -> str:
+        # A value with a space may be a program line itself (a reason, an advice); a single
+        # word is a name, an ID or a number, and is shown as it is. So is any value deeper
+        # than MAX_DEPTH.
+        return self.shown(text, depth - 1) if " " in text and depth > 0 else text
 
 
 class _Template:
-    """A catalog line with placeholders: its fixed ends (a cheap first test) and its pattern,
-    compiled on first use (a run shows a few lines; the catalog holds hundreds)."""
+    """A catalog line with placeholders: its fixed ends (a cheap first test) and the values a
+    line formatted from it holds. A placeholder holds at least one character, the shortest
+    that lets the rest of the line match (what the regular expression of template_pattern()
+    finds, without its backtracking)."""
 
-    __slots__ = ("source", "target", "names", "pieces", "fixed", "worded", "_pattern")
+    __slots__ = ("source", "target", "names", "pieces", "fixed", "worded", "_order")
 
     def __init__(self, source: str, target: str) -> None:
         self.source, self.target = source, target
-        self.names = tuple(dict.fromkeys(PLACEHOLDER.findall(source)))
+        order = PLACEHOLDER.findall(source)
+        self.names = tuple(dict.fromkeys(order))
+        # A name used twice (`{path} ... {path}`) holds the same text both times.
+        self._order = tuple(order) if len(order) > len(self.names) else None
         # The fixed text between the placeholders, first piece and last included (maybe empty).
         self.pieces = [_literal(piece) for piece in PLACEHOLDER.split(source)[::2]]
         fixed = "".join(self.pieces)
         self.fixed = len(fixed)
         self.worded = bool(_LETTERS.search(fixed))
-        self._pattern: re.Pattern[str] | None = None
 
     def may_match(self, line: str) -> bool:
         """Whether `line` starts and ends with the fixed text and holds the rest in order."""
@@ -144,23 +207,82 @@ class _Template:
             position += len(piece)
         return True
 
-    def pattern(self) -> re.Pattern[str]:
-        if self._pattern is None:
-            entry = template_pattern(self.source)
-            assert entry is not None  # a _Template has a placeholder
-            self._pattern = entry[0]
-        return self._pattern
+    def match(self, line: str, work: "_Work") -> dict[str, str] | None:
+        """The values `line` holds, by name; None when it is not formatted from this template."""
+        if self._order is not None:
+            return _match_repeated(self.pieces, self._order, line, work)
+        pieces, count = self.pieces, len(self.names)
+        if not line.startswith(pieces[0]) or not line.endswith(pieces[-1]):
+            return None
+        # latest[i]: where placeholder i may start at the latest and the rest still match
+        # (any earlier start matches too: the placeholder takes the characters between).
+        end = len(line) - len(pieces[-1])
+        latest = [0] * count
+        latest[-1] = end - 1
+        for index in range(count - 1, 0, -1):
+            found = line.rfind(pieces[index], 0, max(latest[index], 0))
+            if found < 1:  # the placeholder before it needs a character
+                return None
+            latest[index - 1] = found - 1
+        position = len(pieces[0])
+        if position > latest[0]:
+            return None
+        # Each placeholder ends at the first place its next piece is found: the rest matches
+        # from there, as position <= latest[index] has room for it.
+        values = {}
+        for index, name in enumerate(self.names[:-1]):
+            found = line.find(pieces[index + 1], position + 1)
+            values[name] = line[position:found]
+            position = found + len(pieces[index + 1])
+        values[self.names[-1]] = line[position:end]
+        return values
+
+
+def _match_repeated(pieces: list[str], order: tuple[str, ...], line: str,
+                    work: "_Work") -> dict[str, str] | None:
+    """The values of a template that uses a name twice: the shortest first placeholder that
+    lets the rest match, then the next, as the regular expression's search tries them."""
+    values: dict[str, str] = {}
+
+    def rest(index: int, position: int) -> bool:
+        # Placeholders index.. from `position`, which follows pieces[index].
+        if index == len(order):
+            return position == len(line)
+        name = order[index]
+        if name in values:
+            text = values[name] + pieces[index + 1]
+            return line.startswith(text, position) and rest(index + 1, position + len(text))
+        if all(later in values for later in order[index + 1:]):
+            # All that follows is known text: this placeholder ends where that text begins.
+            after = zip(order[index + 1:], pieces[index + 2:], strict=True)
+            tail = pieces[index + 1] + "".join(values[later] + piece for later, piece in after)
+            stop = len(line) - len(tail)
+            if stop <= position or not line.endswith(tail):
+                return False
+            values[name] = line[position:stop]
+            return True
+        following = pieces[index + 1]
+        stop = position + 1
+        while stop <= len(line):
+            work.check()
+            stop = line.find(following, stop)
+            if stop < 0:
+                break
+            values[name] = line[position:stop]
+            if rest(index + 1, stop + len(following)):
+                return True
+            stop += 1
+        values.pop(name, None)
+        return False
+
+    if not line.startswith(pieces[0]) or not rest(0, len(pieces[0])):
+        return None
+    return {name: values[name] for name in dict.fromkeys(order)}
 
 
 def _templates_for(line: str) -> list[_Template]:
     """The templates whose fixed start and end `line` has, the most fixed text first."""
     return [template for template in _all_templates() if template.may_match(line)]
-
-
-def _value(text: str) -> str:
-    # A value with a space may be a program line itself (a reason, an advice); a single word
-    # is a name, an ID or a number, and is shown as it is.
-    return shown(text) if " " in text else text
 
 
 def _fill(target: str, values: Mapping[str, str]) -> str:
