@@ -17,6 +17,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable
 
+from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed
 from planner.base.i18n import t
 from planner.calendar import ics
 from planner.calendar.vdir import Counts
@@ -66,8 +67,9 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     stage = "login"
     written = 0
     try:
-        with DAVClient(url=url, username=user, password=password, timeout=timeout,
-                              enable_rfc6764=False) as client:
+        client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
+        with client_class(url=url, username=user, password=password, timeout=timeout,
+                          enable_rfc6764=False) as client:
             calendar = _find_calendar(client, url, calendar_name, shown, default_name)
             stage = "listing"
             found: dict[str, tuple] = {}
@@ -123,6 +125,11 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         problem = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
                     during=_during(stage), status=status)
         raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+    except DeadlinePassed:
+        # The line of a server that never answers (niquests' own read timeout).
+        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=t("timed out"))
+        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
     except OSError as error:  # niquests' connection errors and timeouts are OSErrors
         problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
                     why=_why(error))
@@ -131,6 +138,35 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         problem = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
                     "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
         raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+
+
+def _with_deadline(client_class: type, seconds: float) -> type:
+    """caldav's client class with a total deadline of `seconds` on every request (SPEC 28)."""
+
+    class Client(client_class):
+        deadline_passed = False
+
+        def request(self, *args, **kwargs):
+            if self.deadline_passed:
+                # The session is closed; a request caldav tries after swallowing the timeout
+                # would only open a new connection to the same slow server.
+                raise DeadlinePassed
+            with Deadline(seconds, self._end):
+                return super().request(*args, **kwargs)
+
+        def _end(self) -> None:
+            """From the watchdog: closing the session shuts its sockets, waking the read."""
+            self.deadline_passed = True
+            self.session.close()
+
+        def __exit__(self, kind, error, traceback) -> None:
+            super().__exit__(kind, error, traceback)
+            # caldav turns some failures into others (a search that finds nothing, say): once
+            # a deadline passed, whatever came of the sync is that timeout.
+            if self.deadline_passed and (error is None or isinstance(error, Exception)):
+                raise DeadlinePassed from None
+
+    return Client
 
 
 def _find_calendar(client, url: str, name: str | None, shown: str,

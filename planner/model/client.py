@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from planner.base import providers, strictjson
 from planner.base.config import Config
+from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.i18n import t
 from planner.model.chat_wire import dialect_named, error_fields, parse_reply
 from planner.model.turns import Turn
 
 if TYPE_CHECKING:
+    import httpx2
     import openai
 
 # Body fields the SDK's create() takes by name; anything else goes through extra_body.
@@ -109,12 +111,16 @@ class LiveClient:
         # The provider's reply rules: from config's `provider`, else from the base_url's host.
         self._provider = providers.provider_for(config.provider, config.base_url)
         self._dialect = dialect_named(self._provider)
+        # Every connection this client opens, so the total deadline can end a read blocked on it.
+        self._sockets = Sockets()
         self._client = openai.OpenAI(
             api_key=api_key,
             base_url=config.base_url,
             timeout=config.timeout_seconds,
             # No retries: repeating "request - write - request" could save a plan twice.
             max_retries=0,
+            # The SDK's own defaults, and a hook that has httpx report each new connection.
+            http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._traced]}),
         )
 
     def complete(self, body: dict) -> object:
@@ -130,19 +136,24 @@ class LiveClient:
         names = _RESPONSES_PARAMS if responses else _SDK_PARAMS
         params = {name: body[name] for name in names if name in body}
         extra = {name: value for name, value in body.items() if name not in names}
+        # timeout_seconds bounds each read; this bounds the whole request (SPEC 28), so a server
+        # that answers a byte at a time ends as one that never answers does.
+        deadline = Deadline(self._config.timeout_seconds + MARGIN_SECONDS,
+                            self._sockets.shut_down)
         try:
-            if responses:
-                raw = self._client.responses.with_raw_response.create(
-                    **params, extra_body=extra or None
-                )
-            else:
-                raw = self._client.chat.completions.with_raw_response.create(
-                    **params, extra_body=extra or None
-                )
-            text = raw.http_response.text
+            with deadline:
+                if responses:
+                    raw = self._client.responses.with_raw_response.create(
+                        **params, extra_body=extra or None
+                    )
+                else:
+                    raw = self._client.chat.completions.with_raw_response.create(
+                        **params, extra_body=extra or None
+                    )
+                text = raw.http_response.text
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
-        except openai.APITimeoutError:
+        except (openai.APITimeoutError, DeadlinePassed):
             message = t(
                 "the model did not answer within {seconds:g} s; "
                 "try again later or raise timeout_seconds in {config}",
@@ -177,6 +188,18 @@ class LiveClient:
 
             return parse_response(body, self._dialect)
         return parse_reply(body, self._dialect)
+
+    def _traced(self, request: httpx2.Request) -> None:
+        """httpx's request hook: the connections the request opens are reported to _opened."""
+        request.extensions["trace"] = self._opened
+
+    def _opened(self, event: str, info: dict) -> None:
+        """httpcore's trace events: a new TCP or TLS connection's socket is kept."""
+        if event.endswith((".connect_tcp.complete", ".start_tls.complete")):
+            stream = info.get("return_value")
+            get_extra_info = getattr(stream, "get_extra_info", None)
+            if get_extra_info is not None:
+                self._sockets.add(get_extra_info("socket"))
 
     def _status_error(self, error: openai.APIStatusError) -> ModelCallError:
         """One clear line per HTTP status and provider error code, in the server's own words."""

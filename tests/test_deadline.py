@@ -1,0 +1,178 @@
+"""Every network request has a total deadline (SPEC 28): a server that answers a byte at a time
+ends the request within the per-read timeout plus 5 s, with the timeout line, as a request that
+never answers does.
+
+The server here sends a status line, then one header line every second, never finishing: each
+read gets something well within any timeout, so only a total deadline ends the request. The real
+`planner` runs against it, on both model wires and for `planner sync --caldav`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import all_files, read_summary, run_dirs, run_planner
+from test_plans import save
+
+KEY = "sk-deadline-test-0123456789"
+KEY_ENV = "DEEPSEEK_API_KEY"
+REQUEST = "Review N1 and N2 in a week for 20 minutes, title RAG basics"
+TIMEOUT = 3  # timeout_seconds: three times the gap between the server's lines
+DEADLINE = TIMEOUT + 5
+CALDAV_DEADLINE = 30 + 5
+MARGIN = 5  # start-up and a loaded machine
+INTERVAL = 1.0  # seconds between the server's header lines
+LIFETIME = 60.0  # the server stops trickling (and hangs up) after this, whatever happens
+CLI_TIMEOUT = 50  # a planner still waiting this long has no deadline (and fails the test)
+
+
+class TrickleServer:
+    """HTTP on 127.0.0.1 that answers every request with `HTTP/1.1 200 OK`, then one header line
+    every INTERVAL seconds, never the blank line that ends them. It hangs up after LIFETIME
+    seconds, or at once when stopped."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.2)
+        self._stop = threading.Event()
+        self._until = time.monotonic() + LIFETIME
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self.requests: list[bytes] = []  # each request's first line
+        self.lines_sent = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+
+    def __enter__(self) -> TrickleServer:
+        self._start(self._accept)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        # The accepting thread first: once it is done, no connection thread starts.
+        self._threads[0].join(timeout=10)
+        for thread in self._threads[1:]:
+            thread.join(timeout=10)
+        self._listener.close()
+
+    def _start(self, target, *args: object) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        with self._lock:
+            self._threads.append(thread)
+        thread.start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set() and time.monotonic() < self._until:
+            try:
+                connection, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            self._start(self._trickle, connection)
+
+    def _trickle(self, connection: socket.socket) -> None:
+        with connection:
+            connection.settimeout(5)
+            try:
+                self._read_request(connection)
+                connection.sendall(b"HTTP/1.1 200 OK\r\n")
+                number = 0
+                while not self._stop.wait(INTERVAL) and time.monotonic() < self._until:
+                    connection.sendall(b"X-Still-Thinking-%d: yes\r\n" % number)
+                    number += 1
+                    with self._lock:
+                        self.lines_sent += 1
+            except OSError:  # the client hung up: what a deadline does
+                return
+
+    def _read_request(self, connection: socket.socket) -> None:
+        """The whole request (head and body), so the client is waiting only for the answer."""
+        with connection.makefile("rb") as reader:
+            first = reader.readline()
+            length = 0
+            while (line := reader.readline()) not in (b"\r\n", b"\n", b""):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            reader.read(length)
+        with self._lock:
+            self.requests.append(first.strip())
+
+
+@pytest.fixture
+def trickle():
+    with TrickleServer() as server:
+        yield server
+
+
+def timed(*args: str, env: dict[str, str]) -> tuple[float, object]:
+    started = time.monotonic()
+    result = run_planner(*args, env=env, timeout=CLI_TIMEOUT)
+    return time.monotonic() - started, result
+
+
+def error_lines(stderr: str) -> list[str]:
+    assert "Traceback" not in stderr
+    return [line for line in stderr.splitlines() if line.startswith("Error:")]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_a_model_that_answers_a_byte_at_a_time_ends_at_the_deadline(
+        api: str, trickle: TrickleServer, home: Path) -> None:
+    config = home / "config.json"
+    config.write_text(json.dumps({"model": "stub-model", "base_url": trickle.url + "/v1",
+                                  "api": api, "timeout_seconds": TIMEOUT, "max_tokens": 333,
+                                  "max_calls": 2, "max_repairs": 0}), encoding="utf-8")
+    seconds, result = timed("--request", REQUEST, env={**os.environ, KEY_ENV: KEY})
+
+    assert seconds < DEADLINE + MARGIN, seconds
+    assert result.returncode == 1, result.stderr
+    path = "/v1/responses" if api == "responses" else "/v1/chat/completions"
+    assert trickle.requests == [f"POST {path} HTTP/1.1".encode()]
+    # Lines kept coming well past timeout_seconds: no read timed out, the deadline ended it.
+    assert trickle.lines_sent > TIMEOUT + 1, trickle.lines_sent
+    line = (f"the model did not answer within {TIMEOUT} s; try again later or raise "
+            "timeout_seconds in config.json")  # the home is the working folder
+    assert error_lines(result.stderr) == [f"Error: {line}"], result.stderr
+    # Recorded as a request that never answers (test_live's "timeout").
+    (folder,) = run_dirs(home)
+    summary = read_summary(folder)
+    assert (summary["status"], summary["stage"], summary["error"]) == (
+        "stopped", "requesting", line)
+    (call,) = summary["calls"]
+    assert call["error"] == line and call["usage"] is None
+    assert (DEADLINE - 1) * 1000 <= call["duration_ms"] < (DEADLINE + 2) * 1000, call
+    record = json.loads((folder / "01-response.json").read_text(encoding="utf-8"))
+    assert record == {"error": {"kind": "timeout"}}
+    assert all_files(home / "plans") == []
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+def test_a_caldav_server_that_answers_a_byte_at_a_time_ends_at_the_deadline(
+        trickle: TrickleServer, home: Path) -> None:
+    plan = save(home, "20261201T090000000000Z-dead01", 2)
+    before = plan.read_bytes()
+    url = trickle.url + "/dav/"
+    seconds, result = timed("sync", "--caldav", url, "--user", "alice",
+                            env={**os.environ, "PLANNER_CALDAV_PASSWORD": "a-password-here"})
+
+    assert seconds < CALDAV_DEADLINE + MARGIN, seconds
+    assert result.returncode == 1, result.stderr
+    assert len(trickle.requests) == 1, trickle.requests
+    assert trickle.lines_sent > 30, trickle.lines_sent
+    # The line of a server that never answers (test_caldav).
+    assert error_lines(result.stderr) == [
+        f"Error: cannot reach the CalDAV server at {url} (timed out); nothing was changed there"
+    ], result.stderr
+    assert result.stdout == ""
+    assert plan.read_bytes() == before
