@@ -44,13 +44,16 @@ def available() -> bool:
 
 
 def sync(url: str, calendar_name: str | None, user: str | None, password: str | None,
-         events: Iterable[ics.Item], timeout: int = TIMEOUT_SECONDS,
+         events: Iterable[ics.Item], timeout: int | None = None,
          default_name: str | None = None) -> Counts:
     """Put every event into the calendar by UID: create new, update changed, leave the rest.
 
     The calendar is the one named `calendar_name`; without a name, the one at `url`, else the
     one named `default_name` (config's calendar_name) among the calendars found from `url`.
+    `timeout`: seconds per read (None: TIMEOUT_SECONDS, read now); each request ends after it
+    plus MARGIN_SECONDS in all.
     """
+    timeout = TIMEOUT_SECONDS if timeout is None else timeout
     try:
         from caldav.calendarobjectresource import Event
         from caldav.davclient import DAVClient
