@@ -36,6 +36,7 @@ UID_SUFFIX = "@planner"
 _UID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,110}@planner", re.ASCII)
 # An event whose plan's saving time is unknown (an older run ID) last changed "long ago".
 _UNKNOWN = _dt.datetime(2000, 1, 1, tzinfo=_dt.UTC)
+_LAST_SECOND = _dt.datetime(9999, 12, 31, 23, 59, 59)  # UTC, as LAST-MODIFIED is written
 _TAIL = b"END:VCALENDAR\r\n"
 _HEADS: dict[tuple, bytes] = {}
 _FOLD = re.compile(rb"\r?\n[ \t]")
@@ -268,7 +269,14 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
             raise ValueError(t("{file}: the calendar UID {uid} appears twice", file=spec.file,
                                uid=spec.uid))
         seen.add(spec.uid)
-        start = start_of(spec.date, clock, zone, after[spec.uid])
+        try:
+            start = start_of(spec.date, clock, zone, after[spec.uid])
+        except (OverflowError, ValueError):  # ValueError: "year 10000 is out of range"
+            # SPEC 28: plan dates end at 9999-12-30, but the plans before it that day can push
+            # its start past the calendar's end. One line, like any event that cannot be made.
+            raise ValueError(t("{file}: its event on {date} would start too near the end of "
+                               "the calendar (9999-12-31), after the plans before it that day",
+                               file=spec.file, date=spec.date)) from None
         # Everything the event's text is made from, except `created` (only a new event's
         # LAST-MODIFIED) and `saved_order` (already in `start`).
         made_of = [_FORMAT, spec.uid, start.isoformat(), str(start.tzinfo), spec.minutes,
@@ -355,8 +363,10 @@ def _head(properties: dict[str, str], zone: LocalZone, first: int, last: int) ->
                 calendar.add_component(Timezone.from_tzid(
                     zone.name, first_date=_dt.date(first - 1, 1, 1),
                     last_date=_dt.date(last + 2, 1, 1)))
-            except ValueError:
-                pass  # a zone icalendar does not know: DTSTART still names it (as before)
+            except (ValueError, OverflowError):
+                # A zone icalendar does not know, or years at the calendar's edge (0 or 10000
+                # does not exist): DTSTART still names the zone (as before).
+                pass
         head = calendar.to_ical().removesuffix(_TAIL)
         _HEADS[key] = head
     return head
@@ -417,9 +427,13 @@ def revise(new: bytes, previous: bytes | None, now: _dt.datetime | None = None) 
     if content is not None and content == _content(new, uid):
         return Revision(kept, "unchanged")
     moment = _stamp(now)
-    if modified:
-        last = _dt.datetime.strptime(modified.decode(), "%Y%m%dT%H%M%SZ").replace(tzinfo=_dt.UTC)
-        moment = max(moment, last + _dt.timedelta(seconds=1))
+    try:
+        last = _dt.datetime.strptime((modified or b"").decode(), "%Y%m%dT%H%M%SZ")
+    except ValueError:
+        last = None  # none, or no real time (a 30 February, year 0): now is later enough
+    # Later than the earlier copy, unless it is the calendar's last second (SPEC 28).
+    if last is not None and last < _LAST_SECOND:
+        moment = max(moment, last.replace(tzinfo=_dt.UTC) + _dt.timedelta(seconds=1))
     return Revision(_restamp(new, sequence + 1, moment.strftime("%Y%m%dT%H%M%SZ").encode()),
                     "updated")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
+    from planner.base.days import AfterLastDay
     from planner.model.costs import Tally
     from planner.notes.catalog import Note
     from planner.plans.changes import Change
@@ -20,15 +21,16 @@ if TYPE_CHECKING:
 
 class ConfirmRequest(NamedTuple):
     """What the person is shown before deciding: the checked plan (or series), its notes, the
-    target; `due`: each note's local due date (None: new), or None when nothing is known;
-    `changes`: how it differs from the run's previous proposal (None: it is the first)."""
+    target; `due`: each note's local due date (None: new; AFTER_LAST_DAY: past 9999-12-31),
+    or None when nothing is known; `changes`: how it differs from the run's previous proposal
+    (None: it is the first)."""
 
     plan: ReviewPlan | ReviewSeries
     notes: tuple[Note, ...]
     target: Path
     today: _dt.date
     warnings: tuple[str, ...] = ()
-    due: Mapping[str, _dt.date | None] | None = None
+    due: Mapping[str, _dt.date | AfterLastDay | None] | None = None
     changes: tuple[Change, ...] | None = None
 
     @property

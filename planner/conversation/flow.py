@@ -63,6 +63,7 @@ from planner.records.run_record import RECORDS_DIR, RunRecord, now_iso
 from planner.records.summary import ToolResult
 
 if TYPE_CHECKING:
+    from planner.base.days import AfterLastDay
     from planner.memory.review_memory import ReviewMemory
 
 PLANS_DIR = plans.PLANS_DIR
@@ -323,7 +324,8 @@ class _Run(RunState):
             return self._no_explanation()
         return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
 
-    def _due_dates(self, plan: ReviewPlan | ReviewSeries) -> dict[str, _dt.date | None] | None:
+    def _due_dates(self, plan: ReviewPlan | ReviewSeries
+                   ) -> dict[str, _dt.date | AfterLastDay | None] | None:
         """Each note's due date for the SAVE screen; None without review memory."""
         if self.memory is None:
             return None

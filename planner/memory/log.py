@@ -9,7 +9,9 @@
 # it a second process could append between our write and the cut, and we would cut its line too.
 #
 # Reading: at most 64 MiB, never through a link, never waiting on a FIFO; a line that cannot be
-# read is skipped with one warning naming its number, and every other line still counts.
+# read is skipped with one warning naming its number, and every other line still counts. So is a
+# line whose time lies at the edge of the calendar (SPEC 28, planner.base.days): before
+# 0001-01-02 or after 9999-12-30 it may not exist as a local time, wherever it is read.
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from planner.base import storage, strictjson
+from planner.base import days, storage, strictjson
 from planner.base.i18n import t
 
 LOG_NAME = "reviews.jsonl"
@@ -393,9 +395,16 @@ def _moment(data: dict, key: str) -> _dt.datetime:
     if type(value) is str and _UTC_TIME.fullmatch(value):
         try:
             # "Z" and "+00:00" both read as datetime.UTC, the zone fsrs insists on.
-            return _dt.datetime.fromisoformat(value)
+            moment = _dt.datetime.fromisoformat(value)
         except ValueError:
             pass  # e.g. a 30 February
+        else:
+            if days.usable_time(moment):
+                return moment
+            # SPEC 28: a time at the calendar's very edge cannot be shown in every time zone.
+            raise _BadLine(t("{key} is {value}, at the edge of the calendar: planner reads "
+                             "times from {first} to {last}", key=key, value=_show(value),
+                             first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))
     raise _BadLine(t("{key} is {value}, not a UTC time such as 2026-05-01T09:30:00Z", key=key,
                      value=_show(value)))
 

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base.days import AfterLastDay, usable_day
 from planner.base.i18n import t
 from planner.memory import log as review_log
 
@@ -30,11 +31,12 @@ DEFAULT_RETENTION = 0.9
 
 class DueList(NamedTuple):
     """Notes due by a day, most overdue first (`due --json` rows), how many in all, and the
-    first due date after that day (None: nothing is scheduled later)."""
+    first due date after that day (None: nothing is scheduled later; AFTER_LAST_DAY: nothing
+    before 9999-12-31)."""
 
     rows: list[dict[str, object]]
     total: int
-    next_due: _dt.date | None
+    next_due: _dt.date | AfterLastDay | None
 
 
 class ReviewMemory:
@@ -82,11 +84,14 @@ class ReviewMemory:
         return self._reviews
 
     def sr_due(self) -> dict[str, _dt.date]:
-        """Obsidian Spaced Repetition's due dates of the notes, by note ID."""
+        """Obsidian Spaced Repetition's due dates of the notes, by note ID; one at the edge of
+        the calendar is ignored, as a typo is (an index made before that was checked holds
+        them)."""
         if self._sr_due is None:
             found = {} if self.catalog is None else self.catalog.sr_due()
-            self._sr_due = {note_id: _dt.date.fromisoformat(day)
-                            for note_id, day in found.items()}
+            dates = {note_id: _dt.date.fromisoformat(day) for note_id, day in found.items()}
+            self._sr_due = {note_id: day for note_id, day in dates.items()
+                            if usable_day(day)}
         return self._sr_due
 
     def has_due_info(self) -> bool:
@@ -122,8 +127,9 @@ class ReviewMemory:
                                sr_due=sr_due)
         return {note_id: schedule_of(found, note_id) for note_id in wanted}
 
-    def due_dates(self, note_ids: Iterable[str]) -> dict[str, _dt.date | None]:
-        """Each note's local due date (None: new), for the SAVE screen."""
+    def due_dates(self, note_ids: Iterable[str]) -> dict[str, _dt.date | AfterLastDay | None]:
+        """Each note's local due date (None: new; AFTER_LAST_DAY: past 9999-12-31), for the
+        SAVE screen and `planner done`."""
         from planner.memory.schedule import local_date
 
         return {note_id: None if schedule.due is None else local_date(schedule.due)
@@ -138,23 +144,23 @@ class ReviewMemory:
 
     def due(self, today: _dt.date, days: int = 0, limit: int | None = None) -> DueList:
         """The notes due by today + `days`, most overdue first (at most `limit` of them)."""
-        from planner.memory.schedule import due, local_date
+        from planner.memory.schedule import due, due_by, earliest, local_date
 
         schedules, titles = self.schedules(), self.titles()
         every = due(schedules, titles, today, days)
         horizon = today + _dt.timedelta(days=days)
         later = [local_date(schedule.due) for note_id, schedule in schedules.items()
                  if schedule.due is not None and note_id in titles
-                 and local_date(schedule.due) > horizon]
+                 and not due_by(schedule.due, horizon)]
         rows = every if limit is None else every[:limit]
-        return DueList(rows, len(every), min(later) if later else None)
+        return DueList(rows, len(every), earliest(later))
 
     def due_today(self, today: _dt.date) -> int:
         """How many notes are due today or overdue."""
-        from planner.memory.schedule import local_date
+        from planner.memory.schedule import due_by
 
         titles = self.titles()
         return sum(1 for note_id, schedule in self.schedules().items()
-                   if schedule.due is not None and local_date(schedule.due) <= today
+                   if schedule.due is not None and due_by(schedule.due, today)
                    and note_id in titles)
 

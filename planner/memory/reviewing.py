@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base.days import AfterLastDay, usable_time
 from planner.base.i18n import t
 from planner.memory import log as review_log
 from planner.plans import files as plans
@@ -170,7 +171,15 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
                         "once it has happened", date=date, today=today.isoformat()))
     if day == today:
         return now
-    return _dt.datetime.combine(day, _dt.time(12)).astimezone().astimezone(_dt.UTC)
+    try:
+        moment = _dt.datetime.combine(day, _dt.time(12)).astimezone().astimezone(_dt.UTC)
+    except (OverflowError, ValueError):  # ValueError: "year 0 is out of range"
+        moment = None
+    if moment is None or not usable_time(moment):
+        # SPEC 28: the log reads no time before 0001-01-02 (UTC), and planner writes none.
+        raise Refused(t("--date {date} is at the very start of the calendar, before any review "
+                        "the log can hold; record a later date", date=date))
+    return moment
 
 
 def parse_date(text: str) -> _dt.date:
@@ -193,8 +202,10 @@ def record_done(home: Home, target: Target, note_ids: Sequence[str], rating: str
         raise Failed(str(error)) from None
 
 
-def next_due(memory: ReviewMemory, note_ids: Sequence[str]) -> dict[str, _dt.date | None]:
-    """Each note's local due date now (None: new), after what was just recorded."""
+def next_due(memory: ReviewMemory,
+             note_ids: Sequence[str]) -> dict[str, _dt.date | AfterLastDay | None]:
+    """Each note's local due date now (None: new; AFTER_LAST_DAY: past 9999-12-31), after
+    what was just recorded."""
     return memory.due_dates(note_ids)
 
 

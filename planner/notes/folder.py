@@ -131,18 +131,23 @@ def note_fields(meta: dict, body: str, path: str) -> Parsed | str:
 
 
 def _sr_due(value: object) -> str | None:
-    """Obsidian Spaced Repetition's `sr-due: YYYY-MM-DD`, when it is a real date; else None.
+    """Obsidian Spaced Repetition's `sr-due: YYYY-MM-DD`, when it is a real date planner can
+    use; else None.
 
-    Another plugin's value or a typo is ignored, not a reason to skip the note.
+    Another plugin's value or a typo is ignored, not a reason to skip the note; so is a date at
+    the edge of the calendar (SPEC 28: before 0001-01-02 or after 9999-12-30, planner.base.days).
     """
     if not isinstance(value, str) or not _SR_DUE.fullmatch(value.strip()):
         return None
     import datetime as _dt
 
+    from planner.base.days import usable_day
+
     try:
-        return _dt.date.fromisoformat(value.strip()).isoformat()
+        day = _dt.date.fromisoformat(value.strip())
     except ValueError:
         return None
+    return day.isoformat() if usable_day(day) else None
 
 
 def _id_problem(note_id: str) -> str | None:

@@ -8,9 +8,10 @@
 # (the whole plan); the log is only read here, never written.
 #
 # Reading is strict and never raises: a plan file that is a link, a FIFO, a device, a folder,
-# larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan becomes a
-# row with its `problem`. Links are never followed (neither plans/ itself nor a file in it), so
-# nothing outside the home folder is read, and nothing waits on a FIFO (O_NONBLOCK).
+# larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan (a date at
+# the edge of the calendar included, planner.base.days) becomes a row with its `problem`. Links
+# are never followed (neither plans/ itself nor a file in it), so nothing outside the home folder
+# is read, and nothing waits on a FIFO (O_NONBLOCK).
 #
 # Speed on thousands of plans: one os.scandir, one bounded read per file, plain str paths, and
 # checks that touch each field once; nothing here imports pydantic, Rich or icalendar.
@@ -25,7 +26,7 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-from planner.base import storage, strictjson
+from planner.base import days, storage, strictjson
 from planner.base.i18n import t
 from planner.plans.plan import (
     FIELDS,
@@ -396,10 +397,16 @@ def _check_date(date: object, field: str) -> str:
     if type(date) is not str or not _DATE.fullmatch(date):
         raise BadPlan(t("{field}: must be written YYYY-MM-DD", field=field))
     try:
-        _dt.date.fromisoformat(date)
+        day = _dt.date.fromisoformat(date)
     except ValueError:
         raise BadPlan(t("{field}: {date} is not a real calendar date", field=field,
                         date=date)) from None
+    if not days.usable_day(day):
+        # SPEC 28: a day at the calendar's very edge may not exist in UTC (nor in the zone an
+        # event is placed in): the file is a problem row, as for any other wrong value.
+        raise BadPlan(t("{field}: {date} is at the edge of the calendar; planner uses dates "
+                        "from {first} to {last}", field=field, date=date,
+                        first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))
     return date
 
 

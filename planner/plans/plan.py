@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Collection
 from typing import NamedTuple
 
-from planner.base import strictjson
+from planner.base import days, strictjson
 from planner.base.i18n import t
 
 TOOL_NAME = "save_review_plan"
@@ -306,10 +306,16 @@ def _check_date(value: object, field: str = "date") -> str:
         raise InvalidArguments(field, t("must be written YYYY-MM-DD, got {value}",
                                         value=_show(value)))
     try:
-        _dt.date.fromisoformat(value)
+        day = _dt.date.fromisoformat(value)
     except ValueError:
         raise InvalidArguments(field, t("{date} is not a real calendar date",
                                         date=value)) from None
+    if not days.usable_day(day):
+        # SPEC 28: planner reads no plan file dated there (planner.plans.files), so none is saved.
+        raise InvalidArguments(field, t("{date} is at the edge of the calendar; planner uses "
+                                        "dates from {first} to {last}", date=value,
+                                        first=days.FIRST_DAY.isoformat(),
+                                        last=days.LAST_DAY.isoformat()))
     return value
 
 

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from planner import ui
+from planner.base.days import AfterLastDay
 from planner.base.i18n import N_, _, lookup, shown
 from planner.base.inert import inert_block, inert_line
 from planner.conversation.events import (
@@ -417,10 +418,12 @@ def _days(value: object) -> str:
     return ", ".join(inert_line(str(day)) for day in days)
 
 
-def schedule_words(due: _dt.date | None, today: _dt.date) -> str:
+def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
     """A note's schedule: `due today`, `overdue 3 days`, `due in 5 days (2026-12-06)`, `new`."""
     if due is None:
         return _("new")
+    if isinstance(due, AfterLastDay):
+        return _("due after 9999-12-31")  # SPEC 28: FSRS put it past the calendar's end
     days = (due - today).days
     if days == 0:
         return _("due today")

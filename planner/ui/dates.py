@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from planner.base.days import AFTER_LAST_DAY, AFTER_LAST_DAY_TEXT, AfterLastDay
 from planner.base.i18n import _
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -21,6 +22,11 @@ def parse_day(date: object) -> _dt.date | None:
         return _dt.date.fromisoformat(date) if isinstance(date, str) else None
     except ValueError:
         return None
+
+
+def parse_due(date: object) -> _dt.date | AfterLastDay | None:
+    """A `next_due` as `--json` writes it: a day, AFTER_LAST_DAY (past 9999-12-31), or None."""
+    return AFTER_LAST_DAY if date == AFTER_LAST_DAY_TEXT else parse_day(date)
 
 
 def describe_date(date: str, today: _dt.date) -> str:

@@ -7,10 +7,11 @@ import datetime as _dt
 
 from rich.text import Text
 
+from planner.base.days import AfterLastDay
 from planner.base.i18n import _
 from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
-from planner.ui.dates import distance, parse_day
+from planner.ui.dates import distance, parse_day, parse_due
 from planner.ui.table_cells import (
     WIDE,
     _cell,
@@ -203,7 +204,7 @@ def where_report(report: dict) -> None:
 
 
 def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
-              next_due: _dt.date | None) -> None:
+              next_due: _dt.date | AfterLastDay | None) -> None:
     """`planner due`: the notes due by today + days, most overdue first; or one line saying
     nothing is, and when the next review falls due."""
     horizon = today + _dt.timedelta(days=days)
@@ -253,8 +254,10 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
                 "from Obsidian Spaced Repetition."))
 
 
-def _day_words(day: _dt.date, today: _dt.date) -> str:
-    """`2026-12-06 Sun, in 5 days`."""
+def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
+    """`2026-12-06 Sun, in 5 days`; a due date past the calendar's end (SPEC 28): its words."""
+    if isinstance(day, AfterLastDay):
+        return _("after 9999-12-31")
     return _("{date} {weekday}, {distance}").format(
         date=day.isoformat(), weekday=_short_weekday(day), distance=distance(day, today))
 
@@ -337,7 +340,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     grid.add_column(min_width=8, overflow="ellipsis", no_wrap=True)
     grid.add_column(no_wrap=True)
     for row in rows:
-        due = parse_day(row["next_due"])
+        due = parse_due(row["next_due"])
         grid.add_row(_cell(row["note_id"]), _cell(row["title"]),
                      Text(_("next due {when}").format(
                          when=_day_words(due, today) if due else "-")))
@@ -348,7 +351,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
 
 def review_undone(row: dict, today: _dt.date) -> None:
     """What `planner done --undo` did: the review no longer counts; the note's due date now."""
-    due = parse_day(row["next_due"])
+    due = parse_due(row["next_due"])
     then = _local_time(row["reviewed_at"])
     what = _(": review {review_id} of {note} ({rating}, {time}) no longer counts; the log "
              "keeps it, marked undone.").format(

@@ -1,0 +1,60 @@
+"""The days planner can use: dates at the edges of the calendar (SPEC 28).
+
+Python's calendar runs from 0001-01-01 to 9999-12-31, but a time near either end may not exist
+in another time zone: noon of 0001-01-01 in Shanghai is still year 0 in UTC, an evening of
+9999-12-31 in New York is already year 10000 there, and converting either raises OverflowError.
+No time zone is a day or more away from UTC, so planner reads only what lies at least a day
+inside each end: a date (a plan's, a note's `sr-due`, `done --date`) from FIRST_DAY to LAST_DAY,
+a time (the review log's) from FIRST_TIME to LAST_TIME. Such a value can be shown as a local date
+and placed in UTC in every zone; and the rule is the same in every zone, so a file reads the same
+on every machine. A value outside is checked like any other wrong value: its line or file is
+skipped with its one warning (an `sr-due` date is ignored, as a typo in it is).
+
+What is computed from these may still pass the end: FSRS schedules a review up to a century
+ahead, and a review late in year 9999 (a hand edit, a wrong clock) falls due after 9999-12-31.
+Such a due date is AFTER_LAST_DAY, never an error.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+FIRST_DAY = _dt.date(1, 1, 2)
+LAST_DAY = _dt.date(9999, 12, 30)
+FIRST_TIME = _dt.datetime(1, 1, 2, tzinfo=_dt.UTC)
+LAST_TIME = _dt.datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=_dt.UTC)
+# How a due date past the calendar's end is written where a date's ISO form goes (`--json`, the
+# model's due_notes lookup): valid JSON, a string like the dates it stands beside, sorting after
+# every YYYY-MM-DD; null keeps meaning "no due date". Screens show it translated.
+AFTER_LAST_DAY_TEXT = "after 9999-12-31"
+
+
+class AfterLastDay:
+    """A due date past 9999-12-31, which no date can hold: only ever the one AFTER_LAST_DAY.
+
+    Its isoformat() is AFTER_LAST_DAY_TEXT, so code that writes a date's ISO form writes it
+    unchanged; code that computes with dates (distances, weekdays, comparisons) must look for
+    it first, and the type checker makes it.
+    """
+
+    __slots__ = ()
+
+    def isoformat(self) -> str:
+        """`after 9999-12-31`."""
+        return AFTER_LAST_DAY_TEXT
+
+    def __repr__(self) -> str:
+        return "AFTER_LAST_DAY"
+
+
+AFTER_LAST_DAY = AfterLastDay()
+
+
+def usable_day(day: _dt.date) -> bool:
+    """Whether a date read from a file or the command line is one planner can use."""
+    return FIRST_DAY <= day <= LAST_DAY
+
+
+def usable_time(moment: _dt.datetime) -> bool:
+    """Whether an aware time (the review log's) is one planner can use in every time zone."""
+    return FIRST_TIME <= moment <= LAST_TIME
