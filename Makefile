@@ -39,7 +39,9 @@ demo: $(RUNTIME) $(MO)
 # test runs at a time and none waits on a core the other holds. The 15 slowest are printed.
 PYTEST_PARALLEL := -n 2 --dist loadgroup
 
-test: $(TOOLS) $(MO)
+# Compiled first, as make check is: where PYTHONDONTWRITEBYTECODE=1 is set, a fresh clone would
+# otherwise compile planner again in each of the thousands of processes the tests start.
+test: compile
 	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=15
