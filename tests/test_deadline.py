@@ -21,6 +21,9 @@ import pytest
 from conftest import all_files, read_summary, run_dirs, run_planner
 from test_plans import save
 
+# libfaketime stretches the timed waits the trickling server paces itself with.
+pytestmark = pytest.mark.not_under_faketime("timed waits")
+
 KEY = "sk-deadline-test-0123456789"
 KEY_ENV = "DEEPSEEK_API_KEY"
 REQUEST = "Review N1 and N2 in a week for 20 minutes, title RAG basics"

@@ -75,6 +75,7 @@ def test_a_line_over_its_budget_is_shown_in_english(chinese, monkeypatch) -> Non
     assert i18n.shown(NORMAL) == NORMAL_ZH
 
 
+@pytest.mark.not_under_faketime("libfaketime moves the CPU-time clock the budget reads")
 @pytest.mark.timeout(30)
 def test_templates_match_as_their_patterns_do(chinese) -> None:
     """The matcher finds the values template_pattern()'s regular expression finds, for every

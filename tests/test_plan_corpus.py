@@ -84,14 +84,15 @@ def note_ids_ok(value: object) -> bool:
 
 
 def date_ok(value: object) -> bool:
-    """A string of ASCII digits YYYY-MM-DD that is a real calendar date."""
+    """A string of ASCII digits YYYY-MM-DD that is a real calendar date, a day inside each end
+    of the calendar (SPEC 28: 0001-01-02 to 9999-12-30)."""
     if not isinstance(value, str) or not _ASCII_DATE.fullmatch(value):
         return False
     try:
-        dt.date(int(value[:4]), int(value[5:7]), int(value[8:]))
+        day = dt.date(int(value[:4]), int(value[5:7]), int(value[8:]))
     except ValueError:
         return False
-    return True
+    return dt.date(1, 1, 2) <= day <= dt.date(9999, 12, 30)
 
 
 def minutes_ok(value: object) -> bool:
@@ -122,7 +123,8 @@ title_chars = st.one_of(
 )
 titles = st.text(title_chars, min_size=1, max_size=80).map(str.strip).filter(lambda title: title)
 note_id_lists = st.lists(st.sampled_from(sorted(NOTES)), min_size=1, max_size=3, unique=True)
-dates = st.dates(min_value=dt.date(1000, 1, 1)).map(dt.date.isoformat)
+dates = st.dates(min_value=dt.date(1000, 1, 1), max_value=dt.date(9999, 12, 30)).map(
+    dt.date.isoformat)
 minutes = st.integers(min_value=1, max_value=120)
 valid_plans = st.fixed_dictionaries(
     {"title": titles, "note_ids": note_id_lists, "date": dates, "minutes": minutes}
