@@ -358,7 +358,7 @@ def test_tool_definition() -> None:
     assert schema["type"] == "object"
     assert set(schema["required"]) == set(FIELDS)
     assert len(schema["required"]) == 4
-    assert set(schema["properties"]) == set(FIELDS)
+    assert set(schema["properties"]) == {*FIELDS, "start"}
     assert schema["additionalProperties"] is False
     for forbidden in ("path", "command", "code", "approval", "approved", "confirm"):
         assert forbidden not in schema["properties"]

@@ -103,6 +103,7 @@ def test_a_written_plan_reads_back_as_a_row_with_the_json_keys(home: Path) -> No
         "title": "RAG基础复习", "note_ids": ["N1", "N2"],
         "notes": [{"id": "N1", "title": "RAG 的基本流程"}, {"id": "N2", "title": "切分与向量检索"}],
         "simulated": False, "session": None, "done": False, "dropped": False, "problem": None,
+        "start": None,
     }
 
 

@@ -65,7 +65,7 @@ def test_eight_dates_and_the_last_on_day_366_are_allowed() -> None:
     ({"title": ""}, "title", "is empty after trimming spaces; a title has 1 to 80 characters"),
     ({"dates": None}, "dates", "is required but missing"),
     ({"date": "2026-12-02"}, "date", "is not an allowed field (only title, note_ids, dates, "
-     "minutes)"),
+     "minutes, start)"),
 ], ids=["one-date", "nine-dates", "no-dates", "out-of-order", "same-day", "past-366-days",
         "short-date", "unreal-date", "number-date", "string-dates", "string-minutes",
         "float-minutes", "too-long", "unknown-note", "empty-title", "no-dates-key",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from planner.base import providers, storage, strictjson
+from planner.base import providers, storage, strictjson, study_hours
 from planner.base.i18n import LANGUAGES, t
 
 DEFAULT_CONFIG_FILE = "config.json"
@@ -32,6 +33,10 @@ MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
 # api_key_cmd: a short argument list, never a shell string.
 MAX_KEY_CMD_ARGS = 64
 MAX_KEY_CMD_ARG = 4096
+# SPEC 23: the most minutes of review planned on one day, and where busy time is read from.
+DAILY_MINUTES_RANGE = (5, 600)
+MAX_BUSY_SOURCES = 10
+BUSY_KINDS = ("ics", "vdir", "caldav")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 
@@ -92,6 +97,12 @@ class Config(NamedTuple):
     calendar_name: str = "planner reviews"
     # The language of every program line: "auto" (the environment's), "en" or "zh" (SPEC 19).
     language: str = "auto"
+    # When the person studies (SPEC 23), by weekday; None: one daily window from review_time.
+    study_hours: Mapping[str, tuple[tuple[int, int], ...]] | None = None
+    # The most planned review minutes on one day; None: no limit.
+    daily_minutes: int | None = None
+    # Calendars whose events are busy time, only ever read: {"ics"|"vdir"|"caldav": ...}.
+    busy_calendars: tuple[Mapping[str, str], ...] = ()
     # Not a key of the file: the file these settings came from (-c PATH, or the home's
     # config.json even when absent), so a message that says what to change names it (SPEC 21).
     file: str = DEFAULT_CONFIG_FILE
@@ -188,7 +199,25 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         values["calendar_name"] = _calendar_name(data["calendar_name"], source)
     if "language" in data:
         values["language"] = _choice(data["language"], source, "language", LANGUAGES)
+    if data.get("study_hours") is not None:  # null: from review_time, as when left out
+        try:
+            values["study_hours"] = study_hours.parse(data["study_hours"])
+        except study_hours.BadStudyHours as error:
+            raise ConfigError(t("{source}: key 'study_hours' {problem}", source=source,
+                                problem=error)) from None
+    if "daily_minutes" in data and data["daily_minutes"] is not None:
+        values["daily_minutes"] = _integer(data["daily_minutes"], source, "daily_minutes",
+                                           DAILY_MINUTES_RANGE)
+    if "busy_calendars" in data:
+        values["busy_calendars"] = _busy_calendars(data["busy_calendars"], source)
     return defaults._replace(**values)
+
+
+def study_windows(config: Config) -> Mapping[str, tuple[tuple[int, int], ...]]:
+    """The study hours in force: study_hours, else the window review_time means (SPEC 23)."""
+    if config.study_hours is not None:
+        return config.study_hours
+    return study_hours.from_review_time(config.review_time)
 
 
 def _preset(name: object, source: str) -> dict:
@@ -278,6 +307,32 @@ def _review_time(value: object, source: str) -> str:
     return value
 
 
+def _busy_calendars(value: object, source: str) -> tuple[Mapping[str, str], ...]:
+    """busy_calendars: a list of sources, each one .ics file, one vdir folder or one CalDAV URL."""
+    if not isinstance(value, list) or len(value) > MAX_BUSY_SOURCES:
+        raise ConfigError(t("{source}: key 'busy_calendars' must be a list of at most {most} "
+                            "sources, e.g. [{example}]", source=source, most=MAX_BUSY_SOURCES,
+                            example='{"vdir": "~/.calendars/classes"}'))
+    sources = []
+    for number, entry in enumerate(value, 1):
+        key = f"busy_calendars[{number}]"
+        kinds = [kind for kind in BUSY_KINDS if isinstance(entry, dict) and kind in entry]
+        if len(kinds) != 1:
+            raise ConfigError(t("{source}: key '{key}' must be an object with one of \"ics\", "
+                                "\"vdir\" or \"caldav\"", source=source, key=key))
+        kind = kinds[0]
+        allowed = {"caldav", "calendar", "user"} if kind == "caldav" else {kind}
+        _no_unknown(entry, allowed, source, f"{key}.")
+        checked = {name: _text(entry[name], source, f"{key}.{name}") for name in entry}
+        if any("\0" in text or not text.isprintable() for text in checked.values()):
+            raise ConfigError(t("{source}: key '{key}' holds a control character", source=source,
+                                key=key))
+        if kind == "caldav":
+            _check_url(checked["caldav"], source, f"{key}.caldav")
+        sources.append(checked)
+    return tuple(sources)
+
+
 def _calendar_name(value: object, source: str) -> str:
     # One short line: it is the calendar's name in every calendar program (X-WR-CALNAME, NAME).
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_CALENDAR_NAME \
@@ -318,20 +373,20 @@ def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
     return defaults._replace(**values)
 
 
-def _check_url(url: str, source: str) -> None:
+def _check_url(url: str, source: str, key: str = "base_url") -> None:
     """An http(s) URL with a host and a numeric port, so the HTTP client can never choke on it."""
     if not url.startswith(("http://", "https://")):
-        raise ConfigError(t("{source}: key 'base_url' must start with http:// or https://",
-                            source=source))
+        raise ConfigError(t("{source}: key '{key}' must start with http:// or https://",
+                            source=source, key=key))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
     except ValueError as error:
-        raise ConfigError(t("{source}: key 'base_url' is not a valid URL ({reason})",
-                            source=source, reason=error)) from None
+        raise ConfigError(t("{source}: key '{key}' is not a valid URL ({reason})",
+                            source=source, key=key, reason=error)) from None
     if not parts.hostname or any(char.isspace() or not char.isprintable() for char in url):
-        raise ConfigError(t("{source}: key 'base_url' is not a valid URL (no host, or spaces)",
-                            source=source))
+        raise ConfigError(t("{source}: key '{key}' is not a valid URL (no host, or spaces)",
+                            source=source, key=key))
 
 
 def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:

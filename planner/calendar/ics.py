@@ -154,6 +154,7 @@ class EventSpec(NamedTuple):
     dropped: bool = False  # `planner drop`: STATUS:CANCELLED
     saved_order: str = ""  # sorts same-day events in the order they were saved (the run ID)
     created: _dt.datetime | None = None  # when the plan was saved: LAST-MODIFIED of a new event
+    start: str | None = None  # "HH:MM" the plan gives (SPEC 23); None: laid out from review_time
 
 
 class Item(NamedTuple):
@@ -198,7 +199,7 @@ def events_from_rows(rows: Iterable[dict]) -> list[EventSpec]:
             event_uid(row["run_id"], row.get("session")), row["date"], row["minutes"],
             row["title"], notes, row["file"], row["simulated"], done=bool(row.get("done")),
             dropped=bool(row.get("dropped")), saved_order=row["run_id"],
-            created=created_from_run_id(row["run_id"])))
+            created=created_from_run_id(row["run_id"]), start=row.get("start")))
     return events
 
 
@@ -258,7 +259,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
     zone = local_zone() if zone is None else zone
     clock = parse_clock(review_time)
     events = list(events)
-    after = _layout(events)
+    after = layout(events)
     planned, seen = [], set()
     for spec in events:
         if not _UID.fullmatch(spec.uid):
@@ -270,7 +271,10 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
                                uid=spec.uid))
         seen.add(spec.uid)
         try:
-            start = start_of(spec.date, clock, zone, after[spec.uid])
+            if spec.start is not None:
+                start = start_of(spec.date, parse_clock(spec.start), zone)
+            else:
+                start = start_of(spec.date, clock, zone, after[spec.uid])
         except (OverflowError, ValueError):  # ValueError: "year 10000 is out of range"
             # SPEC 28: plan dates end at 9999-12-30, but the plans before it that day can push
             # its start past the calendar's end. One line, like any event that cannot be made.
@@ -328,12 +332,13 @@ def _render(planned: Planned, now: _dt.datetime | None) -> bytes:
     return bytes(event.to_ical())
 
 
-def _layout(events: list[EventSpec]) -> dict[str, int]:
-    """Minutes after review_time at which each event starts: same-day events one after another,
-    in the order they were saved; a dropped event takes no time."""
+def layout(events: list[EventSpec]) -> dict[str, int]:
+    """Minutes after review_time at which each event without its own start begins: same-day
+    events one after another, in the order they were saved; a dropped event takes no time."""
     by_date: dict[str, list[EventSpec]] = {}
     for spec in events:
-        by_date.setdefault(spec.date, []).append(spec)
+        if spec.start is None:
+            by_date.setdefault(spec.date, []).append(spec)
     after = {}
     for same_day in by_date.values():
         taken = 0

@@ -36,6 +36,7 @@ from planner.plans.plan import (
     MAX_TITLE,
     MIN_SESSIONS,
     SERIES_FIELDS,
+    START,
     ReviewPlan,
     ReviewSeries,
 )
@@ -52,7 +53,7 @@ MAX_WARNING_FILES = 20_000
 # `session`: n (from 1) for a series' session, None for a plan; `done`: the log has a review of
 # it; `dropped`: `planner drop` said the plan (every session of a series) will not happen.
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
-            "session", "done", "dropped", "problem")
+            "session", "done", "dropped", "problem", "start")
 
 _V1_KEYS = frozenset({"simulated", "plan"})
 _V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
@@ -60,6 +61,7 @@ _PLAN_KEYS = frozenset(FIELDS)
 _SERIES_KEYS = frozenset(SERIES_FIELDS)
 _NOTE_KEYS = frozenset({"id", "title"})
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 # What a run ID may hold: it becomes part of a calendar UID and of a file name.
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 MAX_NOTE_TITLE = 1000
@@ -372,7 +374,12 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
     plan = data["plan"]
     if type(plan) is not dict:
         raise BadPlan(t("plan: must be an object"))
-    _exact_keys(plan, _SERIES_KEYS if series else _PLAN_KEYS, "plan")
+    # start is optional (SPEC 23): plans written before it keep the old layout.
+    start = plan.get(START)
+    _exact_keys({key: value for key, value in plan.items() if key != START},
+                _SERIES_KEYS if series else _PLAN_KEYS, "plan")
+    if START in plan and (type(start) is not str or not _START.fullmatch(start)):
+        raise BadPlan(t("plan.start: must be a 24-hour time HH:MM"))
     title, note_ids = plan["title"], plan["note_ids"]
     _check_title(title)
     _check_note_ids(note_ids)
@@ -389,7 +396,7 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
         "file": file, "run_id": run_id, "date": date, "minutes": minutes, "title": title,
         "note_ids": note_ids, "notes": notes, "simulated": simulated,
         "session": number if series else None, "done": False, "dropped": False,
-        "problem": None,
+        "problem": None, "start": start,
     } for number, date in enumerate(dates, 1)]
 
 

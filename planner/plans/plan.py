@@ -16,6 +16,8 @@ TOOL_NAME = "save_review_plan"
 FIELDS = ("title", "note_ids", "date", "minutes")
 SERIES_TOOL_NAME = "save_review_series"
 SERIES_FIELDS = ("title", "note_ids", "dates", "minutes")
+# Optional in both tools (SPEC 23): without it the program chooses the first free slot.
+START = "start"
 MIN_SESSIONS = 2
 MAX_SESSIONS = 8
 MAX_DAYS_AHEAD = 366  # the last session of a series is at most this far after today
@@ -29,6 +31,8 @@ LIMITS = (f"Limits: 1 to {MAX_NOTES} existing notes, each once; 1 to {MAX_MINUTE
           "rejected with the limit it broke.")
 _LISTED_IDS = 20  # an error names every known note ID only when there are this few
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_ABSENT = object()
+_START = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
 # ordinary and full-width spaces (category Zs). Line and paragraph separators are not here.
 _SPACE_CATEGORIES = frozenset({"Zs"})
@@ -54,6 +58,8 @@ class ReviewPlan(NamedTuple):
     note_ids: tuple[str, ...]
     date: str
     minutes: int
+    # "HH:MM" local; None: not given (the program chooses one before the plan is shown).
+    start: str | None = None
 
     @property
     def days(self) -> tuple[str, ...]:
@@ -61,13 +67,16 @@ class ReviewPlan(NamedTuple):
         return (self.date,)
 
     def as_dict(self) -> dict:
-        """The plan as the JSON object that is saved and recorded."""
-        return {
+        """The plan as the JSON object that is saved and recorded (start only when known)."""
+        data = {
             "title": self.title,
             "note_ids": list(self.note_ids),
             "date": self.date,
             "minutes": self.minutes,
         }
+        if self.start is not None:
+            data[START] = self.start
+        return data
 
 
 class ReviewSeries(NamedTuple):
@@ -77,6 +86,8 @@ class ReviewSeries(NamedTuple):
     note_ids: tuple[str, ...]
     dates: tuple[str, ...]
     minutes: int
+    # "HH:MM" local, the same for every session; None: not given.
+    start: str | None = None
 
     @property
     def days(self) -> tuple[str, ...]:
@@ -84,13 +95,16 @@ class ReviewSeries(NamedTuple):
         return self.dates
 
     def as_dict(self) -> dict:
-        """The series as the JSON object that is saved and recorded."""
-        return {
+        """The series as the JSON object that is saved and recorded (start only when known)."""
+        data = {
             "title": self.title,
             "note_ids": list(self.note_ids),
             "dates": list(self.dates),
             "minutes": self.minutes,
         }
+        if self.start is not None:
+            data[START] = self.start
+        return data
 
 
 def tool_definition(note_ids: Collection[str] | None) -> dict:
@@ -101,10 +115,12 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
         "pattern": _DATE_PATTERN,
         "description": "Review day as YYYY-MM-DD (an absolute date).",
     }
+    properties[START] = _start_property("the session")
     return _function(TOOL_NAME, (
         "Propose a review plan for existing notes. Use it only when the request gives "
         "a title, the notes, the date and the minutes. If any of these is missing or "
-        "unclear, do not call the tool: ask the person instead. " + LIMITS + " The program "
+        "unclear, do not call the tool: ask the person instead. " + LIMITS + " " + _TIMES +
+        " The program "
         "checks the proposal, the person confirms or cancels it, and the tool returns the "
         'real result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
         '{"status": "failed", "error": ...}.'
@@ -123,18 +139,32 @@ def series_tool_definition(note_ids: Collection[str] | None) -> dict:
                         f"strictly increasing, the last at most {MAX_DAYS_AHEAD} days after "
                         "today."),
     }
+    properties[START] = _start_property("every session")
     return _function(SERIES_TOOL_NAME, (
         "Propose a series of review sessions of the same notes at growing intervals (for "
         "spaced repetition), saved together with one confirmation. Use it only when the "
         "person asks for several sessions; for one session use save_review_plan. " + LIMITS +
-        f" A series has {MIN_SESSIONS} to {MAX_SESSIONS} dates. The program checks the "
-        "proposal, the person confirms or cancels the whole series, and the tool "
+        f" A series has {MIN_SESSIONS} to {MAX_SESSIONS} dates. " + _TIMES +
+        " The program checks the proposal, the person confirms or cancels the whole series, "
+        "and the tool "
         'returns the real result: {"status": "saved", "path": ...}, {"status": "cancelled"} '
         'or {"status": "failed", "error": ...}.'
     ), properties, SERIES_FIELDS)
 
 
 _DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_TIMES = ("A session must lie inside the person's study hours, overlap no busy time and no "
+          "other plan, and keep the day within its daily minutes; free_slots tells where it "
+          "fits.")
+
+
+def _start_property(whose: str) -> dict:
+    return {
+        "type": "string",
+        "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        "description": f"Optional start time of {whose} as HH:MM, 24-hour, local time. "
+                       "Leave it out to let the program choose the first free slot.",
+    }
 
 
 def _properties(note_ids: Collection[str] | None) -> dict:
@@ -176,7 +206,7 @@ def _function(name: str, description: str, properties: dict, fields: tuple[str, 
             "description": description,
             "parameters": {
                 "type": "object",
-                "properties": {field: properties[field] for field in fields},
+                "properties": {field: properties[field] for field in (*fields, START)},
                 "required": list(fields),
                 "additionalProperties": False,
             },
@@ -192,6 +222,7 @@ def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
         note_ids=_check_note_ids(data["note_ids"], note_ids),
         date=_check_date(data["date"]),
         minutes=_check_minutes(data["minutes"]),
+        start=_check_start(data.get(START, _ABSENT)),
     )
 
 
@@ -204,19 +235,21 @@ def parse_series_arguments(arguments: object, note_ids: Collection[str],
         note_ids=_check_note_ids(data["note_ids"], note_ids),
         dates=_check_dates(data["dates"], today),
         minutes=_check_minutes(data["minutes"]),
+        start=_check_start(data.get(START, _ABSENT)),
     )
 
 
 def _exact_fields(data: dict, fields: tuple[str, ...]) -> dict:
-    """Every field present and no other: the first missing, else the first unknown, is named."""
+    """Every field present (start may be) and no other: the first missing, else the first
+    unknown, is named."""
     missing = [name for name in fields if name not in data]
     if missing:
         raise InvalidArguments(missing[0], t("is required but missing"))
-    extra = sorted(name for name in data if name not in fields)
+    extra = sorted(name for name in data if name not in fields and name != START)
     if extra:
         name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
         raise InvalidArguments(name, t("is not an allowed field (only {fields})",
-                                       fields=", ".join(fields)))
+                                       fields=", ".join((*fields, START))))
     return data
 
 
@@ -338,6 +371,18 @@ def _check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
                                           days=MAX_DAYS_AHEAD, today=today.isoformat(),
                                           last=last.isoformat()))
     return dates
+
+
+def _check_start(value: object) -> str | None:
+    """The optional start: absent is None; anything else must be "HH:MM" (null is refused)."""
+    if value is _ABSENT:
+        return None
+    if not isinstance(value, str):
+        raise InvalidArguments(START, t("must be a string HH:MM, got {kind}", kind=_kind(value)))
+    if not _START.fullmatch(value):
+        raise InvalidArguments(START, t("must be a 24-hour time HH:MM, got {value}",
+                                        value=_show(value)))
+    return value
 
 
 def _check_minutes(value: object) -> int:
