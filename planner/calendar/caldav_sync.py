@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 import urllib.parse
 from collections.abc import Iterable
@@ -263,3 +264,84 @@ def _scrub(message: str, password: str | None) -> str:
                      urllib.parse.quote(password)}:
             message = message.replace(form, "***")
     return message
+
+
+# --- busy time (SPEC 23): one time-range query, read only -----------------------------------
+
+
+class TooMany(SyncError):
+    """A time-range query found more events than the caller takes."""
+
+
+def shown_url(url: str) -> str:
+    """The URL as planner shows it: without any user or password in it."""
+    return _shown_url(url)
+
+
+def time_range(url: str, calendar_name: str | None, user: str | None, password: str | None,
+               start: _dt.datetime, end: _dt.datetime, *, timeout: float | None = None,
+               most: int) -> list[bytes]:
+    """The calendar text of every event the server finds from `start` to `end` (aware), from
+    one time-range query (REPORT), not expanded: recurring events come as the server keeps
+    them, and the caller expands them. Nothing is written. TooMany past `most` events;
+    SyncError (one line naming the server, never the password) when it cannot be done."""
+    timeout = TIMEOUT_SECONDS if timeout is None else timeout
+    try:
+        from caldav.davclient import DAVClient
+        from caldav.lib import error as dav_error
+    except ImportError:
+        raise MissingLibrary(t("the caldav library is not installed: {hint}",
+                               hint=INSTALL_HINT)) from None
+    shown = _shown_url(url)
+    in_url = urllib.parse.urlsplit(url)
+    user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)
+    password = password or (urllib.parse.unquote(in_url.password) if in_url.password else None)
+    stage = "login"
+    try:
+        client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
+        with client_class(url=url, username=user, password=password, timeout=timeout,
+                          enable_rfc6764=False) as client:
+            calendar = _find_calendar(client, url, calendar_name, shown)
+            stage = "listing"
+            # post_filter=False: the server's answer as it is; the caller cuts it exactly.
+            found = calendar.search(start=start, end=end, event=True, expand=False,
+                                    post_filter=False)
+            if len(found) > most:
+                raise TooMany(t("more than {most:,} events at {url}", most=most - 1,
+                                url=shown))
+            return [resource.raw_data or str(resource.data or "").encode("utf-8")
+                    for resource in found]
+    except SyncError as error:
+        raise type(error)(_scrub(str(error), password)) from None
+    except dav_error.AuthorizationError as error:
+        if stage == "login" and user:
+            message = t("the CalDAV server at {url} refused the login for user {user}",
+                        url=shown, user=repr(user))
+        elif stage == "login":
+            message = t("the CalDAV server at {url} refused the login (no user given)",
+                        url=shown)
+        else:
+            message = t("the CalDAV server at {url} refused access {during} (HTTP {status})",
+                        url=shown, during=_during(stage), status=error.status or 403)
+        raise SyncError(_scrub(message, password)) from None
+    except dav_error.NotFoundError:
+        message = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
+                    url=shown, during=_during(stage))
+        raise SyncError(_scrub(message, password)) from None
+    except dav_error.DAVError as error:
+        status = f"HTTP {error.status}" if error.status else type(error).__name__
+        message = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
+                    during=_during(stage), status=status)
+        raise SyncError(_scrub(message, password)) from None
+    except DeadlinePassed:
+        message = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=t("timed out"))
+        raise SyncError(_scrub(message, password)) from None
+    except OSError as error:
+        message = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                    why=_why(error))
+        raise SyncError(_scrub(message, password)) from None
+    except Exception as error:  # anything else the library raises on a strange answer
+        message = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
+                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
+        raise SyncError(_scrub(message, password)) from None
