@@ -240,3 +240,11 @@ def test_fsrs_is_imported_only_when_a_schedule_is_made() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "False\nTrue\n", "")
+
+
+def test_the_default_parameters_are_fsrs_own():
+    import fsrs
+
+    from planner.memory.schedule import DEFAULT_PARAMETERS
+
+    assert DEFAULT_PARAMETERS == tuple(fsrs.Scheduler().parameters)

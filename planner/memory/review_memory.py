@@ -5,10 +5,14 @@ today, the SAVE screen's schedules and `planner done`'s next due dates all read 
 agree. The program schedules (planner.memory.schedule, through fsrs); the model only reads the
 result.
 
-Everything is read lazily and once: the log when first needed (a log that cannot be read is a
-`problem`, and nothing is due from it), the notes' sr-due dates when first needed, and the
-schedules of every note only for a listing; one note's schedule replays only its own reviews.
-fsrs is imported by planner.memory.schedule when a schedule is first computed, never at start-up.
+Everything is read lazily and once: the notes' cards through the cache in `.planner/`
+(planner.memory.cache: a warm cache reads neither the log nor fsrs; a log that cannot be read is
+a `problem`, and nothing is due from it), the notes' sr-due dates when first needed.
+
+The FSRS parameters are the person's own (SPEC 24): ReviewMemory reads `memory.json` of its
+home itself (planner.memory.fitted), so every caller that builds one from the home (due, done,
+the SAVE screen, due_notes, week) schedules with the fitted parameters, or fsrs's defaults when
+there are none.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base.days import AfterLastDay, usable_day
 from planner.base.i18n import t
+from planner.memory import cache
 from planner.memory import log as review_log
+from planner.memory.fitted import MEMORY_NAME, NO_MEMORY, Memory, MemoryFileError, read_memory
 
 if TYPE_CHECKING:
     from planner.memory.schedule import NoteSchedule
@@ -56,6 +62,9 @@ class ReviewMemory:
         self._sr_due: dict[str, _dt.date] | None = None
         self._all: dict[str, NoteSchedule] | None = None
         self._titles: dict[str, str] | None = None
+        self._fitted: Memory | None = None
+        self._fitted_problem: str | None = None
+        self._cached: cache.Memory | None = None
 
     # --- what it is made from ----------------------------------------------------------------
 
@@ -69,9 +78,67 @@ class ReviewMemory:
                 self._log = review_log.LogContents([], [])
         return self._log
 
+    def fitted(self) -> Memory:
+        """The fitted memory (memory.json, SPEC 24); a damaged one counts as none, and
+        `warnings()` says so."""
+        if self._fitted is None:
+            try:
+                self._fitted = read_memory(self.home)
+            except MemoryFileError as error:
+                self._fitted_problem = t("{problem}; the default parameters are used",
+                                         problem=error)
+                self._fitted = NO_MEMORY
+        return self._fitted
+
+    def parameters(self) -> tuple[float, ...] | None:
+        """The FSRS parameters scheduled with: the fitted ones, None for fsrs's defaults."""
+        return self.fitted().parameters
+
+    def memory(self) -> cache.Memory:
+        """Every reviewed note's card, through the cache in `.planner/` (computed once); an
+        unreadable log is empty, with `problem` set."""
+        if self._cached is None:
+            if self._log is not None and self.problem is not None:
+                self._cached = cache.Memory({}, [], 0, "none", {})
+                return self._cached
+            from planner.memory.schedule import scheduler_parameters
+
+            used = scheduler_parameters(self.parameters())
+            try:
+                try:
+                    self._cached = cache.memory(self.home, used, self.desired_retention)
+                except ValueError as refused:
+                    if self.fitted().parameters is None:
+                        raise
+                    # Fitted parameters fsrs refuses (a hand edit): the defaults, said once.
+                    self._fitted_problem = t(
+                        "{file}: fsrs refuses its parameters ({reason}); the default "
+                        "parameters are used", file=MEMORY_NAME,
+                        reason=" ".join(str(refused).split())[:200])
+                    self._fitted = NO_MEMORY
+                    self._cached = cache.memory(self.home, scheduler_parameters(None),
+                                                self.desired_retention)
+            except review_log.ReviewLogError as error:
+                self.problem = str(error)
+                self._cached = cache.Memory({}, [], 0, "none", {})
+        return self._cached
+
+    def log_warnings(self) -> list[str]:
+        """One line per log line skipped (from the cache when it serves), and a damaged
+        memory.json."""
+        lines = list(self._log.warnings if self._log is not None else self.memory().warnings)
+        self.fitted()
+        if self._fitted_problem is not None:
+            lines.append(self._fitted_problem)
+        return lines
+
+    def counting_reviews(self) -> int:
+        """How many reviews count (not undone)."""
+        return self.memory().reviews
+
     def warnings(self) -> list[str]:
         """One line per log line skipped, and why the log cannot be read (if it cannot)."""
-        lines = list(self.log().warnings)
+        lines = self.log_warnings()
         if self.problem is not None:
             lines.append(t("{problem}; no review counts until it can be read",
                            problem=self.problem))
@@ -99,33 +166,26 @@ class ReviewMemory:
         if self.sr_due():
             return True
         catalog = self.catalog
-        return catalog is not None and any(review.note_id in catalog
-                                           for review in self.reviews())
+        return catalog is not None and any(note_id in catalog for note_id in self.memory().states)
 
     # --- schedules ---------------------------------------------------------------------------
 
     def schedules(self) -> dict[str, NoteSchedule]:
         """Every note's schedule that has reviews or an sr-due date (computed once)."""
         if self._all is None:
-            from planner.memory.schedule import schedule_notes
+            from planner.memory.schedule import scheduler_parameters, schedules_of_states
 
-            self._all = schedule_notes(self.reviews(), now=self.now,
-                                       desired_retention=self.desired_retention,
-                                       sr_due=self.sr_due())
+            states = self.memory().states
+            used = scheduler_parameters(self.parameters()) if states else ()
+            self._all = schedules_of_states(states, used, now=self.now, sr_due=self.sr_due())
         return self._all
 
     def schedules_of(self, note_ids: Iterable[str]) -> dict[str, NoteSchedule]:
-        """The schedules of a few notes (new ones included): only their reviews are replayed."""
-        from planner.memory.schedule import schedule_notes, schedule_of
+        """The schedules of a few notes (new ones included)."""
+        from planner.memory.schedule import schedule_of
 
-        wanted = frozenset(note_ids)
-        if self._all is not None:
-            return {note_id: schedule_of(self._all, note_id) for note_id in wanted}
-        own = [review for review in self.reviews() if review.note_id in wanted]
-        sr_due = {note_id: day for note_id, day in self.sr_due().items() if note_id in wanted}
-        found = schedule_notes(own, now=self.now, desired_retention=self.desired_retention,
-                               sr_due=sr_due)
-        return {note_id: schedule_of(found, note_id) for note_id in wanted}
+        schedules = self.schedules()
+        return {note_id: schedule_of(schedules, note_id) for note_id in frozenset(note_ids)}
 
     def due_dates(self, note_ids: Iterable[str]) -> dict[str, _dt.date | AfterLastDay | None]:
         """Each note's local due date (None: new; AFTER_LAST_DAY: past 9999-12-31), for the
@@ -144,23 +204,36 @@ class ReviewMemory:
 
     def due(self, today: _dt.date, days: int = 0, limit: int | None = None) -> DueList:
         """The notes due by today + `days`, most overdue first (at most `limit` of them)."""
-        from planner.memory.schedule import due, due_by, earliest, local_date
+        from planner.memory.schedule import day_end, due, due_by, earliest, local_date
 
         schedules, titles = self.schedules(), self.titles()
         every = due(schedules, titles, today, days)
         horizon = today + _dt.timedelta(days=days)
-        later = [local_date(schedule.due) for note_id, schedule in schedules.items()
-                 if schedule.due is not None and note_id in titles
-                 and not due_by(schedule.due, horizon)]
+        cutoff = day_end(horizon)
+        moments = [schedule.due for note_id, schedule in schedules.items()
+                   if schedule.due is not None and note_id in titles]
+        if cutoff is None:
+            later = [local_date(moment) for moment in moments if not due_by(moment, horizon)]
+        else:
+            # The earliest moment has the earliest local date: one conversion, not one a note.
+            times = [moment for moment in moments
+                     if isinstance(moment, _dt.datetime) and moment >= cutoff]
+            later = [local_date(min(times))] if times else []
+            later += [moment for moment in moments if isinstance(moment, AfterLastDay)]
         rows = every if limit is None else every[:limit]
         return DueList(rows, len(every), earliest(later))
 
     def due_today(self, today: _dt.date) -> int:
         """How many notes are due today or overdue."""
-        from planner.memory.schedule import due_by
+        from planner.memory.schedule import day_end, due_by
 
         titles = self.titles()
+        cutoff = day_end(today)
+        if cutoff is None:
+            return sum(1 for note_id, schedule in self.schedules().items()
+                       if schedule.due is not None and due_by(schedule.due, today)
+                       and note_id in titles)
         return sum(1 for note_id, schedule in self.schedules().items()
-                   if schedule.due is not None and due_by(schedule.due, today)
+                   if isinstance(schedule.due, _dt.datetime) and schedule.due < cutoff
                    and note_id in titles)
 

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -46,17 +46,58 @@ class NoteSchedule(NamedTuple):
         return self.due is None
 
 
-def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None,
-                   desired_retention: float = DEFAULT_RETENTION,
-                   sr_due: Mapping[str, _dt.date] | None = None) -> dict[str, NoteSchedule]:
-    """The schedule of every note with a review or an sr-due date; pass effective reviews only."""
+class NoteState(NamedTuple):
+    """One note's FSRS card after its reviews, as the cache keeps it: `exact` False when the
+    card was replayed shifted in time (SPEC 28, a due date past 9999-12-31) and cannot be
+    continued by replaying more reviews on top."""
+
+    note_id: str
+    stability: float | None  # None: unknown (a history from the first century to the last)
+    difficulty: float | None
+    state: int
+    step: int | None
+    due: _dt.datetime | AfterLastDay
+    last_review: _dt.datetime
+    last_rating: str
+    reviews: int
+    exact: bool
+
+
+# fsrs's own defaults (FSRS-6, fsrs.Scheduler().parameters; tests/test_schedule.py checks them),
+# here so that a warm cache needs no import of fsrs at all.
+DEFAULT_PARAMETERS = (0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722,
+                      0.1666, 0.796, 1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425,
+                      0.0912, 0.0658, 0.1542)
+
+
+def scheduler_parameters(parameters: Sequence[float] | None) -> tuple[float, ...]:
+    """The FSRS parameters to schedule with: the fitted ones, else fsrs's defaults."""
+    return DEFAULT_PARAMETERS if parameters is None else tuple(parameters)
+
+
+def check_parameters(parameters: Sequence[float]) -> str | None:
+    """Why fsrs would refuse these parameters (out of its bounds), or None when it takes them."""
+    import fsrs
+
+    try:
+        fsrs.Scheduler(parameters=tuple(parameters))
+    except ValueError as error:
+        return " ".join(str(error).split())
+    return None
+
+
+def replay(reviews: Iterable[Review], *, parameters: Sequence[float] | None = None,
+           desired_retention: float = DEFAULT_RETENTION,
+           start: Mapping[str, NoteState] | None = None) -> dict[str, NoteState]:
+    """Every reviewed note's card: its reviews replayed in time order through fsrs, on top of
+    `start` (cards already replayed; every review given must be later than its card's last)."""
     import fsrs
 
     if not MIN_RETENTION <= desired_retention <= MAX_RETENTION:
         raise ValueError(t("desired_retention {value} is not from 0.70 to 0.99",
                            value=desired_retention))
-    moment = now if now is not None else _dt.datetime.now(_dt.UTC)
-    scheduler = fsrs.Scheduler(desired_retention=desired_retention, learning_steps=(),
+    scheduler = fsrs.Scheduler(parameters=scheduler_parameters(parameters),
+                               desired_retention=desired_retention, learning_steps=(),
                                relearning_steps=(), enable_fuzzing=False)
     ratings = {"again": fsrs.Rating.Again, "hard": fsrs.Rating.Hard, "good": fsrs.Rating.Good,
                "easy": fsrs.Rating.Easy}
@@ -69,20 +110,65 @@ def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None
         else:
             history.append(review)
     review_card = scheduler.review_card
-    schedules: dict[str, NoteSchedule] = {}
-    for number, (note_id, history) in enumerate(histories.items()):
-        due: _dt.datetime | AfterLastDay
-        recall: float | None
+    states: dict[str, NoteState] = dict(start or {})
+    base = len(states)
+    for number, (note_id, history) in enumerate(histories.items(), base):
+        before = states.get(note_id)
+        if before is not None and not before.exact:
+            raise ValueError(f"note {note_id!r} cannot be replayed on top of its card")
+        card: Any
         try:
-            card = fsrs.Card(card_id=number, due=history[0].reviewed_at)
+            if before is None:
+                card = fsrs.Card(card_id=number, due=history[0].reviewed_at)
+            else:
+                card = fsrs.Card(card_id=number, state=fsrs.State(before.state),
+                                 step=before.step, stability=before.stability,
+                                 difficulty=before.difficulty,
+                                 due=before.due if isinstance(before.due, _dt.datetime) else None,
+                                 last_review=before.last_review)
             for review in history:
                 card, _ = review_card(card, ratings[review.rating], review.reviewed_at)
-            due, recall = card.due, scheduler.get_card_retrievability(card, moment) * 100
+            due: _dt.datetime | AfterLastDay = card.due
+            exact = True
         except OverflowError:
-            due, recall = _past_the_end(fsrs, scheduler, ratings, number, history, moment)
+            if before is not None:
+                raise
+            card, due = _past_the_end(fsrs, scheduler, ratings, number, history)
+            exact = False
         last = history[-1]
-        schedules[note_id] = NoteSchedule(note_id, due, last.reviewed_at, last.rating,
-                                          len(history), recall)
+        count = len(history) + (before.reviews if before is not None else 0)
+        states[note_id] = NoteState(note_id, card.stability, card.difficulty, int(card.state),
+                                    card.step, due, last.reviewed_at, last.rating, count, exact)
+    return states
+
+
+def retrievability(parameters: Sequence[float], stability: float | None,
+                   last_review: _dt.datetime, moment: _dt.datetime) -> float | None:
+    """The chance of recall at `moment`, as fsrs's Scheduler.get_card_retrievability computes
+    it (the same arithmetic, so the same number), without importing fsrs."""
+    if stability is None:
+        return None
+    decay = -parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    elapsed_days = max(0, (moment - last_review).days)
+    return float((1 + factor * elapsed_days / stability) ** decay)
+
+
+def schedules_of_states(states: Mapping[str, NoteState], parameters: Sequence[float], *,
+                        now: _dt.datetime | None = None,
+                        sr_due: Mapping[str, _dt.date] | None = None) -> dict[str, NoteSchedule]:
+    """The schedules of replayed notes (retrievability now), and of notes with only sr-due."""
+    moment = now if now is not None else _dt.datetime.now(_dt.UTC)
+    schedules: dict[str, NoteSchedule] = {}
+    for note_id, state in states.items():
+        try:
+            recall = retrievability(parameters, state.stability, state.last_review, moment)
+        except (OverflowError, ZeroDivisionError):
+            recall = None
+        if recall is not None:
+            recall *= 100
+        schedules[note_id] = NoteSchedule(note_id, state.due, state.last_review,
+                                          state.last_rating, state.reviews, recall)
     # Obsidian Spaced Repetition's own date counts until planner has a review of the note.
     for note_id, day in (sr_due or {}).items():
         if note_id not in schedules:
@@ -90,12 +176,24 @@ def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None
     return schedules
 
 
+def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None,
+                   desired_retention: float = DEFAULT_RETENTION,
+                   sr_due: Mapping[str, _dt.date] | None = None,
+                   parameters: Sequence[float] | None = None) -> dict[str, NoteSchedule]:
+    """The schedule of every note with a review or an sr-due date; pass effective reviews only.
+    `parameters`: the fitted FSRS parameters (None: fsrs's defaults)."""
+    used = scheduler_parameters(parameters)
+    states = replay(reviews, parameters=used, desired_retention=desired_retention)
+    return schedules_of_states(states, used, now=now, sr_due=sr_due)
+
+
 def _past_the_end(fsrs: Any, scheduler: Any, ratings: Mapping[str, Any], number: int,
-                  history: list[Review], moment: _dt.datetime
-                  ) -> tuple[_dt.datetime | AfterLastDay, float | None]:
-    """The due date and recall of a history FSRS cannot schedule: it puts the due date past
+                  history: list[Review]) -> tuple[Any, _dt.datetime | AfterLastDay]:
+    """The card and due date of a history FSRS cannot schedule: it puts the due date past
     9999-12-31. FSRS counts only the days between times, so the same history replayed earlier
-    by more than the longest interval gives the same card, that much earlier, without overflow."""
+    by more than the longest interval gives the same card, that much earlier, without overflow
+    (its stability and difficulty are the real ones; its recall is computed from the real last
+    review, schedules_of_states)."""
     shift = _dt.timedelta(days=scheduler.maximum_interval + 1)
     try:
         card = fsrs.Card(card_id=number, due=history[0].reviewed_at - shift)
@@ -103,16 +201,13 @@ def _past_the_end(fsrs: Any, scheduler: Any, ratings: Mapping[str, Any], number:
             card, _ = scheduler.review_card(card, ratings[review.rating],
                                             review.reviewed_at - shift)
     except OverflowError:
-        return AFTER_LAST_DAY, None  # a history from the first century to the last: unknown
+        # A history from the first century to the last: unknown, shown after the last day.
+        return fsrs.Card(card_id=number, due=history[-1].reviewed_at), AFTER_LAST_DAY
     try:
         due: _dt.datetime | AfterLastDay = card.due + shift
     except OverflowError:
         due = AFTER_LAST_DAY
-    try:
-        recall: float | None = scheduler.get_card_retrievability(card, moment - shift) * 100
-    except OverflowError:
-        recall = None
-    return due, recall
+    return card, due
 
 
 def schedule_of(schedules: Mapping[str, NoteSchedule], note_id: str) -> NoteSchedule:
@@ -139,6 +234,15 @@ def due_by(moment: _dt.datetime | AfterLastDay, day: _dt.date) -> bool:
     return not isinstance(local, AfterLastDay) and local <= day
 
 
+def day_end(day: _dt.date) -> _dt.datetime | None:
+    """The first moment (UTC) after the local date `day`: a due time before it is due by `day`
+    (due_by without a time zone conversion per note); None at the calendar's end."""
+    try:
+        return local_midnight(day + _dt.timedelta(days=1))
+    except (OverflowError, ValueError):
+        return None
+
+
 def local_midnight(day: _dt.date) -> _dt.datetime:
     """The start of a local calendar date, in UTC: how an sr-due date is held beside FSRS's."""
     return _dt.datetime(day.year, day.month, day.day).astimezone().astimezone(_dt.UTC)
@@ -148,9 +252,10 @@ def due(schedules: Mapping[str, NoteSchedule], titles: Mapping[str, str], today:
         days: int = 0, limit: int | None = None) -> list[dict[str, object]]:
     """The notes in `titles` due by today + `days`, most overdue first, as `due --json` shows."""
     horizon = today + _dt.timedelta(days=days)
+    cutoff = day_end(horizon)
     rows = [(schedule.due, note_id, schedule) for note_id, schedule in schedules.items()
             if isinstance(schedule.due, _dt.datetime) and note_id in titles
-            and due_by(schedule.due, horizon)]
+            and (schedule.due < cutoff if cutoff is not None else due_by(schedule.due, horizon))]
     rows.sort(key=itemgetter(0, 1))
     if limit is not None:
         rows = rows[:limit]

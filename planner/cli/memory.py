@@ -1,0 +1,269 @@
+"""A memory model fitted to the person (SPEC 24): planner fit and planner forecast.
+
+The fit and the simulation are planner.memory.fit (fsrs-rs-python, imported only there and only
+by these two commands), Anki's history planner.memory.anki, memory.json planner.memory.fitted,
+the days ahead planner.memory.forecast; the screens are planner.ui.memory_reports.
+"""
+
+import datetime as _dt
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    ConfigOption,
+    HomeOption,
+    JsonFlag,
+    _failed,
+    _log_warnings,
+    _usage,
+    _workspace,
+)
+
+RATING_NUMBERS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
+
+
+def fit_command(
+    ctx: typer.Context,
+    anki: Annotated[
+        list[Path] | None,
+        typer.Option("--anki", metavar="FILE",
+                     help="Also fit to an Anki package (.apkg, .colpkg) or collection.anki2 "
+                     "(repeat for more); it is only read."),
+    ] = None,
+    reset: Annotated[
+        bool, typer.Option("--reset", help="Go back to FSRS's default parameters.")
+    ] = False,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Fit FSRS's memory model to your reviews (and your Anki history), and use the fitted
+    parameters only when they predict your later reviews better than the ones in use.
+
+    Example: planner fit --anki ~/collection.colpkg
+    """
+    from planner.memory import fit as fitting
+    from planner.memory import fitted
+    from planner.memory import log as review_log
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    if reset:
+        if anki:
+            _usage(t("--reset takes no --anki"))
+        _reset(folder, as_json)
+        return
+    try:
+        memory = fitted.read_memory(folder)
+    except fitted.MemoryFileError as error:
+        _usage(str(error))
+    try:
+        log = review_log.read_log(folder)
+    except review_log.ReviewLogError as error:
+        _failed(error)
+    _log_warnings(log.warnings)
+    counted = review_log.effective_reviews(log.events)
+    undone = sum(1 for event in log.events if type(event) is review_log.Review) - len(counted)
+    reviews: list[tuple[object, _dt.datetime, int]] = [
+        (("log", review.note_id), review.reviewed_at, RATING_NUMBERS[review.rating])
+        for review in counted]
+    sources: list[dict] = [{"kind": "log", "name": review_log.LOG_NAME, "reviews": len(counted),
+                            "skipped": {"undone": undone, "unreadable": len(log.warnings)}}]
+    reviews += _anki_reviews(anki or [], sources)
+    total = len(reviews)
+    if total < fitting.MIN_REVIEWS:
+        ui.info(t("{count} counting reviews; a fit needs at least {least}: {more} more. Nothing "
+                  "was changed.", count=total, least=fitting.MIN_REVIEWS,
+                  more=fitting.MIN_REVIEWS - total))
+        return
+    in_use = list(memory.parameters) if memory.parameters is not None else \
+        fitting.default_parameters()
+    items = fitting.training_items(fitting.by_card(reviews))
+    try:
+        result = fitting.fit(items, in_use)
+    except fitting.FitError as error:
+        ui.info(t("{reason}; nothing was changed", reason=error))
+        return
+    adopted, reason = _decide(result)
+    record = {"version": fitted.MEMORY_VERSION, "parameters": [round(value, 6) for value in
+                                                              result.parameters],
+              "fitted_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace(
+                  "+00:00", "Z"),
+              "reviews": total, "sources": sources,
+              "log_loss": round(result.new.log_loss, 6),
+              "rmse_bins": round(result.new.rmse_bins, 6),
+              "previous": {"log_loss": round(result.old.log_loss, 6),
+                           "rmse_bins": round(result.old.rmse_bins, 6)}}
+    if adopted:
+        try:
+            fitted.write_memory(folder, record)
+        except fitted.MemoryFileError as error:
+            _failed(error)
+    if as_json:
+        ui.print_json({**record, "adopted": adopted, "reason": reason})
+        return
+    ui.fit_report(record, memory.parameters is not None, adopted, reason)
+
+
+def _decide(result) -> tuple[bool, str]:
+    """Whether the fitted parameters are adopted, and why (one line)."""
+    from planner.memory.schedule import check_parameters
+
+    new, old = result.new, result.old
+    refused = check_parameters(result.parameters)
+    if refused is not None:
+        return False, t("fsrs cannot schedule with the fitted parameters ({reason}); the ones "
+                        "in use stay", reason=refused)
+    if new.log_loss < old.log_loss and new.rmse_bins < old.rmse_bins:
+        return True, t("both out-of-sample scores are lower: the fitted parameters are used "
+                       "from now on")
+    if new.log_loss >= old.log_loss and new.rmse_bins >= old.rmse_bins:
+        metrics = t("log loss and RMSE(bins)")
+    else:
+        metrics = t("log loss") if new.log_loss >= old.log_loss else t("RMSE(bins)")
+    return False, t("the fitted parameters are not better on {metrics}; the ones in use stay",
+                    metrics=metrics)
+
+
+def _anki_reviews(files: list[Path], sources: list[dict]) -> list[tuple[object, _dt.datetime,
+                                                                         int]]:
+    """Every counting review of the Anki files; a damaged or foreign file ends the command
+    (exit 2, nothing changed)."""
+    if not files:
+        return []
+    from planner.memory import anki
+
+    found: list[tuple[object, _dt.datetime, int]] = []
+    for number, path in enumerate(files):
+        try:
+            history = anki.read_history(path)
+        except anki.AnkiError as error:
+            _usage(t("{problem}; nothing was changed", problem=error))
+        found += [(("anki", number, review.card), review.reviewed_at, review.rating)
+                  for review in history.reviews]
+        skipped = {key: value for key, value in history.skipped.items()
+                   if value or key != "bad_time"}
+        if history.skipped.get("bad_time"):
+            ui.notice(t("Warning: {file}: {count} reviews at the edge of the calendar were "
+                        "skipped", file=history.name, count=history.skipped["bad_time"]))
+        sources.append({"kind": "anki", "name": history.name, "reviews": len(history.reviews),
+                        "skipped": skipped})
+    return found
+
+
+def _reset(folder: Path, as_json: bool) -> None:
+    from planner.memory import fitted
+
+    try:
+        previous_data = fitted.read_memory(folder).data
+    except fitted.MemoryFileError:
+        previous_data = {}
+    previous = {key: previous_data[key] for key in ("log_loss", "rmse_bins", "parameters",
+                                                     "fitted_at")
+                if key in previous_data}
+    record = {"version": fitted.MEMORY_VERSION, "parameters": None,
+              "reset_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace(
+                  "+00:00", "Z"),
+              "previous": previous}
+    try:
+        fitted.write_memory(folder, record)
+    except fitted.MemoryFileError as error:
+        _failed(error)
+    reason = t("back to FSRS's default parameters")
+    if as_json:
+        ui.print_json({**record, "adopted": False, "reason": reason})
+        return
+    ui.info(t("Reset: due dates use FSRS's default parameters again ({file} keeps the last "
+              "fit under previous).", file=fitted.MEMORY_NAME))
+
+
+def _retentions(text: str | None) -> list[float]:
+    """--retention R[,R...], each 0.70-0.99; exit 2 otherwise."""
+    if text is None:
+        return []
+    values = []
+    for part in text.split(","):
+        try:
+            value = float(part.strip())
+        except ValueError:
+            value = -1.0
+        if not 0.70 <= value <= 0.99:
+            _usage(t("--retention {value}: each must be a number from 0.70 to 0.99, e.g. "
+                     "--retention 0.85,0.9,0.95", value=part.strip()[:20]))
+        values.append(value)
+    if len(values) > 10:
+        _usage(t("--retention: at most 10 values"))
+    return values
+
+
+def forecast_command(
+    ctx: typer.Context,
+    days: Annotated[
+        int, typer.Option("--days", "-d", min=1, max=365,
+                          help="How many days ahead, today included (1-365, default 30).")
+    ] = 30,
+    retention: Annotated[
+        str | None,
+        typer.Option("--retention", metavar="R[,R...]",
+                     help="Also simulate these desired retentions (each 0.70-0.99), to help "
+                     "choose desired_retention."),
+    ] = None,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """The reviews and minutes due on each of the next days, as a bar chart; with --retention,
+    a simulation of each desired retention.
+
+    Example: planner forecast --days 14 --retention 0.85,0.9,0.95
+    """
+    from planner.memory import forecast
+    from planner.memory.review_memory import ReviewMemory
+    from planner.notes.catalog import NotesError, load_catalog
+
+    wanted = _retentions(retention)
+    workspace = _workspace(ctx, home, config_path)
+    folder, config = workspace.home, workspace.config()
+    try:
+        catalog = load_catalog(folder, config.notes_dir, config.file)
+    except NotesError as error:
+        _usage(str(error))
+    try:
+        memory = ReviewMemory(folder, catalog, config.desired_retention)
+        memory.memory()
+        if memory.problem is not None:
+            _failed(memory.problem)
+        _log_warnings(memory.log_warnings())
+        today = _dt.date.today()
+        titles = memory.titles()
+        minutes = forecast.minutes_per_review(memory.memory().minutes)
+        rows = forecast.days_ahead(memory.schedules(), titles, today, days, minutes)
+        simulation = []
+        if wanted:
+            from planner.memory import fit as fitting
+
+            parameters = memory.parameters() or fitting.default_parameters()
+            for value in wanted:
+                try:
+                    result = fitting.simulate(parameters, value, days, max(1, len(titles)),
+                                              minutes * 60)
+                except fitting.FitError as error:
+                    _failed(error)
+                simulation.append({"retention": value,
+                                   "reviews_per_day": round(result.reviews_per_day, 1),
+                                   "minutes_per_day": round(result.minutes_per_day, 1),
+                                   "memorised": round(result.memorised, 1)})
+    except NotesError as error:
+        _usage(str(error))
+    finally:
+        catalog.close()
+    if as_json:
+        ui.print_json({"days": rows, "simulation": simulation})
+        return
+    ui.forecast_chart(rows, today, minutes)
+    if simulation:
+        ui.simulation_table(simulation, days, config.desired_retention)
