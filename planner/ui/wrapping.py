@@ -1,0 +1,124 @@
+"""Every line fits (SPEC 25): one line of text wrapped to the terminal's width.
+
+Between words in English, between characters in Chinese, never before closing punctuation
+(`，。）：` and the like) nor after opening punctuation (`（“`); a continuation is indented. Wide
+characters count two columns. A word wider than the screen (a long path) breaks after a `/` where
+it can, else where the screen ends. Used on a terminal only: a pipe or a file keeps each message
+on one line, whole, to be grepped and copied.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rich.cells import cell_len
+from rich.text import Text
+
+INDENT = 2
+# Never at the start of a line: closing and pausing punctuation, Chinese and Western.
+_CLOSING = frozenset("，。、；：？！）》」』】〕〉”’…,.;:?!)]}%")
+# Never at the end of a line: opening punctuation.
+_OPENING = frozenset("（《「『【〔〈“‘([{")
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _atoms(line: str) -> list[tuple[int, int, bool]]:
+    """The pieces of `line` no break may split: (start, end, a space comes before it)."""
+    atoms: list[tuple[int, int, bool]] = []
+    index, size = 0, len(line)
+    spaced = False
+    while index < size:
+        char = line[index]
+        if char == " ":
+            spaced, index = True, index + 1
+            continue
+        end = index + 1
+        if not _wide(char) and char not in _OPENING:
+            # A word: everything up to a space or a wide character.
+            while end < size and line[end] != " " and not _wide(line[end]):
+                end += 1
+        # Closing punctuation sticks to what comes before it; opening to what comes after.
+        glued = bool(atoms) and not spaced and (char in _CLOSING or
+                                                 line[atoms[-1][1] - 1] in _OPENING)
+        if glued:
+            start, _end, before = atoms[-1]
+            atoms[-1] = (start, end, before)
+        else:
+            atoms.append((index, end, spaced))
+        spaced, index = False, end
+    return atoms
+
+
+def _split_long(line: str, start: int, end: int, room: int) -> int:
+    """Where to cut the piece line[start:end] to fit `room` columns: after a `/` if one fits,
+    else at the last character that fits (at least one character)."""
+    used, cut, slash = 0, start, None
+    for index in range(start, end):
+        width = cell_len(line[index])
+        if used + width > room:
+            break
+        used += width
+        cut = index + 1
+        if line[index] == "/":
+            slash = index + 1
+    if slash is not None and slash < end and slash > start:
+        return slash
+    return max(cut, start + 1)
+
+
+def spans(line: str, width: int, indent: int = INDENT) -> list[tuple[int, int]]:
+    """The (start, end) of each screen line of one line of text at `width` columns; lines after
+    the first are to be shown after `indent` spaces."""
+    width = max(width, indent + 8)
+    result: list[tuple[int, int]] = []
+    start = None  # the current line's start
+    end = 0
+    used = 0
+    room = width
+    atoms = _atoms(line)
+    position = 0
+    while position < len(atoms):
+        first, last, spaced = atoms[position]
+        size = cell_len(line[first:last])
+        gap = 1 if (spaced and start is not None) else 0
+        if start is not None and used + gap + size <= room:
+            end, used = last, used + gap + size
+            position += 1
+            continue
+        if start is not None:
+            result.append((start, end))
+            start, used, room = None, 0, width - indent
+        if size <= room:
+            start, end, used = first, last, size
+            position += 1
+            continue
+        cut = _split_long(line, first, last, room)
+        result.append((first, cut))
+        room = width - indent
+        atoms[position] = (cut, last, False)
+    if start is not None:
+        result.append((start, end))
+    return result or [(0, 0)]
+
+
+def wrap_text(text: Text, width: int, indent: int = INDENT) -> Text:
+    """`text` (one or more lines) with each line wrapped to `width`, styles kept."""
+    pieces: list[Text] = []
+    offset = 0
+    for part in text.plain.split("\n"):
+        lines = [text[offset + start:offset + end]
+                 for start, end in spans(part, width, indent)]
+        pieces.append(Text("\n" + " " * indent).join(lines))
+        offset += len(part) + 1
+    return Text("\n").join(pieces)
+
+
+def wrap_plain(line: str, width: int, indent: int = INDENT) -> str:
+    """A plain string wrapped as wrap_text wraps (for prompts written straight to a terminal)."""
+    return "\n".join(
+        "\n".join((" " * indent if number else "") + part[start:end]
+                  for number, (start, end) in enumerate(spans(part, width, indent)))
+        for part in line.split("\n"))
