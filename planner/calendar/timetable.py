@@ -1,0 +1,232 @@
+"""The person's time for one run (SPEC 23): study hours, busy time, saved plans, the deadline.
+
+It answers three questions: where does this proposal's session go (the start it gives, or the
+first free slot), is it allowed (the program's checks), and where is there room (free_slots).
+Busy time is read once, when first needed, for today to the deadline or 60 days on.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from planner.base import study_hours
+from planner.base.i18n import t
+from planner.calendar import free_time, ics
+from planner.calendar.busy import BusyEvent, BusyTimes, read_busy
+from planner.calendar.free_time import Span
+from planner.plans import files as plans
+from planner.plans.plan import START, InvalidArguments, ReviewPlan, ReviewSeries
+
+AHEAD_DAYS = 60  # busy time is read this far ahead at least
+MAX_AHEAD_DAYS = 366
+NO_BUSY = BusyTimes((), (), ())
+
+
+class Placed(NamedTuple):
+    """A proposal with its start, and whether the program chose that start."""
+
+    plan: ReviewPlan | ReviewSeries
+    chosen: bool
+
+
+class Timetable:
+    """Study hours, daily minutes, busy calendars and saved plans of one home, for one run."""
+
+    def __init__(self, *, home: Path, mode: str, hours: Mapping[str, tuple[study_hours.Window,
+                 ...]], daily_minutes: int | None, review_time: str, today: _dt.date,
+                 until: _dt.date | None = None, sources: Sequence[Mapping[str, str]] = (),
+                 zone: _dt.tzinfo | None = None,
+                 password: Callable[[str, str | None], str | None] | None = None,
+                 marks: Callable[[], plans.Marks] = lambda: plans.NO_MARKS) -> None:
+        self.home, self.mode, self.hours = home, mode, hours
+        self.daily_minutes, self.review_time = daily_minutes, review_time
+        self.today, self.until = today, until
+        self.sources, self.zone, self.password, self.marks = sources, zone, password, marks
+        self._busy: BusyTimes | None = None
+        self._said = False  # whether the busy calendars' warnings were handed out
+        self._plans: dict[_dt.date, list[Span]] | None = None
+        self._minutes: dict[_dt.date, int] = {}
+
+    # --- what the run knows ------------------------------------------------------------------
+
+    @property
+    def last_day(self) -> _dt.date:
+        """The last day busy time is read for: the deadline or 60 days on, at most 366."""
+        ahead = self.today + _dt.timedelta(days=AHEAD_DAYS)
+        last = max(self.until, ahead) if self.until is not None else ahead
+        return min(last, self.today + _dt.timedelta(days=MAX_AHEAD_DAYS))
+
+    def busy(self) -> BusyTimes:
+        """Busy time from every source, read once; NO_BUSY when there are none."""
+        if self._busy is None:
+            self._busy = NO_BUSY if not self.sources else read_busy(
+                self.sources, self.today, self.last_day, home=self.home, zone=self.zone,
+                caldav_password=self.password)
+        return self._busy
+
+    def unsaid_warnings(self) -> tuple[str, ...]:
+        """The busy calendars' warning lines, once, after they were read (else none)."""
+        if self._busy is None or self._said:
+            return ()
+        self._said = True
+        return self._busy.warnings
+
+    def busy_on(self, day: _dt.date) -> list[BusyEvent]:
+        """The busy events that touch `day`."""
+        start = _dt.datetime.combine(day, _dt.time())
+        end = start + _dt.timedelta(days=1)
+        return [event for event in self.busy().events if event.start < end and event.end > start]
+
+    def plans_on(self, day: _dt.date) -> list[Span]:
+        """The sessions of saved plans (not dropped) on `day`, as section 17 lays them out."""
+        if self._plans is None:
+            self._read_plans()
+        assert self._plans is not None
+        return self._plans.get(day, [])
+
+    def planned_minutes(self, day: _dt.date) -> int:
+        """The minutes saved plans (not dropped) already hold on `day`."""
+        if self._plans is None:
+            self._read_plans()
+        return self._minutes.get(day, 0)
+
+    def windows(self, day: _dt.date) -> tuple[study_hours.Window, ...]:
+        return study_hours.windows_on(self.hours, day)
+
+    def _read_plans(self) -> None:
+        demo = self.mode == "demo"
+        try:
+            # The review log's marks are asked for only when there are plans to mark.
+            rows = plans.list_plans(self.home, demo, False, self.today, self.marks()) \
+                if plans.plan_names(plans.plans_dir(self.home, demo)) else []
+        except plans.PlansError:
+            rows = []
+        rows = [row for row in rows if row["problem"] is None and not row["dropped"]]
+        self._plans, self._minutes = {}, {}
+        for row, start in zip(rows, session_starts(rows, self.review_time), strict=True):
+            day = _dt.date.fromisoformat(row["date"])
+            self._plans.setdefault(day, []).append(
+                Span(start, start + _dt.timedelta(minutes=row["minutes"])))
+            self._minutes[day] = self._minutes.get(day, 0) + row["minutes"]
+
+    # --- placing and checking ----------------------------------------------------------------
+
+    def place(self, plan: ReviewPlan | ReviewSeries) -> Placed:
+        """The plan with its start (given, or the first free slot), or InvalidArguments with
+        the reason, in words the model may read: times only, never an event's title."""
+        days = [_dt.date.fromisoformat(day) for day in plan.days]
+        start = plan.start
+        chosen = start is None
+        if start is None:
+            start = self._common_start(days, plan.minutes)
+        for day in days:
+            moment = _dt.datetime.combine(day, _clock(start))
+            problem = free_time.session_problem(
+                moment, plan.minutes, self.windows(day), self._busy_spans(day),
+                self.plans_on(day), self.planned_minutes(day), self.daily_minutes, self.until)
+            if problem is not None:
+                if chosen:  # only the deadline or the budget can stop a free slot
+                    raise InvalidArguments("date" if len(days) == 1 else "dates", problem)
+                raise InvalidArguments(START, problem)
+        return Placed(plan._replace(start=start), chosen)
+
+    def _common_start(self, days: list[_dt.date], minutes: int) -> str:
+        """The earliest start free on every day, or InvalidArguments saying which day is full."""
+        free: list[list[Span]] = []
+        for day in days:
+            self._before_deadline(day, len(days))
+            spans = free_time.free_spans(day, self.windows(day), self._taken(day), minutes,
+                                         self._minutes_left(day))
+            if not spans:
+                raise InvalidArguments("date" if len(days) == 1 else "dates",
+                                       self._no_room(day, minutes))
+            free.append(spans)
+        # The earliest common start is the start of a free span on some day: any later common
+        # start can move earlier until it meets one.
+        length = _dt.timedelta(minutes=minutes)
+        for clock in sorted({span.start.time() for spans in free for span in spans}):
+            if all(any(span.start <= _dt.datetime.combine(day, clock)
+                       and _dt.datetime.combine(day, clock) + length <= span.end
+                       for span in spans) for day, spans in zip(days, free, strict=True)):
+                return clock.strftime("%H:%M")
+        raise InvalidArguments("dates", t("no start time is free on every date of the series; "
+                                          "give start, or other dates"))
+
+    def _before_deadline(self, day: _dt.date, sessions: int) -> None:
+        if self.until is not None and day > self.until:
+            raise InvalidArguments("date" if sessions == 1 else "dates", t(
+                "{date} is after the deadline {until}", date=day.isoformat(),
+                until=self.until.isoformat()))
+
+    def _no_room(self, day: _dt.date, minutes: int) -> str:
+        windows = self.windows(day)
+        if not windows:
+            return t("{date} has no study hours ({weekday}); choose another date",
+                     date=day.isoformat(), weekday=study_hours.WEEKDAYS[day.weekday()])
+        left = self._minutes_left(day)
+        if left is not None and left < minutes:
+            return t("{date} has {left} of its daily {most} minutes left; a session of "
+                     "{minutes} minutes does not fit", date=day.isoformat(), left=left,
+                     most=self.daily_minutes, minutes=minutes)
+        return t("{date} has no free slot of {minutes} minutes in its study hours ({hours}); "
+                 "call free_slots, or choose another date", date=day.isoformat(),
+                 minutes=minutes, hours=", ".join(study_hours.shown(windows)))
+
+    def _busy_spans(self, day: _dt.date) -> list[Span]:
+        return [Span(event.start, event.end) for event in self.busy_on(day)]
+
+    def _taken(self, day: _dt.date) -> list[Span]:
+        return sorted(self._busy_spans(day) + self.plans_on(day))
+
+    def _minutes_left(self, day: _dt.date) -> int | None:
+        if self.daily_minutes is None:
+            return None
+        return max(self.daily_minutes - self.planned_minutes(day), 0)
+
+    # --- free_slots ---------------------------------------------------------------------------
+
+    def free_days(self, first: _dt.date, days: int, minutes: int) -> list[dict]:
+        """Each day's free slots of at least `minutes` and its minutes left (None: no limit)."""
+        result = []
+        for offset in range(days):
+            day = first + _dt.timedelta(days=offset)
+            left = self._minutes_left(day)
+            after_deadline = self.until is not None and day > self.until
+            spans = [] if after_deadline else free_time.free_spans(
+                day, self.windows(day), self._taken(day), minutes, left)
+            result.append({"date": day.isoformat(),
+                           "slots": [{"start": span.start.strftime("%H:%M"),
+                                      "end": _end_clock(span)} for span in spans],
+                           "minutes_left": left})
+        return result
+
+
+def session_starts(rows: Sequence[dict], review_time: str) -> list[_dt.datetime]:
+    """Each row's local start: its own `start`, else section 17's layout from review_time."""
+    events = ics.events_from_rows(rows)
+    after = ics.layout(events)
+    clock = _clock(review_time)
+    starts = []
+    for row, event in zip(rows, events, strict=True):
+        day = _dt.date.fromisoformat(row["date"])
+        if row.get("start"):
+            starts.append(_dt.datetime.combine(day, _clock(row["start"])))
+        else:
+            starts.append(_dt.datetime.combine(day, clock)
+                          + _dt.timedelta(minutes=after[event.uid]))
+    return starts
+
+
+def _clock(text: str) -> _dt.time:
+    hours, minutes = text.split(":")
+    return _dt.time(int(hours), int(minutes))
+
+
+def _end_clock(span: Span) -> str:
+    """A slot's end as HH:MM; a slot that runs to midnight ends at 24:00."""
+    if span.end.date() > span.start.date():
+        return "24:00"
+    return span.end.strftime("%H:%M")

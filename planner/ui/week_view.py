@@ -1,0 +1,97 @@
+"""`planner week` at the terminal: seven columns, one per day, in the terminal's width."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from rich import box
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
+
+from planner.base.i18n import _
+from planner.base.inert import inert_line
+from planner.ui.console import out
+from planner.ui.table_cells import _short_weekday
+
+_GAP = 1  # cells between two columns: the box's divider
+_MIN_WIDTH = 8
+
+
+def week_table(days: list[dict], today: _dt.date) -> None:
+    """The week: per day its study hours, busy time, sessions, due notes and planned minutes."""
+    width = max((out.width - _GAP * (len(days) - 1)) // len(days), _MIN_WIDTH)
+    # A rule under the headers only: no vertical lines, so every cell is the column's width.
+    # The box's divider is the gap between two columns (one space).
+    table = Table(box=box.SIMPLE_HEAD, padding=0, pad_edge=False, show_edge=False)
+    cells = []
+    for day in days:
+        date = _dt.date.fromisoformat(day["date"])
+        header = Text(f"{_short_weekday(date)} {date.strftime('%m-%d')}", style="bold")
+        if date == today:
+            header.append("\n" + _("today"), style="bold reverse")
+        table.add_column(header, width=width, no_wrap=True, overflow="crop")
+        cells.append(_day_cell(day, width))
+    table.add_row(*cells)
+    out.print(table)
+    out.print(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes falling "
+                "due that day; min: planned minutes (of the daily limit)."), style="dim")
+
+
+def _day_cell(day: dict, width: int) -> Text:
+    """One day's column: each line at most `width` cells."""
+    text = Text()
+    lines: list[tuple[str, str]] = []
+    for window in day["study_hours"]:
+        start, end = window.split("-")
+        lines += [(line, "dim") for line in _span(start, end, width)]
+    if not day["study_hours"]:
+        lines.append((_cut(_("no study"), width), "dim"))
+    for busy in day["busy"]:
+        lines += [(line, "red") for line in _span(busy["start"], busy["end"], width - 1, "■")]
+        if busy["title"]:
+            lines.append((_cut(" " + inert_line(busy["title"]), width), "red"))
+    for session in day["sessions"]:
+        mark = "✓" if session["done"] else ""
+        head = _cut(f"●{session['start']} {session['minutes']}′{mark}", width)
+        lines.append((head, "green" if session["done"] else "bold cyan"))
+        lines.append((_cut(" " + inert_line(session["title"]), width), "cyan"))
+    lines.append((_cut(_("due {count}").format(count=day["due"]), width),
+                  "yellow" if day["due"] else "dim"))
+    limit = day["daily_minutes"]
+    planned = day["planned_minutes"]
+    if limit is None:
+        minutes = _("{planned} min").format(planned=planned)
+    else:
+        minutes = _("{planned}/{limit} min").format(planned=planned, limit=limit)
+    over = limit is not None and planned > limit
+    lines.append((_cut(minutes, width), "bold red" if over else ""))
+    for number, (line, style) in enumerate(lines):
+        text.append(("\n" if number else "") + line, style=style)
+    return text
+
+
+def _span(start: str, end: str, width: int, mark: str = "") -> list[str]:
+    """A time span in one line when it fits (19:00-22:00, else 19-22), else over two."""
+    full = f"{mark}{start}-{end}"
+    if cell_len(full) <= width:
+        return [full]
+    short = f"{mark}{_compact(start)}-{_compact(end)}"
+    if cell_len(short) <= width:
+        return [short]
+    return [f"{mark}{start}-", f"{' ' * cell_len(mark)} {end}"]
+
+
+def _compact(clock: str) -> str:
+    """19:00 as 19, 09:30 as 9:30."""
+    hours, minutes = clock.split(":")
+    return str(int(hours)) if minutes == "00" else f"{int(hours)}:{minutes}"
+
+
+def _cut(line: str, width: int) -> str:
+    """A line of at most `width` cells; a longer one ends in …."""
+    if cell_len(line) <= width:
+        return line
+    while cell_len(line) > width - 1:
+        line = line[:-1]
+    return line + "…"

@@ -1,0 +1,434 @@
+"""Plans that fit the person's week (SPEC 23), end to end: a vdir of classes written with
+icalendar, the real SDK against the local stub server, the program's checks and its choice of
+start, free_slots, --until, the plan file, the calendar export and `planner week`.
+
+Every request the server received and every record written is searched for a busy event's
+title: the model is told free/busy only.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, all_files, read_summary, run_dirs, run_planner, today
+from people import ScriptedPerson
+from rich.cells import cell_len
+from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+
+from planner.base.config import load_config
+from planner.cli.run import timetable_for
+from planner.conversation.flow import run_flow
+from planner.model.client import LiveClient
+from planner.notes.catalog import SAMPLE_NOTES
+
+SECRET = "Organic Chemistry SECRET-7f3a"
+PLACE = "Lab building B-SECRET"
+KEY = "sk-test-week"
+CLI_TIMEOUT = 30
+
+
+def weekday_in(days: int) -> _dt.date:
+    return today() + _dt.timedelta(days=days)
+
+
+DAY = weekday_in(3)  # the class is weekly on this weekday, 19:00-20:00 local time
+
+
+def write_class_vdir(folder: Path, day: _dt.date = DAY) -> Path:
+    """A vdir as khal keeps it: a weekly class (one exception), a cancelled and a transparent
+    event, an all-day event, and one of planner's own events."""
+    from icalendar import Calendar, Event
+
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def put(name: str, **fields: object) -> None:
+        calendar = Calendar()
+        calendar.add("prodid", "-//test//week//EN")
+        calendar.add("version", "2.0")
+        event = Event()
+        for key, value in fields.items():
+            event.add(key.replace("_", "-"), value)
+        calendar.add_component(event)
+        (folder / f"{name}.ics").write_bytes(calendar.to_ical())
+
+    start = _dt.datetime.combine(day, _dt.time(19))
+    put("class", uid="class-1@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        summary=SECRET, location=PLACE, description="bring the lab coat SECRET",
+        dtstart=start, dtend=start + _dt.timedelta(hours=1),
+        rrule={"freq": "weekly", "count": 10},
+        exdate=[start + _dt.timedelta(weeks=2)])
+    put("cancelled", uid="c@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        summary="cancelled talk", status="CANCELLED",
+        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
+    put("free", uid="f@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        summary="reminder only", transp="TRANSPARENT",
+        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
+    put("allday", uid="a@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        summary="holiday", dtstart=day, dtend=day + _dt.timedelta(days=1))
+    put("ours", uid="20261101T100000000000Z-abcdef@planner",
+        dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC), summary="an exported plan",
+        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
+    return folder
+
+
+@pytest.fixture
+def server():
+    with StubServer() as stub:
+        yield stub
+
+
+def configure(home: Path, url: str = "http://127.0.0.1:9", **values: object):
+    data = {"model": "stub-model", "base_url": url, "timeout_seconds": 5, "max_calls": 4,
+            "max_repairs": 2, "study_hours": {"daily": ["19:00-22:00"]},
+            "busy_calendars": [{"vdir": "classes"}], **values}
+    (home / "config.json").write_text(json.dumps(data), encoding="utf-8")
+    return load_config(home / "config.json")
+
+
+def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",),
+        until: _dt.date | None = None, **config: object):
+    """One live run through the real SDK; the person types `answers` at the SAVE prompts."""
+    server.add(*(Reply(body=reply) for reply in replies))
+    settings = configure(home, server.url, **config)
+    person = ScriptedPerson(list(answers), save_only=True)
+    outcome = run_flow("plan N1 for me", client=LiveClient(settings, KEY), person=person,
+                       home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
+                       today=today(),
+                       timetable=timetable_for(settings, home, "live", today(), until))
+    return outcome, person
+
+
+def plan(**fields: object) -> dict:
+    return {"title": "RAG", "note_ids": ["N1"], "date": DAY.isoformat(), "minutes": 30,
+            **fields}
+
+
+def results_sent(server: StubServer) -> list[dict]:
+    """Every tool result the model was sent (the last request holds them all), decoded."""
+    messages = server.requests[-1].body["messages"]
+    return [json.loads(message["content"]) for message in messages if message["role"] == "tool"]
+
+
+def assert_title_never_left(home: Path, server: StubServer) -> None:
+    """No request and no record holds the busy event's title, place or description."""
+    for received in server.requests:
+        for secret in (b"SECRET", b"Organic", b"lab coat"):
+            assert secret not in received.raw
+    for path in all_files(home / "tool-records"):
+        assert b"SECRET" not in path.read_bytes(), path
+
+
+# --- the program's checks, repaired -------------------------------------------------------------
+
+
+def test_a_session_over_a_class_is_rejected_by_times_and_the_repair_is_saved(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    outcome, person = run(home, server,
+                          tool_call_reply(plan(start="19:00")),
+                          tool_call_reply(plan(start="20:15"), call_id="call_0002"),
+                          text_reply("Saved at 20:15."))
+    assert outcome.exit_code == 0
+    rejected, saved = results_sent(server)[:2]
+    assert rejected["status"] == "rejected"
+    assert f"overlaps busy time 19:00–20:00 on {DAY.isoformat()}" in rejected["error"]
+    assert saved["status"] == "saved"
+    (path,) = (home / "plans").iterdir()
+    assert json.loads(path.read_text())["plan"]["start"] == "20:15"
+    (view,) = person.views
+    assert view.plan.start == "20:15" and not view.start_chosen and view.busy_unknown == ()
+    assert_title_never_left(home, server)
+
+
+def test_without_start_the_program_chooses_the_first_free_slot_and_says_so(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    outcome, person = run(home, server, tool_call_reply(plan()), text_reply("ok"))
+    assert outcome.exit_code == 0
+    (view,) = person.views
+    # 19:00-20:00 is the class; the cancelled, transparent, all-day and planner's own events
+    # at 20:00-21:00 are not busy.
+    assert view.plan.start == "20:00" and view.start_chosen
+    (path,) = (home / "plans").iterdir()
+    assert json.loads(path.read_text())["plan"] == {**plan(), "start": "20:00"}
+    assert_title_never_left(home, server)
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"start": "18:00"}, "starts at 18:00 on {day}, outside the study hours of that day"),
+    ({"start": "21:45"}, "ends at 22:15 on {day}, after the study hours of that day end (22:00)"),
+    ({"minutes": 50, "start": "20:00"}, "would make {day} hold 50 planned minutes; "
+                                        "daily_minutes is 40"),
+    ({"start": "7pm"}, "start: must be a 24-hour time HH:MM"),
+    ({"start": None}, "start: must be a string HH:MM, got null"),
+])
+def test_each_check_is_a_rejection_naming_its_reason(home: Path, server: StubServer,
+                                                    fields: dict, words: str) -> None:
+    write_class_vdir(home / "classes")
+    outcome, person = run(home, server, tool_call_reply(plan(**fields)), text_reply("sorry"),
+                          daily_minutes=40, max_repairs=1)
+    (rejected,) = results_sent(server)
+    assert rejected["status"] == "rejected"
+    assert words.format(day=DAY.isoformat()) in rejected["error"]
+    assert person.views == [] and not (home / "plans").exists()
+
+
+def test_a_second_plan_goes_after_the_first_and_the_budget_holds(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    run(home, server, tool_call_reply(plan(minutes=25)), text_reply("ok"), daily_minutes=40)
+    _, person = run(home, server, tool_call_reply(plan(minutes=15)), text_reply("ok"),
+                    daily_minutes=40)
+    assert person.views[0].plan.start == "20:25"  # after the class and the first plan
+    # A third of 10 minutes would pass daily_minutes: rejected with the day's minutes left.
+    outcome, person = run(home, server, tool_call_reply(plan(minutes=10)), text_reply("no"),
+                          daily_minutes=40, max_repairs=1)
+    rejected = results_sent(server)[-1]
+    assert rejected["status"] == "rejected"
+    assert "has 0 of its daily 40 minutes left" in rejected["error"]
+    assert len(list((home / "plans").iterdir())) == 2
+
+
+def test_a_session_after_the_deadline_is_rejected_and_the_summary_records_it(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    until = DAY - _dt.timedelta(days=1)
+    outcome, _ = run(home, server, tool_call_reply(plan(start="20:00")), text_reply("no"),
+                     until=until, max_repairs=1)
+    (rejected,) = results_sent(server)
+    assert f"{DAY.isoformat()} is after the deadline {until.isoformat()}" in rejected["error"]
+    system = server.requests[0].body["messages"][0]["content"]
+    assert f"Deadline: every session must be on or before {until.isoformat()}." in system
+    (folder,) = run_dirs(home)
+    assert read_summary(folder)["until"] == until.isoformat()
+    assert not (home / "plans").exists()
+
+
+def test_a_series_gets_one_start_free_on_every_date(home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    dates = [(DAY - _dt.timedelta(days=1)).isoformat(), DAY.isoformat()]
+    series = {"title": "RAG", "note_ids": ["N1"], "dates": dates, "minutes": 30}
+    outcome, person = run(home, server,
+                          tool_call_reply(calls=[tool_call(series, name="save_review_series")]),
+                          text_reply("ok"))
+    assert outcome.exit_code == 0
+    # The day before has no class, but a common start must miss the class on DAY.
+    assert person.views[0].plan.start == "20:00"
+
+
+# --- free_slots ---------------------------------------------------------------------------------
+
+
+def test_free_slots_gives_times_only(home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes")
+    arguments = {"from": DAY.isoformat(), "days": 2, "minutes": 30}
+    run(home, server, tool_call_reply(calls=[tool_call(arguments, name="free_slots")]),
+        text_reply("Tuesday 20:00 is free."), daily_minutes=40)
+    (result,) = results_sent(server)
+    (folder,) = run_dirs(home)
+    (lookup,) = [step for step in read_summary(folder)["steps"] if step["kind"] == "lookup"]
+    assert lookup["arguments"] == arguments and lookup["result"] == "2 free slots in 2 days"
+    assert result["days"][0] == {"date": DAY.isoformat(),
+                                 "slots": [{"start": "20:00", "end": "22:00"}],
+                                 "minutes_left": 40}
+    assert result["days"][1]["slots"] == [{"start": "19:00", "end": "22:00"}]
+    tools = [tool["function"]["name"] for tool in server.requests[0].body["tools"]]
+    assert "free_slots" in tools
+    assert_title_never_left(home, server)
+
+
+@pytest.mark.parametrize(("arguments", "words"), [
+    ({"from": "2020-01-01", "days": 1, "minutes": 30}, "from: must be from today"),
+    ({"days": 1, "minutes": 30}, "from: is required but missing"),
+    ({"from": "{day}", "days": 15, "minutes": 30}, "days: must be from 1 to 14"),
+    ({"from": "{day}", "days": 1, "minutes": 4}, "minutes: must be from 5 to 120"),
+    ({"from": "{day}", "days": 1, "minutes": 30, "x": 1}, "x: is not an allowed field"),
+])
+def test_free_slots_arguments_are_checked(home: Path, server: StubServer, arguments: dict,
+                                          words: str) -> None:
+    arguments = {key: value.format(day=DAY.isoformat()) if isinstance(value, str) else value
+                 for key, value in arguments.items()}
+    run(home, server, tool_call_reply(calls=[tool_call(arguments, name="free_slots")]),
+        text_reply("sorry"), max_repairs=1)
+    (result,) = results_sent(server)
+    assert result["status"] == "rejected" and words in result["error"]
+
+
+# --- a source that cannot be read ---------------------------------------------------------------
+
+
+def test_an_unreadable_source_is_unknown_never_free(home: Path, server: StubServer) -> None:
+    outcome, person = run(home, server, tool_call_reply(plan(start="19:00")), text_reply("ok"),
+                          busy_calendars=[{"ics": "missing.ics"}])
+    (view,) = person.views
+    assert view.busy_unknown and "missing.ics" in view.busy_unknown[0]
+    assert outcome.exit_code == 0
+    notices = [event.text for event in person.events if type(event).__name__ == "Notice"]
+    (said,) = [line for line in notices if "missing.ics" in line]  # once, when first read
+    assert said.startswith("busy calendar missing.ics") and "busy time is unknown" in said
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def cli(home: Path, *args: str, **env: str):
+    return run_planner(*args, env={**__import__("os").environ, "DEEPSEEK_API_KEY": KEY, **env},
+                       timeout=CLI_TIMEOUT)
+
+
+def test_until_is_checked_and_told_in_the_dry_run(home: Path) -> None:
+    configure(home)
+    until = today() + _dt.timedelta(days=20)
+    result = cli(home, "--dry-run", "-r", "plan N1", "--until", until.isoformat())
+    assert result.returncode == 0
+    body = json.loads(result.stdout)
+    assert f"on or before {until.isoformat()}" in body["messages"][0]["content"]
+    for bad, words in [("2020-01-01", "is in the past"), ("20-12-2026", "must be a real date"),
+                       ("2026-02-30", "must be a real date")]:
+        result = cli(home, "--dry-run", "-r", "x", "--until", bad)
+        assert result.returncode == 2 and words in result.stderr
+        assert result.stderr.count("\n") == 1
+    assert not (home / "tool-records").exists()
+
+
+def seed_plans(home: Path) -> None:
+    """Two plans on DAY: one with a start, one laid out from review_time; and a series."""
+    from planner.notes.catalog import SAMPLE_NOTES
+    from planner.plans import files as plans
+    from planner.plans.plan import ReviewPlan
+
+    folder = home / "plans"
+    folder.mkdir(exist_ok=True)
+    notes = [note for note in SAMPLE_NOTES if note.id == "N1"]
+    for run_id, start in (("20261201T100000000000Z-aaaaaa", "20:30"),
+                          ("20261201T110000000000Z-bbbbbb", None)):
+        data = plans.plan_file_content(
+            ReviewPlan("复习 " + run_id[-6:], ("N1",), DAY.isoformat(), 20, start),
+            simulated=False, run_id=run_id, created_at="2026-12-01T10:00:00.000+00:00",
+            notes=notes)
+        (folder / f"{run_id}.json").write_bytes(data)
+
+
+def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None:
+    write_class_vdir(home / "classes")
+    configure(home, daily_minutes=40)
+    seed_plans(home)
+    start = DAY - _dt.timedelta(days=1)
+    result = cli(home, "week", "--start", start.isoformat(), "--json")
+    assert result.returncode == 0, result.stderr
+    week = json.loads(result.stdout)
+    assert week["start"] == start.isoformat() and len(week["days"]) == 7
+    day = week["days"][1]
+    assert day["date"] == DAY.isoformat()
+    assert day["study_hours"] == ["19:00-22:00"]
+    assert day["busy"] == [{"start": "19:00", "end": "20:00", "title": SECRET}]
+    assert [(s["start"], s["minutes"], s["done"]) for s in day["sessions"]] == [
+        ("19:00", 20, False), ("20:30", 20, False)]
+    assert day["planned_minutes"] == 40 and day["daily_minutes"] == 40
+    assert week["days"][0]["busy"] == [] and week["days"][0]["sessions"] == []
+    # The class repeats weekly: a week later it is busy again.
+    later = json.loads(cli(home, "week", "--start", (DAY + _dt.timedelta(weeks=1)).isoformat(),
+                           "--json").stdout)
+    assert later["days"][0]["busy"][0]["start"] == "19:00"
+
+
+WIDE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> None:
+    write_class_vdir(home / "classes")
+    configure(home, daily_minutes=40, language=language)
+    seed_plans(home)
+    result = cli(home, "week", "--start", DAY.isoformat(), COLUMNS="80")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    text = result.stdout
+    assert "19:00-20:00" in text or "19-20" in text
+    assert ("today" if language == "en" else "今天") in text or DAY != today()
+    assert ("due 0" if language == "en" else "到期 0") in text
+    assert ("40/40 min" if language == "en" else "40/40 分钟") in text
+
+
+def test_week_with_a_bad_start_is_exit_2(home: Path) -> None:
+    result = cli(home, "week", "--start", "tomorrow")
+    assert result.returncode == 2 and "--start 'tomorrow'" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_exported_event_starts_at_the_plans_start(home: Path) -> None:
+    seed_plans(home)
+    result = cli(home, "export", "--ics")
+    assert result.returncode == 0, result.stderr
+    starts = re.findall(r"DTSTART[^:]*:(\S+)", result.stdout)
+    stamp = DAY.strftime("%Y%m%d")
+    # The plan with a start keeps it; the one without is laid out from review_time (19:00).
+    assert sorted(starts) == [f"{stamp}T190000", f"{stamp}T203000"] or \
+        sorted(starts) == sorted(f"{stamp}T{h}" for h in ("190000Z", "203000Z"))
+
+
+def test_readme_lists_the_week_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "planner week" in readme and "study_hours" in readme and "--until" in readme
+
+
+def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> None:
+    """SPEC 23's 'done when': classes in a vdir, 40 minutes a day, an exam; the series lands in
+    free study hours, within the budget, before the exam, in `week` and in the calendar."""
+    write_class_vdir(home / "classes")
+    exam = DAY + _dt.timedelta(days=2)
+    dates = [(DAY - _dt.timedelta(days=1)).isoformat(), DAY.isoformat(), exam.isoformat()]
+    series = {"title": "N1-N3 before the exam", "note_ids": ["N1", "N2", "N3"],
+              "dates": dates, "minutes": 40}
+    late = {**series, "dates": [*dates[:2], (exam + _dt.timedelta(days=1)).isoformat()]}
+    outcome, person = run(
+        home, server,
+        tool_call_reply(calls=[tool_call(late, name="save_review_series")]),
+        tool_call_reply(calls=[tool_call(series, name="save_review_series",
+                                         call_id="call_0002")]),
+        text_reply("Saved three sessions."), until=exam, daily_minutes=40)
+    assert outcome.exit_code == 0
+    assert "is after the deadline" in results_sent(server)[0]["error"]
+    (view,) = person.views
+    assert view.plan.start == "20:00"  # free on every date: the class holds 19:00-20:00 on DAY
+    week = json.loads(cli(home, "week", "--start", dates[0], "--json").stdout)
+    by_date = {day["date"]: day for day in week["days"]}
+    for date in dates:
+        day = by_date[date]
+        (session,) = day["sessions"]
+        assert session["start"] == "20:00" and day["planned_minutes"] <= day["daily_minutes"]
+        for busy in day["busy"]:
+            assert not (busy["start"] < "20:40" and busy["end"] > "20:00")
+    calendar = home / "calendar"
+    assert cli(home, "export", "--vdir", str(calendar)).returncode == 0
+    events = sorted(path.read_text() for path in calendar.glob("*.ics"))
+    assert len(events) == 3
+    for text in events:
+        assert re.search(r"DTSTART[^:]*:\d{8}T200000", text), text
+    assert_title_never_left(home, server)
+
+
+def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
+    """SPEC 24 reaches `week`: a fitted memory.json moves the due dates it counts."""
+    from planner.memory.log import record_reviews
+    from planner.memory.schedule import DEFAULT_PARAMETERS
+
+    configure(home)
+    record_reviews(home, ["N1"], "good")
+
+    def due_in_week() -> int:
+        result = cli(home, "week", "--json")
+        assert result.returncode == 0, result.stderr
+        return sum(day["due"] for day in json.loads(result.stdout)["days"])
+
+    assert due_in_week() == 1  # defaults: a first "good" is due again in about two days
+    slow = list(DEFAULT_PARAMETERS)
+    slow[2] = 60.0  # the stability after a first "good": about two months
+    (home / "memory.json").write_text(json.dumps({"version": 1, "parameters": slow,
+                                                  "reviews": 1}))
+    assert due_in_week() == 0
