@@ -102,12 +102,17 @@ def all_files(root: Path) -> list[Path]:
 
 def snapshot(*roots: Path) -> dict[str, tuple]:
     """Every entry under the roots, links not followed: its type and mode, a regular file's
-    bytes, a link's target. Compare one taken before a command with one taken after it."""
+    bytes, a link's target. Compare one taken before a command with one taken after it.
+    The memory cache (SPEC 24: `.planner/memory-cache*`, kept by any command that schedules)
+    is left out, and so is the `.planner` folder entry that holds it."""
     seen = {}
     for root in roots:
         for folder, dirs, files in os.walk(root):  # os.walk does not follow links to folders
             for name in dirs + files:
                 path = os.path.join(folder, name)
+                if name == ".planner" or (name.startswith("memory-cache")
+                                          and os.path.basename(folder) == ".planner"):
+                    continue
                 info = os.lstat(path)
                 if stat.S_ISLNK(info.st_mode):
                     content: object = os.readlink(path)

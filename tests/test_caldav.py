@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as _dt
 import http.client
 import http.server
+import shlex
 import socket
 import subprocess
 import sys
@@ -344,7 +345,8 @@ def test_without_the_caldav_library_the_install_is_named(monkeypatch: pytest.Mon
     with pytest.raises(caldav_sync.MissingLibrary) as caught:
         caldav_sync.sync("http://127.0.0.1:1/", "x", USER, PASSWORD, [])
     assert str(caught.value) == ("the caldav library is not installed: "
-                                 "pip install 'planner[caldav]'")
+                                 f"{shlex.quote(sys.executable)} -m pip install "
+                                 "'planner[caldav]'")
 
 
 def test_the_calendar_modules_import_neither_caldav_nor_icalendar() -> None:

@@ -310,8 +310,10 @@ def test_sync_without_the_caldav_extra_says_how_to_install_it(home: Path) -> Non
     before = snapshot(home)
     refused = without_caldav(home, "sync", "--caldav", "http://127.0.0.1:9/", "--user", "alice")
     assert refused.returncode == 2
+    # SPEC 25: the install command for the Python that runs planner, not a bare pip.
     assert one_error(refused) == ("Error: planner sync needs the caldav library: "
-                                  "pip install 'planner[caldav]'")
+                                  f"{shlex.quote(sys.executable)} -m pip install "
+                                  "'planner[caldav]'")
     assert snapshot(home) == before
 
 

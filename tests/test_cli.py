@@ -59,9 +59,12 @@ def test_dry_run_prints_the_live_request_and_writes_nothing(home: Path) -> None:
     result = run_planner("--dry-run")
     assert result.returncode == 0
     body = json.loads(result.stdout)
+    from planner.cli.run import timetable_for
+
+    timetable = timetable_for(Config(), home, "live", today())
     expected = build_request(
-        Config(), first_messages(DEFAULT_REQUEST, SAMPLE_NOTES, today()),
-        registry_for(SAMPLE_NOTES), "auto",
+        Config(), first_messages(DEFAULT_REQUEST, SAMPLE_NOTES, today(), None, timetable),
+        registry_for(SAMPLE_NOTES, today(), None, timetable), "auto",
     )
     assert body == expected
     assert "Nothing was sent" in result.stderr

@@ -173,7 +173,7 @@ def test_a_missing_run_is_one_line_exit_2(home: Path) -> None:
 
 DAMAGE = {
     "not-json": ("02-request.json", b"{not json", "02-request.json is not valid JSON (Expecting "
-                 "property name enclosed in double quotes)"),
+                 "property name enclosed in double quotes: column 2)"),
     "missing": ("02-request.json", None, "its last request (02-request.json) is missing"),
     "not-a-request": ("02-request.json", b'{"messages": [{"role": "hacker"}]}',
                       "02-request.json is not a request planner wrote"),
@@ -256,7 +256,8 @@ def test_continue_a_saved_run_live_and_save_the_change(server: StubServer, home:
     summary = read_summary(home / "tool-records" / new_id)
     assert (summary["continues"], summary["request"], summary["status"]) == (
         run_id, TEXT, "complete")
-    assert plan_body(home / "plans" / f"{new_id}.json")["plan"] == changed
+    # Placed after the earlier run's 20-minute plan at 19:00 on the same day (SPEC 23).
+    assert plan_body(home / "plans" / f"{new_id}.json")["plan"] == {**changed, "start": "19:20"}
     # The earlier run is only read: its plan and records as they were.
     assert (home / "plans" / f"{run_id}.json").read_bytes() == first_plan
     assert snapshot(home / "tool-records" / run_id) == records_before

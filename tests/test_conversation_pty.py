@@ -112,6 +112,8 @@ def error_lines(output: str) -> list[str]:
 
 
 def assert_saved(home: Path, summary: dict, plan: dict) -> str:
+    # A proposal without a start is saved with the first free one: 19:00 on an empty day.
+    plan = {**plan, "start": plan.get("start", "19:00")}
     relative = f"plans/{summary['run_id']}.json"
     assert plan_files(home) == [home / relative]
     assert plan_body(home / relative) == {"simulated": False, "plan": plan}
@@ -257,7 +259,9 @@ def test_near_miss_is_named_then_save_saves(
     child, seen = start(server, home, proposal(), explanation())
     child.expect_exact(SAVE_PROMPT)
     child.sendline(typed)
-    child.expect_exact(f'You typed "{typed}"; only SAVE in capitals saves. {SAVE_PROMPT}')
+    # Full-width ＳＡＶＥ is in capitals already: what it lacks is half-width (SPEC 25).
+    capitals = "half-width capitals" if typed == "\uff33\uff21\uff36\uff25" else "capitals"
+    child.expect_exact(f'You typed "{typed}"; only SAVE in {capitals} saves. {SAVE_PROMPT}')
     child.sendline("SAVE")
     assert finish(child) == 0
     received = bodies(server)
@@ -361,8 +365,10 @@ def test_failure_after_the_save_says_so_first(server: StubServer, home: Path) ->
     line = (f"Error: The plan is saved in {relative}; only the model's explanation failed (500: "
             "the server failed or is overloaded (Internal server error); try again later). "
             "Do not run again, or you will have two plans.")
-    assert error_lines(output) == [line]
-    assert output.index(f"Saved to {relative}") < output.index(line)
+    # One error, wrapped at the terminal's width between words (SPEC 25).
+    joined = " ".join(output.split())
+    assert len(error_lines(output)) == 1 and joined.count(line) == 1
+    assert joined.index(f"Saved to {relative}") < joined.index(line)
     assert (summary["status"], summary["error"]) == ("stopped", line.removeprefix("Error: "))
 
 

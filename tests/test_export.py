@@ -355,7 +355,7 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
     assert done.returncode == 0
     assert done.stderr.decode().splitlines() == [
         "Skipped plans/broken.json: is not valid JSON (Expecting property name enclosed in "
-        "double quotes)",
+        "double quotes: column 2)",
         "Skipped plans/fifo.json: is not a regular file (a FIFO)",
     ]
     assert len(icalendar.Calendar.from_ical(done.stdout).events) == 1

@@ -91,7 +91,8 @@ def test_key_set_without_the_keyring_extra_says_how_to_install_it(home: Path,
                           cwd=home, env=environment(store))
     assert refused.returncode == 2
     assert one_error(refused) == ("Error: keeping keys in the OS keyring needs the keyring "
-                                  "library: pip install 'planner[keyring]'")
+                                  f"library: {shlex.quote(sys.executable)} -m pip install "
+                                  "'planner[keyring]'")
     assert not store.exists()
 
 
@@ -256,7 +257,8 @@ def test_key_status_without_the_keyring_extra_says_so(home: Path, store: Path) -
     assert status.returncode == 0, status.stderr
     assert status.stdout == ("api.deepseek.com (configured): no key: DEEPSEEK_API_KEY is not set "
                              "and there is no terminal to ask on\n")
-    assert status.stderr == ("The OS keyring is not used: it needs pip install "
+    assert status.stderr == ("The OS keyring is not used: it needs "
+                             f"{shlex.quote(sys.executable)} -m pip install "
                              "'planner[keyring]'.\n")
 
 

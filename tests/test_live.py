@@ -44,6 +44,7 @@ from stub_server import (
 )
 
 from planner.base.config import Config, load_config
+from planner.cli.run import timetable_for
 from planner.conversation.events import ConfirmRequest, Outcome
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient, ModelCallError
@@ -138,6 +139,7 @@ def live_run(
     base_url: str | None = None,
     request: str = REQUEST,
     key: str = KEY,
+    timetable: bool = False,
     **config: object,
 ) -> LiveRun:
     """Queue replies, then run the whole live flow once with the real SDK client."""
@@ -154,6 +156,8 @@ def live_run(
         config=settings,
         notes=SAMPLE_NOTES,
         mode="live",
+        # As the command line runs it: study hours, free_slots (SPEC 23).
+        timetable=timetable_for(settings, home, "live", today()) if timetable else None,
     )
     (folder,) = run_dirs(home)
     results = [event.result for event in person.events if type(event).__name__ == "Result"]
@@ -327,7 +331,7 @@ def test_second_request_sends_the_proposal_and_the_real_result(
 
 
 def test_dry_run_prints_the_body_live_mode_sends(stub_server: StubServer, home: Path) -> None:
-    live_run(stub_server, home, proposal(), explanation())
+    live_run(stub_server, home, proposal(), explanation(), timetable=True)
     result = run_cli("--dry-run", "--request", REQUEST, key=None)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == stub_server.requests[0].body
@@ -711,7 +715,9 @@ def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     relative = f"plans/{summary['run_id']}.json"
     assert summary["status"] == "complete"
     assert summary["tool_result"] == {"status": "saved", "path": relative}
-    assert plan_body(home / relative) == {"simulated": False, "plan": GOOD_PLAN}
+    # No start was proposed: the first free one, 19:00 on an empty day (SPEC 23).
+    assert plan_body(home / relative) == {"simulated": False,
+                                          "plan": {**GOOD_PLAN, "start": "19:00"}}
     # The program's own result comes before anything the model says.
     saved_at = output.index(f"Saved to {relative}")
     assert saved_at < output.index("Model explanation") < output.index(EXPLANATION[:30])
@@ -736,6 +742,8 @@ def test_cli_second_call_failure_reports_the_save_first(
     assert (home / relative).is_file()
     failure = (f"Error: The plan is saved in {relative}; only the model's explanation failed "
                "(500: ")
+    # The error line wraps between words at the terminal's width (SPEC 25): read as one line.
+    output = " ".join(output.split())
     assert output.index(f"Saved to {relative}") < output.index(failure)
     assert "Do not run again, or you will have two plans." in output
     assert "Traceback" not in output

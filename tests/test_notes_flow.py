@@ -58,7 +58,8 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
     first, second, third = (request.body for request in server.chat_requests())
     names = [tool["function"]["name"] for tool in first["tools"]]
-    assert names == ["save_review_plan", "save_review_series", "search_notes", "get_note"]
+    assert names == ["save_review_plan", "save_review_series", "search_notes", "get_note",
+                     "free_slots"]
     # A folder's notes are not listed and note_ids has no enum; the program checks the IDs.
     assert "note-0001" not in first["messages"][0]["content"]
     assert "enum" not in first["tools"][0]["function"]["parameters"]["properties"]["note_ids"][
@@ -74,7 +75,8 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
     (folder,) = run_dirs(home)
     relative = f"plans/{folder.name}.json"
-    assert plan_body(home / relative) == {"simulated": False, "plan": PLAN}
+    # No start was proposed: the first free one, 19:00 on an empty day (SPEC 23).
+    assert plan_body(home / relative) == {"simulated": False, "plan": {**PLAN, "start": "19:00"}}
     saved = json.loads((home / relative).read_text())
     assert saved["notes"] == [{"id": "rag/basics", "title": "RAG basics"},
                               {"id": "G3", "title": "Citation 3"}]
@@ -113,7 +115,9 @@ def test_the_first_request_does_not_grow_with_the_notes(home: Path, count: int) 
     body = json.loads(result.stdout)
     assert "nothing was written but the notes index (.planner/)" in result.stderr
     assert sorted(path.name for path in home.iterdir()) == [".planner", "notes"]
-    assert len(result.stdout.encode()) <= 8 * 1024
+    # Bounded whatever the notes: the tools' schemas (free_slots and start included) and the
+    # system message, about 9 KiB.
+    assert len(result.stdout.encode()) <= 10 * 1024
     assert f"The person has {count:,} notes" in body["messages"][0]["content"]
 
 

@@ -201,7 +201,7 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
 
 @pytest.mark.parametrize(("content", "problem"), [
     (b"", "is empty"),
-    (b"{\"simulated\": false", "is not valid JSON (Expecting ',' delimiter)"),
+    (b"{\"simulated\": false", "is not valid JSON (Expecting ',' delimiter: column 20)"),
     (b"\xff\xfe{}", "is not UTF-8 text"),
     (b"[" * 65 + b"]" * 65, "is JSON nested deeper than 64 levels"),
     (b"[" * 100_000, "is JSON nested deeper than 64 levels"),
@@ -404,7 +404,8 @@ def test_plans_json_lists_upcoming_and_problems_exit_0(home: Path) -> None:
     rows = json.loads(result.stdout)
     assert [(row["run_id"], row["problem"]) for row in rows] == [
         ("r-next", None),
-        (None, "is not valid JSON (Expecting property name enclosed in double quotes)")]
+        (None, "is not valid JSON (Expecting property name enclosed in double quotes: "
+               "column 2)")]
     rows = json.loads(cli("plans", "--json", "--all").stdout)
     assert [row["run_id"] for row in rows] == ["r-next", "r-past", None]
 
@@ -462,7 +463,8 @@ def test_no_plans_but_demo_plans_says_demo_shows_them(home: Path) -> None:
     save(home, "d2", -1, folder="demo-plans", simulated=True)
     hint = "plans/ has no plans, but demo-plans/ has 2 from planner --demo: "
     listed = run_planner("plans")
-    assert (listed.returncode, listed.stdout) == (0, "No plans to show in plans/.\n")
+    # One line for one fact (SPEC 25): the hint alone says plans/ has none.
+    assert (listed.returncode, listed.stdout) == (0, "")
     assert listed.stderr == hint + "planner plans --demo lists them.\n"
     assert run_planner("plans", "--json").stdout == "[]\n"
     before = sorted(home.rglob("*"))

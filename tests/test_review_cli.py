@@ -29,9 +29,9 @@ from planner.plans import files as plans
 from planner.plans.plan import ReviewPlan, ReviewSeries
 
 NOTES = {note.id: note for note in SAMPLE_NOTES}
-RUN = "20261130T100000000000Z-aaaaaa"
-OTHER = "20261201T100000000000Z-bbbbbb"
-SERIES_RUN = "20261202T100000000000Z-cccccc"
+RUN = "20250130T100000000000Z-aaaaaa"
+OTHER = "20250201T100000000000Z-bbbbbb"
+SERIES_RUN = "20250202T100000000000Z-cccccc"
 
 
 def day(offset: int) -> str:
@@ -126,7 +126,7 @@ def test_with_no_terminal_and_no_rating_the_rating_is_good(home: Path) -> None:
 def test_no_run_picks_the_latest_plan_due_by_today_without_reviews(home: Path) -> None:
     save(home, RUN, plan(-3, note_ids=("N1",)))
     save(home, OTHER, plan(-1, note_ids=("N2",)))
-    save(home, "20261203T100000000000Z-dddddd", plan(2, note_ids=("N3",)))  # not yet
+    save(home, "20250203T100000000000Z-dddddd", plan(2, note_ids=("N3",)))  # not yet
     ok("done")
     ok("done")
     assert [(line["note_id"], line["run_id"]) for line in log_lines(home)] == [

@@ -157,14 +157,14 @@ def test_a_torn_last_line_is_skipped_and_the_next_append_is_not_glued_to_it(home
     log_of(home).write_text(good + torn, encoding="utf-8")
     assert reviews.read_log(home) == (
         [review("r1"), review("r2", "n2")],
-        ["reviews.jsonl line 3 cannot be read (not valid JSON (Expecting value)); "
+        ["reviews.jsonl line 3 cannot be read (not valid JSON (Expecting value: column 71)); "
          "skipped"])
     [added] = reviews.record_reviews(home, ["n4"], "easy", reviewed_at=AT)
     assert log_of(home).read_bytes() == (good + torn + "\n").encode() + reviews.encode(added)
     contents = reviews.read_log(home)
     assert contents.events == [review("r1"), review("r2", "n2"), added]
     assert contents.warnings == [
-        "reviews.jsonl line 3 cannot be read (not valid JSON (Expecting value)); "
+        "reviews.jsonl line 3 cannot be read (not valid JSON (Expecting value: column 71)); "
         "skipped"]
 
 
@@ -208,7 +208,7 @@ def test_unreadable_lines_are_skipped_one_warning_each_and_every_other_line_coun
     utc = "not a UTC time such as 2026-05-01T09:30:00Z"
     assert contents.warnings == [f"reviews.jsonl line {number} cannot be read ({reason}); skipped"
                                  for number, reason in [
-        (2, "not valid JSON (Expecting value)"),
+        (2, "not valid JSON (Expecting value: column 1)"),
         (3, 'repeats the key "version"'),
         (4, "repeats the review_id of line 1"),
         (5, "version is 2, not 1"),
@@ -229,7 +229,7 @@ def test_unreadable_lines_are_skipped_one_warning_each_and_every_other_line_coun
         (22, f'undone_at is "yesterday", {utc}'),
         (23, "run_id is null, not a non-empty string"),
         (25, 'rating is "good\\u202e", not again, hard, good or easy'),
-        (27, "not valid JSON (Invalid control character at)"),
+        (27, "not valid JSON (Invalid control character at: column 60)"),
         (28, "not UTF-8"),
     ]]
 
@@ -242,8 +242,8 @@ def test_a_log_over_64_mib_is_refused_with_its_size_and_64_mib_is_read(home: Pat
     path.write_text(review_line("r1") + "\n", encoding="utf-8")
     os.truncate(path, 64 * MIB)  # sparse: the rest of the file reads as NUL bytes
     assert reviews.read_log(home) == (
-        [review("r1")], ["reviews.jsonl line 2 cannot be read (not valid JSON (Expecting value)); "
-                         "skipped"])
+        [review("r1")], ["reviews.jsonl line 2 cannot be read (not valid JSON (Expecting value: "
+                         "column 1)); skipped"])
     os.truncate(path, 64 * MIB + 1)
     with pytest.raises(ReviewLogError) as refused:
         reviews.read_log(home)
@@ -481,8 +481,8 @@ def test_a_failure_that_cannot_be_cut_back_says_so(home: Path, two_lines: bytes,
     assert [event.note_id for event in contents.events if type(event) is Review] == ["n1", "n2"]
     assert len(contents.events) == 2
     assert contents.warnings == [
-        "reviews.jsonl line 3 cannot be read (not valid JSON (Unterminated string starting at)); "
-        "skipped"]
+        "reviews.jsonl line 3 cannot be read (not valid JSON (Unterminated string starting at: "
+        "column 14)); skipped"]
 
 
 def test_a_missing_home_records_nothing(tmp_path: Path) -> None:

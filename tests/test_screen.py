@@ -436,7 +436,7 @@ def test_ctrl_c_after_the_save_says_the_plan_is_saved(server: StubServer, home: 
     assert f"interrupted (Ctrl+C); the plan is saved in {relative}" in one
     assert "nothing was saved" not in one and "nothing saved" not in one
     assert "Traceback" not in shown
-    assert plan_body(home / relative)["plan"] == GOOD_PLAN
+    assert plan_body(home / relative)["plan"] == {**GOOD_PLAN, "start": "19:00"}
     summary_ = read_summary(folder)
     assert summary_["status"] == "stopped"
     assert summary_["tool_result"] == {"status": "saved", "path": relative}

@@ -12,10 +12,19 @@ from __future__ import annotations
 import json
 import sys
 
-from planner.base.i18n import t
+from planner.base.i18n import N_, t
 from planner.base.jsonlimits import MAX_DEPTH, too_deep
 
 _MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+# What Python's reader says is wrong, marked so the catalog translates it by its kind (SPEC 25).
+PYTHON_REASONS = (
+    N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Unterminated string starting at"), N_("Invalid control character at"),
+    N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"), N_("Extra data"),
+    N_("Illegal trailing comma before end of object"),
+    N_("Illegal trailing comma before end of array"),
+)
 
 
 class JSONRefused(ValueError):
@@ -81,7 +90,16 @@ def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = Fa
         # The parser gives up near 1,000 levels, at once and without reading further.
         raise _too_deep(max_depth) from None
     except ValueError as error:
-        reason = getattr(error, "msg", None) or t("cannot be read")
+        what = getattr(error, "msg", None)
+        line, column = getattr(error, "lineno", None), getattr(error, "colno", None)
+        if what and column is not None and "\n" not in text:
+            # What, then where (SPEC 25); one line of text (a log's line) needs only the column.
+            reason = t("{what}: column {column}", what=what, column=column)
+        elif what and line is not None and column is not None:
+            reason = t("{what}: line {line}, column {column}", what=what, line=line,
+                       column=column)
+        else:
+            reason = what or t("cannot be read")
         raise JSONRefused(t("is not valid JSON ({reason})", reason=reason),
                           t("not valid JSON ({reason})", reason=reason)) from None
     if too_deep(text, value, max_depth):

@@ -20,10 +20,10 @@ from collections.abc import Iterable
 
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed
 from planner.base.i18n import t
+from planner.base.install import install_command
 from planner.calendar import ics
 from planner.calendar.vdir import Counts
 
-INSTALL_HINT = "pip install 'planner[caldav]'"
 TIMEOUT_SECONDS = 30
 _ERRNO_TEXT = re.compile(r"\[Errno -?[0-9]+\] ([^'\")\]]+)")
 _NAMES_SHOWN = 5
@@ -46,11 +46,12 @@ def available() -> bool:
 
 def sync(url: str, calendar_name: str | None, user: str | None, password: str | None,
          events: Iterable[ics.Item], timeout: int | None = None,
-         default_name: str | None = None) -> Counts:
+         default_name: str | None = None, create: bool = False) -> Counts:
     """Put every event into the calendar by UID: create new, update changed, leave the rest.
 
     The calendar is the one named `calendar_name`; without a name, the one at `url`, else the
     one named `default_name` (config's calendar_name) among the calendars found from `url`.
+    `create`: a calendar named `calendar_name` that is not there is made (MKCALENDAR).
     `timeout`: seconds per read (None: TIMEOUT_SECONDS, read now); each request ends after it
     plus MARGIN_SECONDS in all.
     """
@@ -61,7 +62,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         from caldav.lib import error as dav_error
     except ImportError:
         raise MissingLibrary(t("the caldav library is not installed: {hint}",
-                               hint=INSTALL_HINT)) from None
+                               hint=install_command("caldav"))) from None
     items = list(events)
     shown = _shown_url(url)
     # A user and password may also come in the URL itself (http://user:password@host/).
@@ -74,7 +75,8 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
         with client_class(url=url, username=user, password=password, timeout=timeout,
                           enable_rfc6764=False) as client:
-            calendar = _find_calendar(client, url, calendar_name, shown, default_name)
+            calendar = _find_calendar(client, url, calendar_name, shown, default_name,
+                                      create)
             stage = "listing"
             found: dict[str, tuple] = {}
             for resource in calendar.search(event=True):
@@ -118,8 +120,9 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         raise SyncError(_scrub(message, password)) from None
     except dav_error.NotFoundError:
         if stage == "login":
-            problem = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
-                        url=shown, during=_during(stage))
+            # Not a login problem: the URL names a calendar (or folder) the server lacks.
+            problem = t("the CalDAV server at {url} has no calendar there (HTTP 404); give the "
+                        "server's URL with --calendar NAME --create to make one", url=shown)
         else:
             problem = t("the CalDAV server at {url} says the calendar is gone is there "
                         "(HTTP 404 {during})", url=shown, during=_during(stage))
@@ -174,10 +177,12 @@ def _with_deadline(client_class: type, seconds: float) -> type:
 
 
 def _find_calendar(client, url: str, name: str | None, shown: str,
-                   default_name: str | None = None):
+                   default_name: str | None = None, create: bool = False):
     """The calendar named `name` (display name or its last path part), or the one at `url`,
-    or (no name, `url` not a calendar) the one named `default_name`."""
-    calendars = client.principal().get_calendars()
+    or (no name, `url` not a calendar) the one named `default_name`; with `create`, a calendar
+    named `name` that is not there is made."""
+    principal = client.principal()
+    calendars = principal.get_calendars()
     wanted = _path(url)
     for calendar in calendars:
         path = _path(str(calendar.url))
@@ -209,11 +214,13 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
                               "--calendar", url=shown, there=there))
         raise SyncError(t("{url} is not a calendar (it has no calendars); name one with "
                           "--calendar", url=shown))
+    if create:
+        return principal.make_calendar(name=name)
     if names:
-        raise SyncError(t("no calendar named {name} at {url} (its calendars: {there})",
-                          name=repr(name), url=shown, there=there))
-    raise SyncError(t("no calendar named {name} at {url} (it has no calendars)",
-                      name=repr(name), url=shown))
+        raise SyncError(t("no calendar named {name} at {url} (its calendars: {there}); add "
+                          "--create to make it", name=repr(name), url=shown, there=there))
+    raise SyncError(t("no calendar named {name} at {url} (it has no calendars); add --create "
+                      "to make it", name=repr(name), url=shown))
 
 
 def _path(url: str) -> str:
@@ -291,7 +298,7 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
         from caldav.lib import error as dav_error
     except ImportError:
         raise MissingLibrary(t("the caldav library is not installed: {hint}",
-                               hint=INSTALL_HINT)) from None
+                               hint=install_command("caldav"))) from None
     shown = _shown_url(url)
     in_url = urllib.parse.urlsplit(url)
     user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)

@@ -25,12 +25,25 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from planner.base.i18n import t
+from planner.base.i18n import _, language, t
 from planner.plans.files import is_run_id
 
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
 DEFAULT_NAME = "planner reviews"
+# The default name in each language (SPEC 25): a calendar_name set in config is used as it is.
+DEFAULT_NAMES = {"en": DEFAULT_NAME, "zh": "planner 复习"}
+
+
+def calendar_name(configured: str) -> str:
+    """Config's calendar_name; the default one in the person's language."""
+    return DEFAULT_NAMES.get(language(), configured) if configured == DEFAULT_NAME else configured
+
+
+def written_source(planned: Planned) -> str:
+    """X-PLANNER-SOURCE: the digest, and the language (other than English) the words are in,
+    so a change of language rewrites each event once (SPEC 25)."""
+    return planned.source if language() == "en" else f"{planned.source}.{language()}"
 UID_SUFFIX = "@planner"
 # A planner UID: a run ID, a session number for a series, @planner (written unescaped).
 _UID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,110}@planner", re.ASCII)
@@ -47,7 +60,7 @@ _CALNAME = re.compile(rb"^X-WR-CALNAME(?:;[^:\r\n]*)?:([^\r\n]*)", re.M | re.I)
 _SEQUENCE = re.compile(rb"^SEQUENCE:([0-9]{1,9})\r?$", re.M)
 _MODIFIED = re.compile(rb"^LAST-MODIFIED:([0-9]{8}T[0-9]{6}Z)\r?$", re.M)
 _VOLATILE = re.compile(rb"^DTSTAMP:[^\r\n]*\r?\n", re.M)
-_SOURCE = re.compile(rb"^X-PLANNER-SOURCE:([0-9a-f]{32})\r?$", re.M)
+_SOURCE = re.compile(rb"^X-PLANNER-SOURCE:([0-9a-f]{32}(?:\.[a-z]{2})?)\r?$", re.M)
 # Raised whenever the way an event is written changes, so every event is written anew once.
 _FORMAT = 1
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
@@ -155,6 +168,10 @@ class EventSpec(NamedTuple):
     saved_order: str = ""  # sorts same-day events in the order they were saved (the run ID)
     created: _dt.datetime | None = None  # when the plan was saved: LAST-MODIFIED of a new event
     start: str | None = None  # "HH:MM" the plan gives (SPEC 23); None: laid out from review_time
+    # A plain export's revision (SPEC 25): how often the review log changed the event, and when
+    # it last did (LAST-MODIFIED, if later than the plan's saving).
+    sequence: int = 0
+    modified: _dt.datetime | None = None
 
 
 class Item(NamedTuple):
@@ -227,7 +244,7 @@ def calendar_ics(events: Iterable[EventSpec], review_time: str, *, name: str = D
     blocks = []
     for event in planned:
         old = earlier.get(event.spec.uid)
-        if old is not None and source_of(old) == event.source:
+        if old is not None and source_of(old) == written_source(event):
             blocks.append(old)  # made from the same plan as before: kept as it was written
         else:
             block = _render(event, now)
@@ -313,15 +330,19 @@ def _render(planned: Planned, now: _dt.datetime | None) -> bytes:
     event = Event()
     event.add("uid", spec.uid)
     event.add("dtstamp", _stamp(now))
-    event.add("sequence", 0)
-    # With no earlier copy to compare with, the event last changed when its plan was saved.
-    event.add("last-modified", _second(spec.created or _UNKNOWN))
+    event.add("sequence", spec.sequence)
+    # With no earlier copy to compare with, the event last changed when its plan was saved, or
+    # when the review log last changed it.
+    changed = spec.created or _UNKNOWN
+    if spec.modified is not None and spec.modified > changed:
+        changed = spec.modified
+    event.add("last-modified", _second(changed))
     event.add("summary", title)
     event.add("description", _description(spec))
     event.add("dtstart", planned.start)
     event.add("duration", _dt.timedelta(minutes=spec.minutes))
     event.add("status", "CANCELLED" if spec.dropped else "CONFIRMED")
-    event.add("x-planner-source", planned.source)
+    event.add("x-planner-source", written_source(planned))
     if not (spec.done or spec.dropped):
         # No reminder for a review that happened or will not happen.
         alarm = Alarm()
@@ -379,12 +400,14 @@ def _head(properties: dict[str, str], zone: LocalZone, first: int, last: int) ->
 
 def _description(spec: EventSpec) -> str:
     """`done` for a reviewed event, then the notes' IDs and titles (as saved) and the file."""
-    lines = ["done", ""] if spec.done else []
-    lines.append("Notes to review:")
+    # In the person's language (SPEC 25); the file and the notes' words as they are.
+    lines = [_("done"), ""] if spec.done else []
+    lines.append(_("Notes to review:"))
     for note_id, title in spec.notes:
         lines.append(_text(f"{note_id}  {title}" if title else note_id))
-    simulated = " (a simulated demo plan)" if spec.simulated else ""
-    lines += ["", _text(f"Saved by planner in {spec.file}{simulated}")]
+    saved = (_("Saved by planner in {file} (a simulated demo plan)") if spec.simulated else
+             _("Saved by planner in {file}"))
+    lines += ["", _text(saved.format(file=spec.file))]
     return "\n".join(lines)
 
 

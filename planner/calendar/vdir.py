@@ -58,6 +58,9 @@ def write_feed(path: str | os.PathLike[str], calendar_bytes: bytes) -> str:
         raise CalendarFileError(t("cannot read {path} ({reason})", path=path,
                                   reason=_reason(error))) from None
     theirs, ours = ics.calendar_identity(existing), ics.calendar_identity(calendar_bytes)
+    defaults = set(ics.DEFAULT_NAMES.values())
+    if theirs[0] == ours[0] and {theirs[1], ours[1]} <= defaults:
+        theirs = ours  # planner's default name in another language: the same feed (SPEC 25)
     if theirs != ours:
         if theirs[0] != ours[0]:
             raise CalendarFileError(t("{path} was not written by planner (its PRODID differs); "
@@ -129,7 +132,7 @@ def write_vdir(folder: str | os.PathLike[str], events: Iterable[ics.EventSpec],
         if previous is not None and not ics.is_planner_item(previous):
             skipped += 1  # written or edited by someone else (khal, a person): theirs now
             continue
-        if previous is not None and ics.source_of(previous) == event.source:
+        if previous is not None and ics.source_of(previous) == ics.written_source(event):
             unchanged += 1  # made from the same plan as before: not even written anew
             continue
         pending.append((event, path, previous))

@@ -10,7 +10,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
-from planner.cli import history, keys, notes, plans, reviews, run
+from planner.cli import history, keys, memory, notes, plans, reviews, run
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
 from planner.records import status
@@ -59,6 +59,8 @@ app.command("plans", short_help="List saved plans, upcoming first.")(plans.plans
 app.command("export", short_help="Export plans to your calendar (iCalendar).")(
     plans.export_command)
 app.command("sync", short_help="Put your plans into a CalDAV calendar.")(plans.sync_command)
+app.command("week", short_help="Seven days: study hours, busy time, sessions.")(
+    plans.week_command)
 app.add_typer(key_app, name="key", short_help="Keep API keys in the OS keyring.")
 key_app.callback(invoke_without_command=True)(keys.key_command)
 key_app.command("set", short_help="Store a key in the OS keyring (typed at a hidden prompt).")(
@@ -76,6 +78,10 @@ app.command("reviews", short_help="The reviews you recorded, newest first.")(
 app.command("drop", short_help="Say a saved plan will not happen.",
              context_settings={"ignore_unknown_options": True})(reviews.drop_command)
 app.command("due", short_help="The notes due for review.")(reviews.due_command)
+app.command("fit", short_help="Fit the memory model to your reviews (and Anki's).")(
+    memory.fit_command)
+app.command("forecast", short_help="The reviews and minutes due in the days ahead.")(
+    memory.forecast_command)
 
 
 def main() -> None:
@@ -85,10 +91,10 @@ def main() -> None:
     failing later (a broken pipe, a full disk, /dev/full): the rest of the output is dropped,
     the command or run goes on to its end (so no run is left `running`), then one line says
     so, with exit 1 unless the command already ended with its own failure code (1, 2, 130),
-    which is kept. A broken pipe (`planner runs | head -1`) is treated the same: Python
-    ignores SIGPIPE, so the write fails; a quiet exit 141 would let a cut-off table or JSON
-    pass for a whole one. An encoding without CJK (PYTHONIOENCODING=ascii) is no failure:
-    what it cannot encode is written as a backslash escape.
+    which is kept. A broken pipe (`planner runs | head -1`) is quiet (SPEC 25): the reader
+    took what it wanted; only the exit code (1) says the output was cut off. An encoding
+    without CJK (PYTHONIOENCODING=ascii) is no failure: what it cannot encode is written as a
+    backslash escape.
     """
     import os
     import sys
@@ -159,13 +165,14 @@ def main() -> None:
     output.flush()
     if output.failure is not None:
         error = output.failure
-        reason = (t("its reader stopped reading (broken pipe)")
-                  if isinstance(error, BrokenPipeError) else f"{error.strerror or error}")
-        try:
-            ui.error(t("could not write the output to stdout: {reason}; what was written is "
-                       "incomplete", reason=reason))
-        except OSError:
-            pass
+        # A reader that stopped reading (`planner plans | head -1`) took what it wanted: no
+        # line about it (SPEC 25); the exit code still says the output was cut off.
+        if not isinstance(error, BrokenPipeError):
+            try:
+                ui.error(t("could not write the output to stdout: {reason}; what was written "
+                           "is incomplete", reason=f"{error.strerror or error}"))
+            except OSError:
+                pass
         if ending.code in (None, status.EXIT_OK):
             ending = SystemExit(status.EXIT_FAILED)
     raise ending

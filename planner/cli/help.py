@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from planner.base.i18n import N_
 from planner.cli.common import (
     HELP_OPTION_NAMES,
     HOME_ENV,
@@ -97,8 +98,14 @@ def translate_commands(command) -> None:
         lines.append(_("Error: {message}").format(message=shown(error.format_message())))
         click.utils.echo("\n".join(lines), file=file, err=True)
 
+    def heading_in_language(self, heading: str) -> None:
+        # A Chinese label ends in a full-width colon (参数：), an English one in ": " (SPEC 25).
+        colon = "：" if _columns(heading) > len(heading) else ":"
+        self.write(f"{'':>{self.current_indent}}{heading}{colon}\n")
+
     # Replaced on the classes, not subclassed: Typer makes the formatter and raises the errors.
     click.formatting.HelpFormatter.write_usage = usage_in_language  # type: ignore[method-assign]
+    click.formatting.HelpFormatter.write_heading = heading_in_language  # type: ignore[method-assign]
     click.exceptions.UsageError.show = show_usage_error  # type: ignore[method-assign,assignment]
     # Click measures text with len(): a Chinese character takes two columns on a terminal.
     click.formatting.term_len = _columns  # type: ignore[assignment]
@@ -115,10 +122,36 @@ def translate_commands(command) -> None:
             click.Context(current, help_option_names=HELP_OPTION_NAMES))
         if help_option is not None:
             parameters.append(help_option)
+        context = click.Context(current, help_option_names=HELP_OPTION_NAMES)
         for parameter in parameters:
             if getattr(parameter, "help", None):
                 parameter.help = lookup(parameter.help)
+            _translate_metavar(parameter, context, lookup)
+        if getattr(current, "options_metavar", None):
+            current.options_metavar = lookup(current.options_metavar)
+        if getattr(current, "subcommand_metavar", None):
+            current.subcommand_metavar = lookup(current.subcommand_metavar)
         stack.extend(getattr(current, "commands", {}).values())
+
+
+# Click's and Typer's own metavars, translated like the help around them (SPEC 25).
+METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<float range>"),
+            N_("<path>"), N_("PATH"), N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
+
+
+def _translate_metavar(parameter, context, lookup) -> None:
+    """An option's metavar in the person's language when it is one of Click's own words (an
+    option's own metavar, such as YYYY-MM-DD or RUN, stays)."""
+    if parameter.metavar is not None or getattr(parameter, "is_flag", False) or \
+            getattr(parameter, "param_type_name", "") == "argument":
+        return
+    try:
+        metavar = parameter.make_metavar(context)
+    except Exception:  # noqa: BLE001 - a parameter Click cannot describe keeps its own
+        return
+    translated = lookup(metavar)
+    if translated != metavar:
+        parameter.metavar = translated
 
 
 def _columns(text: str) -> int:

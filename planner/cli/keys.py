@@ -6,6 +6,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.install import install_command
 from planner.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -130,5 +131,6 @@ def key_status_command(
         name = t("{user} (configured)", user=row.user) if row.configured else row.user
         ui.info(f"{shown(name)}{colon}{shown(row.source.detail)}")
     if not keys.keyring_installed():
-        ui.notice(t("The OS keyring is not used: it needs pip install 'planner[keyring]'."))
+        ui.notice(t("The OS keyring is not used: it needs {command}.",
+                    command=install_command("keyring")))
 

@@ -18,6 +18,8 @@ from planner.cli.common import (
 )
 
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from planner.base.config import Config
 
 # planner.plans.files is imported inside each command, and planner.calendar.ics (with icalendar,
@@ -41,22 +43,40 @@ VdirOption = Annotated[
 ]
 
 
-def _demo_plans_hint(folder: Path, exporting: bool) -> None:
-    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21)."""
+def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
+    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21);
+    whether it was said."""
     from planner.plans import files as plans
 
     try:
         if plans.plan_names(plans.plans_dir(folder, False)):
-            return
+            return False
         count = len(plans.plan_names(plans.plans_dir(folder, True)))
     except plans.PlansError:
-        return  # the hint is a courtesy: an unreadable folder is not this command's failure
+        return False  # the hint is a courtesy: an unreadable folder is not this command's failure
     if count and exporting:
         ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
                     "add --demo to export them.", count=count))
     elif count:
         ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
                     "planner plans --demo lists them.", count=count))
+    return bool(count)
+
+
+def _marks(folder: Path):
+    """The done and dropped marks of the review log; none (with one warning) when it cannot
+    be read, so the plans are still listed."""
+    from planner.memory import reviewing
+    from planner.memory.log import ReviewLogError
+    from planner.plans import files as plans
+
+    try:
+        marks, warnings = reviewing.read_marks(folder)
+        _log_warnings(warnings)
+    except ReviewLogError as error:
+        ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
+        marks = plans.NO_MARKS
+    return marks
 
 
 def plans_command(
@@ -78,18 +98,11 @@ def plans_command(
     """
     import datetime as _dt
 
-    from planner.memory import reviewing
-    from planner.memory.log import ReviewLogError
     from planner.plans import files as plans
 
     folder = _workspace(ctx, home, None).home
     today = _dt.date.today()
-    try:
-        marks, warnings = reviewing.read_marks(folder)
-        _log_warnings(warnings)
-    except ReviewLogError as error:
-        ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
-        marks = plans.NO_MARKS
+    marks = _marks(folder)
     try:
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
@@ -107,11 +120,12 @@ def plans_command(
                 or (row["date"] >= now and not row["dropped"])]
     if as_json:
         ui.print_json_lines(rows)
-    else:
+        if no_plans:
+            _demo_plans_hint(folder, exporting=False)
+    elif not (no_plans and _demo_plans_hint(folder, exporting=False)):
+        # One line for one fact (SPEC 25): the hint about demo-plans/ says there are none here.
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
                        dropped)
-    if no_plans:
-        _demo_plans_hint(folder, exporting=False)
 
 
 def export_command(
@@ -181,10 +195,12 @@ def export_command(
     if feed is not None or vdir_folder is not None:
         _export_calendar(good, config, label, feed, vdir_folder)
         return
-    from planner.calendar.ics import export_ics
+    from planner.calendar.ics import calendar_ics, calendar_name, events_from_rows
+    from planner.calendar.revisions import with_revisions
 
     try:
-        data = export_ics(good, review_time, name=config.calendar_name)
+        events = with_revisions(events_from_rows(good), _log_revisions(folder))
+        data = calendar_ics(events, review_time, name=calendar_name(config.calendar_name))
     except ValueError as error:
         _usage(str(error))
     if output is None:
@@ -203,6 +219,18 @@ def export_command(
                   reason=error.strerror or error))
     ui.notice(t("Exported {count} plan(s) from {folder}/ to {path}.", count=len(good),
                 folder=label, path=output))
+
+
+def _log_revisions(home: Path) -> dict:
+    """How the review log changed each plan (SPEC 25); none when it cannot be read (its
+    warnings are said where the plans are listed)."""
+    from planner.memory import log as review_log
+    from planner.memory import reviewing
+
+    try:
+        return reviewing.log_revisions(review_log.read_log(home).events)
+    except review_log.ReviewLogError:
+        return {}
 
 
 def _exists(path: Path) -> str:
@@ -224,10 +252,10 @@ def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path 
         events = ics.events_from_rows(rows)
         if feed is not None:
             change = vdir.update_feed(feed, events, config.review_time,
-                                      name=config.calendar_name)
+                                      name=ics.calendar_name(config.calendar_name))
         elif folder is not None:
             counts = vdir.write_vdir(folder, events, config.review_time)
-            vdir.name_vdir(folder, config.calendar_name)
+            vdir.name_vdir(folder, ics.calendar_name(config.calendar_name))
     except vdir.CalendarFileError as error:
         _failed(error)
     except ValueError as error:
@@ -286,6 +314,11 @@ def sync_command(
                      "password: PLANNER_CALDAV_PASSWORD, else the OS keyring (planner key set "
                      "caldav:USER@HOST), else a hidden prompt."),
     ] = None,
+    create: Annotated[
+        bool,
+        typer.Option("--create", help="Make the calendar --calendar names if the server has "
+                     "none by that name."),
+    ] = False,
     home: HomeOption = None,
     config_path: ConfigOption = None,
 ) -> None:
@@ -300,6 +333,7 @@ def sync_command(
     import datetime as _dt
     import urllib.parse
 
+    from planner.base.install import install_command
     from planner.calendar import caldav_sync
     from planner.memory import reviewing
     from planner.plans import files as plans
@@ -308,9 +342,11 @@ def sync_command(
         _usage(t("choose where to sync: --caldav URL"))
     if not caldav_url.startswith(("http://", "https://")):
         _usage(t("--caldav takes the calendar's http:// or https:// URL"))
+    if create and calendar is None:
+        _usage(t("--create needs --calendar NAME: the name of the calendar to make"))
     if not caldav_sync.available():
         _usage(t("planner sync needs the caldav library: {hint}",
-                 hint=caldav_sync.INSTALL_HINT))
+                 hint=install_command("caldav")))
     workspace = _workspace(ctx, home, config_path)
     config = workspace.config()
     try:
@@ -340,7 +376,8 @@ def sync_command(
     password = _caldav_password(caldav_url, login)
     try:
         counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
-                                  default_name=config.calendar_name)
+                                  default_name=ics.calendar_name(config.calendar_name),
+                                  create=create)
     except caldav_sync.MissingLibrary as error:
         _usage(str(error))
     except caldav_sync.SyncError as error:
@@ -368,3 +405,71 @@ def _caldav_password(url: str, user: str | None) -> str | None:
     except MissingKey as error:
         _usage(str(error))
 
+
+def week_command(
+    ctx: typer.Context,
+    start: Annotated[
+        str | None,
+        typer.Option("--start", metavar="DATE", show_default=False,
+                     help="The first of the seven days, YYYY-MM-DD (default: today)."),
+    ] = None,
+    as_json: JsonFlag = False,
+    demo: DemoPlansFlag = False,
+    config_path: ConfigOption = None,
+    home: HomeOption = None,
+) -> None:
+    """Show seven days: study hours, busy time from busy_calendars, planned sessions, the notes
+    falling due each day and the planned minutes against daily_minutes.
+
+    Example: planner week --start 2026-12-14
+    """
+    import datetime as _dt
+
+    from planner.base.config import study_windows
+    from planner.base.days import usable_day
+    from planner.calendar.ics import local_zone
+    from planner.calendar.week import DAYS, week
+    from planner.memory.review_memory import ReviewMemory
+    from planner.notes.catalog import NotesError, load_catalog
+    from planner.plans import files as plans
+
+    workspace = _workspace(ctx, home, config_path)
+    folder, config = workspace.home, workspace.config()
+    today = _dt.date.today()
+    first = today if start is None else _week_start(start)
+    if not (usable_day(first) and usable_day(first + _dt.timedelta(days=DAYS - 1))):
+        _usage(t("--start {date}: the week would pass the end of the calendar",
+                 date=first.isoformat()))
+    marks = _marks(folder)
+    try:
+        catalog = load_catalog(folder, config.notes_dir, config.file)
+    except NotesError as error:
+        ui.notice(t("Warning: {error}; no due counts are shown", error=error))
+        catalog = None
+    memory = ReviewMemory(folder, catalog, config.desired_retention)
+    try:
+        found = week(home=folder, demo=demo, start=first, today=today,
+                     hours=study_windows(config), daily_minutes=config.daily_minutes,
+                     review_time=config.review_time, sources=config.busy_calendars,
+                     zone=local_zone().tzinfo, password=_caldav_password, marks=marks,
+                     memory=memory)
+    except plans.PlansError as error:
+        _failed(error)
+    for line in found.warnings:
+        ui.notice(line)
+    if as_json:
+        ui.print_json({"start": first.isoformat(), "days": found.days})
+    else:
+        ui.week_table(found.days, today)
+
+
+def _week_start(text: str) -> "_dt.date":
+    """--start's day: a real date written YYYY-MM-DD; anything else is exit 2."""
+    import datetime as _dt
+
+    try:
+        if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
+            raise ValueError
+        return _dt.date.fromisoformat(text)
+    except ValueError:
+        _usage(t("--start {date}: must be a real date written YYYY-MM-DD", date=repr(text)))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from planner import ui
+from planner.base import answers
 from planner.base.i18n import t
 from planner.cli.common import (
     EXIT_INTERRUPTED,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 # planner.memory.review_memory (fsrs is imported only when a due date is computed): --help and
 # the other commands load none.
 
-RATINGS = ("again", "hard", "good", "easy")
+RATINGS = answers.RATINGS
 RunArgument = Annotated[
     str | None,
     typer.Argument(metavar="[RUN]", show_default=False,
@@ -85,10 +86,10 @@ def _ask_rating() -> str | None:
             return None
         if not line.endswith("\n"):
             _usage(t("no rating was given (end of input); nothing was recorded"))
-        answer = line.strip().lower()
-        if not answer:
+        if not line.strip():
             return "good"
-        if answer in RATINGS:
+        answer = answers.rating_from(line)  # the words the prompt shows, in either language
+        if answer is not None:
             return answer
         prompt = Prompt("rating", typed=line.strip()[:40])
     _usage(t("no rating was given (again, hard, good or easy); nothing was recorded"))
@@ -163,6 +164,7 @@ def done_command(
         rows = _reviewing(reviewing.plan_rows, folder, found, today, marks)
         target = _reviewing(reviewing.target_of, rows, found)
     note_ids = _reviewing(reviewing.chosen_notes, target, note or ())
+    _reviewing(reviewing.check_after_saved, target, reviewed_at)
     if rating is None:
         # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
         rating = "good"
@@ -184,6 +186,13 @@ def done_command(
     titles = {item["id"]: item["title"] for item in target.row["notes"]}
     rows_out = [{**reviewing.review_row(review, titles.get(review.note_id)),
                  "next_due": _iso(due[review.note_id])} for review in recorded]
+    early = reviewing.days_early(target, reviewed_at)
+    if early == 1:
+        ui.notice(t("{target} is dated {date}: recorded 1 day early.", target=target.shown,
+                    date=target.row["date"]))
+    elif early:
+        ui.notice(t("{target} is dated {date}: recorded {days} days early.",
+                    target=target.shown, date=target.row["date"], days=early))
     if as_json:
         ui.print_json_lines(rows_out)
         return
@@ -327,6 +336,7 @@ def due_command(
     """
     import datetime as _dt
 
+    from planner.memory.fitted import fit_hint
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import NotesError, load_catalog
 
@@ -340,10 +350,13 @@ def due_command(
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     memory = ReviewMemory(folder, catalog, config.desired_retention)
-    log = memory.log()
+    memory.memory()  # through the cache in .planner/ (SPEC 24): a warm one reads no log
     if memory.problem is not None:
         _failed(memory.problem)
-    _log_warnings(log.warnings)
+    _log_warnings(memory.log_warnings())
+    hint = fit_hint(memory.counting_reviews(), memory.fitted())
+    if hint is not None:
+        ui.notice(hint)
     shown = (None if as_json else TABLE_LIMIT) if limit is None else (limit or None)
     today = _dt.date.today()
     try:

@@ -19,7 +19,10 @@ from planner.cli.common import (
 )
 
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from planner.base.config import Config
+    from planner.calendar.timetable import Timetable
     from planner.conversation.events import Outcome
     from planner.model.costs import Tally
 
@@ -50,6 +53,12 @@ def main_command(
                      help="Go on with an earlier run's conversation, -r TEXT being your next "
                      "message: the newest run, or last, -N, a run ID or a unique start of one."),
     ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", metavar="DATE", show_default=False,
+                     help="A deadline (an exam, a trip): no session after this day, "
+                     "YYYY-MM-DD."),
+    ] = None,
     config_path: ConfigOption = None,
     home: HomeOption = None,
     version: Annotated[
@@ -66,9 +75,10 @@ def main_command(
     workspace = ctx.obj = _workspace(ctx, home, config_path)
     home = workspace.home
     if ctx.invoked_subcommand is not None:
-        if request is not None or demo or dry_run or continue_run is not None:
-            _usage(t("--request, --demo, --dry-run and --continue cannot be combined with a "
-                     "subcommand"))
+        if request is not None or demo or dry_run or continue_run is not None \
+                or until is not None:
+            _usage(t("--request, --demo, --dry-run, --continue and --until cannot be combined "
+                     "with a subcommand"))
         return
     if continue_run is not None and demo:
         _usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
@@ -86,6 +96,10 @@ def main_command(
                  "planner -h shows them all"))
     if request is not None and not request.strip():
         _usage(t("--request needs some text"))
+    if until is not None and demo:
+        _usage(t("--until is for a live run (--request) or --dry-run; the demo's scripted "
+                 "plan has no deadline"))
+    deadline = None if until is None else _deadline(until)
     config = workspace.config()
     # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
     earlier = None if continue_run is None else _earlier(home, continue_run)
@@ -93,12 +107,14 @@ def main_command(
         if dry_run:
             from planner.conversation.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier)
+            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier,
+                     deadline)
             return
         if demo or request is None:
             outcome = _demo(config, workspace.writable())
         else:
-            outcome = _live(config, _notes(home, config), workspace, request, earlier)
+            outcome = _live(config, _notes(home, config), workspace, request, earlier,
+                            deadline)
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error(t("interrupted (Ctrl+C); nothing was saved"))
@@ -110,6 +126,39 @@ def main_command(
         ui.error(t("interrupted (Ctrl+C) after the run ended; planner show last tells how it "
                    "went"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _deadline(text: str) -> "_dt.date":
+    """--until's day: a real date, today or later; anything else is exit 2 with one line."""
+    import datetime as _dt
+
+    try:
+        if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
+            raise ValueError
+        day = _dt.date.fromisoformat(text)
+    except ValueError:
+        _usage(t("--until {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
+    if day < _dt.date.today():
+        _usage(t("--until {date} is in the past (today is {today}); give today or a later day",
+                 date=day.isoformat(), today=_dt.date.today().isoformat()))
+    return day
+
+
+def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
+                  until: "_dt.date | None" = None, busy: bool = True) -> "Timetable":
+    """The run's study hours, daily minutes, busy calendars (`busy`) and deadline (SPEC 23)."""
+    from planner.base.config import study_windows
+    from planner.calendar.ics import local_zone
+    from planner.calendar.timetable import Timetable
+    from planner.cli.plans import _caldav_password
+    from planner.memory.reviewing import quiet_marks
+
+    return Timetable(home=home, mode=mode, hours=study_windows(config),
+                     daily_minutes=config.daily_minutes, review_time=config.review_time,
+                     today=today, until=until,
+                     sources=config.busy_calendars if busy else (),
+                     zone=local_zone().tzinfo, password=_caldav_password,
+                     marks=lambda: quiet_marks(home))
 
 
 def _nothing_given(ctx: typer.Context) -> bool:
@@ -163,7 +212,8 @@ def continue_default(args: list[str]) -> list[str]:
 
 
 def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
-             continues: tuple[str, list[dict]] | None = None) -> None:
+             continues: tuple[str, list[dict]] | None = None,
+             until: "_dt.date | None" = None) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
@@ -176,9 +226,12 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
 
     today = _dt.date.today()
     memory = _memory(home, notes, config)
-    messages = (first_messages(request, notes, today, memory) if continues is None
-                else continued_messages(request, continues[1], notes, today, memory))
-    body = build_request(config, messages, registry_for(notes, today, memory), "auto")
+    # The busy calendars are read only when a session is placed: never by a dry run.
+    timetable = timetable_for(config, home, "live", today, until)
+    messages = (first_messages(request, notes, today, memory, timetable) if continues is None
+                else continued_messages(request, continues[1], notes, today, memory, timetable))
+    body = build_request(config, messages, registry_for(notes, today, memory, timetable),
+                         "auto")
     from planner.conversation.protocol import endpoint
     from planner.model.keys import key_source
 
@@ -216,11 +269,16 @@ def _demo(config: "Config", home: Path) -> "Outcome":
     today = _dt.date.today()
     ui.notice(t("Demo: the model replies are simulated (scripted, offline) and use the "
                 "built-in sample notes; the checks, the SAVE prompt and the writes are real."))
-    return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo")
+    # The demo's plan is placed in study hours like any other; it reads no busy calendar.
+    return _run(demo_request(today), demo_client(today), config, SAMPLE_NOTES, home, "demo",
+                timetable=timetable_for(config, home, "demo", today, busy=False))
 
 
 def _live(config: "Config", notes, workspace: Workspace, request: str,
-          continues: tuple[str, list[dict]] | None = None) -> "Outcome":
+          continues: tuple[str, list[dict]] | None = None,
+          until: "_dt.date | None" = None) -> "Outcome":
+    import datetime as _dt
+
     from planner.base.config import MissingKey
     from planner.model.client import LiveClient
     from planner.model.keys import find_key
@@ -232,17 +290,20 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
         _usage(str(error))
     # Created only now: a run refused before this point leaves no folder behind.
     home = workspace.writable()
+    timetable = timetable_for(config, home, "live", _dt.date.today(), until)
     return _run(request, LiveClient(config, key), config, notes, home, "live",
-                _memory(home, notes, config), continues)
+                _memory(home, notes, config), continues, timetable)
 
 
 def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
-         memory=None, continues: tuple[str, list[dict]] | None = None) -> "Outcome":
+         memory=None, continues: tuple[str, list[dict]] | None = None,
+         timetable: "Timetable | None" = None) -> "Outcome":
     from planner.conversation.flow import run_flow
     from planner.ui.conversation import TerminalPerson
 
     return run_flow(request, client=client, person=TerminalPerson(str(home)), home=home,
-                    config=config, notes=notes, mode=mode, memory=memory, continues=continues)
+                    config=config, notes=notes, mode=mode, memory=memory, continues=continues,
+                    timetable=timetable)
 
 
 def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
@@ -252,6 +313,9 @@ def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
     """
     if outcome.error:
         ui.error(outcome.error)
+    if outcome.call_failed:
+        # The line after a failed call (SPEC 25): the conversation is kept, every word in it.
+        ui.notice(t("Your conversation is kept: planner --continue -r TEXT goes on from here."))
     if outcome.folder is not None:
         if config is not None and not outcome.simulated and outcome.tally is not None:
             _run_cost(outcome.tally, config)

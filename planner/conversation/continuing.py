@@ -70,7 +70,18 @@ def earlier_conversation(home: Path, run_id: str) -> list[dict]:
             reply = _read(folder, last.response, run_id)
         except CannotContinue:
             reply = None  # an unreadable reply is left out, as a failed call's reply is
-    return messages + _last_reply(reply, responses, summary, run_id, last.response or "")
+    carried = _last_reply(reply, responses, summary, run_id, last.response or "")
+    return messages + carried + _unsent_answers(summary, len(summary.calls), bool(carried))
+
+
+def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict]:
+    """The person's answers to the last reply that no request carried (the calls ran out, or
+    the run ended before the next call), each exactly once (SPEC 25). An answer that a later
+    request carried belongs to an earlier call's number, so it is never added twice."""
+    if not replied:
+        return []
+    return [{"role": "user", "content": step.text} for step in summary.steps
+            if step.call == last and step.kind == "answer" and step.text]
 
 
 def _read(folder: str, name: str, run_id: str) -> object | None:

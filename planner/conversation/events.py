@@ -32,6 +32,10 @@ class ConfirmRequest(NamedTuple):
     warnings: tuple[str, ...] = ()
     due: Mapping[str, _dt.date | AfterLastDay | None] | None = None
     changes: tuple[Change, ...] | None = None
+    # SPEC 23: the start was chosen by the program (the proposal gave none); the busy
+    # calendars whose busy time is unknown (never shown as free).
+    start_chosen: bool = False
+    busy_unknown: tuple[str, ...] = ()
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -175,3 +179,5 @@ class Outcome(NamedTuple):
     question: str | None = None  # the model's last text without a tool call
     explanation: str | None = None
     tally: Tally | None = None  # the run's calls and their usage, counted as `planner costs` does
+    # The run ended on a failed model call with nothing saved: --continue goes on (SPEC 25).
+    call_failed: bool = False

@@ -64,6 +64,7 @@ from planner.records.summary import ToolResult
 
 if TYPE_CHECKING:
     from planner.base.days import AfterLastDay
+    from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
 
 PLANS_DIR = plans.PLANS_DIR
@@ -85,6 +86,7 @@ def run_flow(
     registry: Registry | None = None,
     memory: ReviewMemory | None = None,
     continues: tuple[str, list[dict]] | None = None,
+    timetable: Timetable | None = None,
 ) -> Outcome:
     """Run the whole loop once and return its outcome; only the program ever writes.
 
@@ -92,6 +94,8 @@ def run_flow(
     due (`due_notes`, when any are known) and the SAVE screen shows each note's schedule.
     `continues`: (the earlier run's ID, its conversation) for `planner --continue` (SPEC 21):
     the request is then the person's next message after that conversation.
+    `timetable`: study hours, busy time and the deadline (SPEC 23): every session is placed and
+    checked against it, and the model may ask it for free slots.
     """
     today = today or _dt.date.today()
     limits = limits or Limits(config.max_calls, config.max_repairs)
@@ -106,6 +110,8 @@ def run_flow(
             question=None,
             explanation=None,
             continues=None if continues is None else continues[0],
+            until=None if timetable is None or timetable.until is None
+            else timetable.until.isoformat(),
         )
     except OSError as error:
         message = t("could not write the run's records in {folder} ({reason}); check free "
@@ -113,12 +119,15 @@ def run_flow(
         return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
                        error=message)
     catalog = as_catalog(notes)
+    # free_slots and the lines about study hours are for a live model; the demo's scripted
+    # replies are placed and checked all the same.
+    offered = timetable if mode == "live" else None
     run = _Run(record, client, person, config, catalog, home, mode, today, limits,
-               registry or registry_for(catalog, today, memory), memory)
+               registry or registry_for(catalog, today, memory, offered), memory, timetable)
     if continues is None:
-        messages = first_messages(request, catalog, today, memory)
+        messages = first_messages(request, catalog, today, memory, offered)
     else:
-        messages = continued_messages(request, continues[1], catalog, today, memory)
+        messages = continued_messages(request, continues[1], catalog, today, memory, offered)
     try:
         return run.loop(messages)
     except _Stop as stop:
@@ -234,8 +243,14 @@ class _Run(RunState):
         """
         tool = self.registry.get(call.name)
         assert tool is not None  # _tool_turn let only offered tools through
+        chosen = False
         try:
             plan: ReviewPlan | ReviewSeries = tool.check(call.arguments)
+            if self.timetable is not None:
+                try:
+                    plan, chosen = self.timetable.place(plan)
+                finally:
+                    self._busy_notices()
         except InvalidArguments as error:
             return self._reject_all(number, turn, str(error))
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
@@ -254,7 +269,7 @@ class _Run(RunState):
         warnings = tuple(plans.confirmation_warnings(
             self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
-                              self._due_dates(plan), changes)
+                              self._due_dates(plan), changes, chosen, self._unknown_busy())
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -323,6 +338,16 @@ class _Run(RunState):
         if not self._calls_left():
             return self._no_explanation()
         return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
+
+    def _busy_notices(self) -> None:
+        """Each busy calendar that could not be read, said once, when it was first read."""
+        if self.timetable is not None:
+            for line in self.timetable.unsaid_warnings():
+                self.person.show(Notice(line))
+
+    def _unknown_busy(self) -> tuple[str, ...]:
+        """The busy calendars whose busy time could not be read (never taken as free)."""
+        return () if self.timetable is None else self.timetable.busy().unknown
 
     def _due_dates(self, plan: ReviewPlan | ReviewSeries
                    ) -> dict[str, _dt.date | AfterLastDay | None] | None:
@@ -427,6 +452,7 @@ class _Run(RunState):
                        arguments=_jsonable(arguments), found=summary)
             self.person.show(Looked(number, tool.name, arguments, summary))
             answers.append(tool_message(call.id, result))
+        self._busy_notices()
         self._save_or_stop(_NOTHING_SAVED)
         return Continue((turn.message, *answers))
 

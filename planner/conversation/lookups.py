@@ -1,5 +1,5 @@
 """The read-only lookup tools the model may call: search_notes, get_note (SPEC 11), due_notes
-(SPEC 16)."""
+(SPEC 16), free_slots (SPEC 23)."""
 
 # Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
 # object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the
@@ -19,12 +19,17 @@ from planner.notes.catalog import MAX_QUERY
 from planner.plans.plan import InvalidArguments, _kind, _load_object, _show
 
 if TYPE_CHECKING:
+    from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import Catalog
 
 SEARCH_NOTES = "search_notes"
 GET_NOTE = "get_note"
 DUE_NOTES = "due_notes"
+FREE_SLOTS = "free_slots"
+MAX_SLOT_DAYS = 14
+SLOT_MINUTES = (5, 120)
+MAX_SLOTS_AHEAD = 366
 MAX_DUE_DAYS = 30
 MAX_DUE_LIMIT = 20
 MAX_LIMIT = 10
@@ -55,6 +60,19 @@ class DueArguments(NamedTuple):
 
     days: int
     limit: int
+
+
+class SlotArguments:
+    """Checked free_slots arguments (`from` is `first` here: a Python keyword)."""
+
+    __slots__ = ("first", "days", "minutes")
+
+    def __init__(self, first: str, days: int, minutes: int) -> None:
+        self.first, self.days, self.minutes = first, days, minutes
+
+    def _asdict(self) -> dict:
+        """As the model gave them, for the records and the screen."""
+        return {"from": self.first, "days": self.days, "minutes": self.minutes}
 
 
 SEARCH_SCHEMA = {
@@ -131,6 +149,42 @@ DUE_SCHEMA = {
 }
 
 
+FREE_SLOTS_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": FREE_SLOTS,
+        "description": (
+            "List the free time in the person's study hours, day by day: after their busy time "
+            "(times only), their saved plans and what is left of each day's daily minutes. "
+            "Read-only. Returns {\"days\": [{\"date\", \"slots\": [{\"start\": \"HH:MM\", "
+            "\"end\": \"HH:MM\"}], \"minutes_left\": N or null}]}: slots of at least "
+            "`minutes`; minutes_left null means no daily limit."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "from": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                         "description": f"First day, YYYY-MM-DD: today to {MAX_SLOTS_AHEAD} "
+                                        "days on."},
+                "days": {"type": "integer", "minimum": 1, "maximum": MAX_SLOT_DAYS,
+                         "description": "How many days from that one."},
+                "minutes": {"type": "integer", "minimum": SLOT_MINUTES[0],
+                            "maximum": SLOT_MINUTES[1],
+                            "description": "The length of the session to fit."},
+            },
+            "required": ["from", "days", "minutes"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def free_slots_tool(timetable: Timetable, today: _dt.date) -> Tool:
+    """free_slots over the run's timetable: run at once, never confirmed."""
+    return Tool(FREE_SLOTS, FREE_SLOTS_SCHEMA, lambda arguments: check_slots(arguments, today),
+                False, lambda arguments: run_slots(timetable, arguments))
+
+
 def lookup_tools(catalog: Catalog) -> tuple[Tool, Tool]:
     """search_notes and get_note over `catalog`: run at once, never confirmed."""
     return (
@@ -193,6 +247,22 @@ def check_due(arguments: object) -> DueArguments:
     data = _object(arguments, required=("days", "limit"), allowed=("days", "limit"))
     return DueArguments(_whole(data, "days", 0, MAX_DUE_DAYS),
                         _whole(data, "limit", 1, MAX_DUE_LIMIT))
+
+
+def check_slots(arguments: object, today: _dt.date) -> SlotArguments:
+    """free_slots arguments, or InvalidArguments naming the field and the rule."""
+    fields = ("from", "days", "minutes")
+    data = _object(arguments, required=fields, allowed=fields)
+    from planner.plans.plan import _check_date
+
+    first = _dt.date.fromisoformat(_check_date(data["from"], "from"))
+    last = today + _dt.timedelta(days=MAX_SLOTS_AHEAD)
+    if not today <= first <= last:
+        raise InvalidArguments("from", t("must be from today ({today}) to {last}, got {date}",
+                                         today=today.isoformat(), last=last.isoformat(),
+                                         date=first.isoformat()))
+    return SlotArguments(first.isoformat(), _whole(data, "days", 1, MAX_SLOT_DAYS),
+                         _whole(data, "minutes", *SLOT_MINUTES))
 
 
 def _whole(data: dict, field: str, low: int, high: int) -> int:
@@ -291,6 +361,20 @@ def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> d
     # Rare: IDs hundreds of characters long. The last (least overdue) notes go first.
     while _size(result) > MAX_RESULT_BYTES and rows:
         rows.pop()
+    return result
+
+
+def run_slots(timetable: Timetable, arguments: SlotArguments) -> dict:
+    """Each day's free slots, cut to fit: the last days go first, then a day's last slots."""
+    days = timetable.free_days(_dt.date.fromisoformat(arguments.first), arguments.days,
+                               arguments.minutes)
+    result = {"days": days}
+    while _size(result) > MAX_RESULT_BYTES and days:
+        longest = max(days, key=lambda day: len(day["slots"]))
+        if len(longest["slots"]) > 4:
+            del longest["slots"][len(longest["slots"]) // 2:]
+        else:
+            days.pop()
     return result
 
 

@@ -20,6 +20,7 @@ from planner.plans.plan import (
 )
 
 if TYPE_CHECKING:
+    from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
 
 # responses_wire.OUTPUT_ITEMS, named here so a Chat request never imports the Responses code.
@@ -59,9 +60,11 @@ def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
 
 
 def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
-                 memory: ReviewMemory | None = None) -> Registry:
+                 memory: ReviewMemory | None = None,
+                 timetable: Timetable | None = None) -> Registry:
     """The tools of one run: save_review_plan and save_review_series; search_notes and
-    get_note when the notes are not all listed; due_notes when `memory` knows of due notes."""
+    get_note when the notes are not all listed; due_notes when `memory` knows of due notes;
+    free_slots with a timetable (every live run)."""
     catalog = as_catalog(notes)
     today = today or _dt.date.today()
     listed = catalog.listed()
@@ -75,11 +78,16 @@ def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
         from planner.conversation.lookups import due_tool
 
         tools.append(due_tool(memory, today))
+    if timetable is not None:
+        from planner.conversation.lookups import free_slots_tool
+
+        tools.append(free_slots_tool(timetable, today))
     return Registry(tools)
 
 
 def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
-                   memory: ReviewMemory | None = None) -> dict:
+                   memory: ReviewMemory | None = None,
+                   timetable: Timetable | None = None) -> dict:
     """The assistant's role, the notes it may refer to (or how to find them), today's date,
     and (with due information) one line on the notes due today."""
     catalog = as_catalog(notes)
@@ -116,6 +124,15 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
         content += (f"By the person's review history, {notes_due} due for review today; "
                     "due_notes lists them (and those due in the next days), most overdue "
                     "first.\n")
+    if timetable is not None:
+        content += ("Each session must lie inside the person's study hours, overlap no busy "
+                    "time and no saved plan, and keep its day within the daily minutes; give "
+                    "start (HH:MM) or leave it out for the first free slot. free_slots lists "
+                    "where sessions fit.\n")
+        if timetable.until is not None:
+            # One line: the deadline the person gave (--until).
+            content += (f"Deadline: every session must be on or before "
+                        f"{timetable.until.isoformat()}.\n")
     if listed is None:
         # Not listed at all: the request stays the same size however many notes there are.
         content += f"The person has {len(catalog):,} notes; they are not listed here."
@@ -125,17 +142,20 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
 
 
 def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,
-                   memory: ReviewMemory | None = None) -> list[dict]:
+                   memory: ReviewMemory | None = None,
+                   timetable: Timetable | None = None) -> list[dict]:
     """The messages of the first request: system, then the person's request."""
-    return [system_message(notes, today, memory), {"role": "user", "content": request}]
+    return [system_message(notes, today, memory, timetable),
+            {"role": "user", "content": request}]
 
 
 def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[Note] | Catalog,
-                       today: _dt.date, memory: ReviewMemory | None = None) -> list[dict]:
+                       today: _dt.date, memory: ReviewMemory | None = None,
+                       timetable: Timetable | None = None) -> list[dict]:
     """The first messages of a continued run (SPEC 21): today's system message, the earlier
     run's conversation after its own system message, then the person's next message."""
     # Today's system message, not the earlier one: "tomorrow" means tomorrow from now.
-    return [system_message(notes, today, memory), *earlier,
+    return [system_message(notes, today, memory, timetable), *earlier,
             {"role": "user", "content": request}]
 
 

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.base import answers
 from planner.base.config import Config
 from planner.base.i18n import t
 from planner.conversation.events import Called, Calling, Notice, Outcome, Person, Prompt
@@ -23,11 +24,11 @@ from planner.records.summary import CallEntry
 from planner.records.summary import Step as RecordedStep
 
 if TYPE_CHECKING:
+    from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
 
 # However often the person allows more calls (SPEC 21), one run makes at most this many.
 MAX_RUN_CALLS = 60
-_YES = ("y", "yes")
 # The consequence most failed writes of the records name: a program line of its own.
 _NOTHING_SAVED = t("nothing was saved")
 
@@ -44,7 +45,7 @@ class RunState:
     """The state of one run between turns."""
 
     def __init__(self, record, client, person, config, notes, home, mode, today, limits,
-                 registry, memory=None) -> None:
+                 registry, memory=None, timetable=None) -> None:
         self.record: RunRecord = record
         self.client: ModelClient = client
         self.person: Person = person
@@ -56,7 +57,9 @@ class RunState:
         self.limits: Limits = limits
         self.registry: Registry = registry
         self.memory: ReviewMemory | None = memory
+        self.timetable: Timetable | None = timetable
         self.calls = 0
+        self.call_failed = False  # whether the run ended on a failed model call
         self.allowed = limits.max_calls  # the calls this run may make; the person may add more
         self.repairs = 0
         self.saved: str | None = None  # the plan's relative path once it is on disk
@@ -95,7 +98,7 @@ class RunState:
         self.person.show(Notice(why))
         self._save_or_stop(_NOTHING_SAVED, stage="answering")
         line = self.person.ask(Prompt("budget", used=self.calls, more=more))
-        allowed = (line or "").strip().lower() in _YES
+        allowed = answers.is_yes(line)  # y, yes or 是 (SPEC 25)
         if allowed:
             self.allowed = self.calls + more
         self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
@@ -147,6 +150,9 @@ class RunState:
             self.record.update_call(entry._replace(duration_ms=self._duration(started),
                                                    error=str(error)))
             self._write_quietly(response_name, error.record)
+            # The conversation so far is kept in the records: the edge names --continue after
+            # the line (SPEC 25).
+            self.call_failed = True
             raise _Stop(self._after_save(str(error))) from None
         finally:
             # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
@@ -226,6 +232,7 @@ class RunState:
             error=error, question=summary.question, explanation=summary.explanation,
             # The run's own count of its calls: the cost line needs no re-read of summary.json.
             tally=costs.tally_usages(summary.usages),
+            call_failed=self.call_failed and not self.saved,
         )
 
     def _record_failure(self, error: OSError, consequence: str) -> str:

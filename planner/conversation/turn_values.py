@@ -87,7 +87,7 @@ def _argument_problem(tool: str, error: InvalidArguments) -> str:
 def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
     return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
-                      getattr(plan, "dates", None))
+                      getattr(plan, "dates", None), plan.start)
 
 
 def _bounded(result: dict, room: int) -> dict:
@@ -115,6 +115,9 @@ def _short(result: dict) -> str:
     if isinstance(result.get("due"), list):
         return t("{count} of {total} due notes", count=len(result["due"]),
                  total=result.get("total", "?"))
+    if isinstance(result.get("days"), list):
+        slots = sum(len(day.get("slots", ())) for day in result["days"])
+        return t("{slots} free slots in {days} days", slots=slots, days=len(result["days"]))
     return t("done")
 
 

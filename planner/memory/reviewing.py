@@ -182,6 +182,67 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
     return moment
 
 
+def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
+    """For each plan (`<run_id>`) or session (`<run_id>#n`) the log has changed: how many
+    changes (a done, an undo, a drop, a drop-undo; the review lines of one `done` are one) and
+    when the last one was, so a plain export moves SEQUENCE and LAST-MODIFIED with the log
+    (SPEC 25). A drop belongs to the run ID, and so to every session of a series."""
+    refs: dict[str, str] = {}
+    moments: dict[str, set[tuple[str, _dt.datetime]]] = {}
+    for event in events:
+        if type(event) is review_log.Review:
+            if event.run_id is None:
+                continue
+            refs[event.review_id] = event.run_id
+            ref, moment = event.run_id, event.reviewed_at
+        elif type(event) is review_log.Undo:
+            if event.review_id not in refs:
+                continue
+            ref, moment = refs[event.review_id], event.undone_at
+        elif type(event) is review_log.Drop:
+            ref, moment = event.run_id, event.dropped_at
+        elif type(event) is review_log.DropUndo:
+            ref, moment = event.run_id, event.undone_at
+        else:
+            continue
+        # One change per line, but the review lines one `done` wrote (one moment) are one.
+        moments.setdefault(ref, set()).add((type(event).__name__ + (
+            "" if type(event) is review_log.Review else f" {len(moments.get(ref, ()))}"),
+            moment))
+    return {ref: (len(changes), max(moment for _, moment in changes))
+            for ref, changes in moments.items()}
+
+
+def saved_day(run_id: str) -> _dt.date | None:
+    """The local day a plan was saved, from planner's own run-ID form (UTC time first); None
+    for a run ID of another form (a version-1 file's name)."""
+    stamp = run_id.partition("-")[0]
+    try:
+        moment = _dt.datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=_dt.UTC)
+        return moment.astimezone().date()
+    except (ValueError, OverflowError):
+        return None
+
+
+def check_after_saved(target: Target, reviewed_at: _dt.datetime) -> None:
+    """Refused when the review would come before its plan was saved (SPEC 25)."""
+    saved = saved_day(target.row["run_id"])
+    day = reviewed_at.astimezone().date()
+    if saved is not None and day < saved:
+        raise Refused(t("--date {date} is before {file} was saved ({saved}); a review cannot "
+                        "come before its plan", date=day.isoformat(), file=target.row["file"],
+                        saved=saved.isoformat()))
+
+
+def days_early(target: Target, reviewed_at: _dt.datetime) -> int:
+    """How many days before its date the plan (or session) is recorded; 0 when not early."""
+    try:
+        planned = _dt.date.fromisoformat(target.row["date"])
+    except (TypeError, ValueError):
+        return 0
+    return max(0, (planned - reviewed_at.astimezone().date()).days)
+
+
 def parse_date(text: str) -> _dt.date:
     """A YYYY-MM-DD date, exactly; Refused otherwise."""
     if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from planner.base import providers
 from planner.base.config import Config, MissingKey
 from planner.base.i18n import _, t
+from planner.base.install import install_command
 
 SERVICE = "planner"
 # The CalDAV password for `planner sync` (SPEC 17), before the keyring and the prompt.
@@ -401,7 +402,7 @@ def _keyring_or_explain():  # noqa: ANN202 - the keyring module, imported here o
         import keyring
     except ImportError:
         raise KeyringUnavailable(t("keeping keys in the OS keyring needs the keyring library: "
-                                   "pip install 'planner[keyring]'")) from None
+                                   "{command}", command=install_command("keyring"))) from None
     try:
         backend = keyring.get_keyring()
     except Exception as error:  # noqa: BLE001 - a broken keyring configuration

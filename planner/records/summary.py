@@ -45,15 +45,20 @@ class PlanRecord(NamedTuple):
     date: str | None
     minutes: int | None
     dates: tuple[str, ...] | None = None
+    start: str | None = None  # "HH:MM" (SPEC 23), written only when known
 
     def to_json(self) -> dict:
         notes = None if self.note_ids is None else list(self.note_ids)
         if self.dates is not None:
             # As the series' plan file has it: dates in the place of date.
-            return {"title": self.title, "note_ids": notes, "dates": list(self.dates),
+            data = {"title": self.title, "note_ids": notes, "dates": list(self.dates),
                     "minutes": self.minutes}
-        return {"title": self.title, "note_ids": notes, "date": self.date,
-                "minutes": self.minutes}
+        else:
+            data = {"title": self.title, "note_ids": notes, "date": self.date,
+                    "minutes": self.minutes}
+        if self.start is not None:
+            data["start"] = self.start
+        return data
 
 
 class ToolResult(NamedTuple):
@@ -182,6 +187,7 @@ class RunSummary:
     question: str | None  # the model's last text without a tool call
     explanation: str | None
     continues: str | None  # the run this one continues (planner --continue), else None
+    until: str | None  # the deadline the person gave (--until YYYY-MM-DD, SPEC 23), else None
     # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
     # counting never converts the rest of each call.
     usages: tuple[dict | None, ...]
@@ -190,7 +196,7 @@ class RunSummary:
     _fields = ("run_id", "status", "version", "mode", "simulated", "stage", "request", "model",
                "base_url", "approved", "plan", "target", "tool_result", "calls", "steps",
                "error", "created_at", "updated_at", "pid", "process_start", "question",
-               "explanation", "continues")
+               "explanation", "continues", "until")
     __slots__ = (*(name for name in _fields if name != "plan"), "_plan", "usages", "_recorded")
 
     def __init__(self, run_id: str, status: str, version: int = RECORD_VERSION,
@@ -203,14 +209,15 @@ class RunSummary:
                  error: str | None = None, created_at: str | None = None,
                  updated_at: str | None = None, pid: int | None = None,
                  process_start: int | None = None, question: str | None = None,
-                 explanation: str | None = None, continues: str | None = None) -> None:
+                 explanation: str | None = None, continues: str | None = None,
+                 until: str | None = None) -> None:
         self.run_id, self.status, self.version, self.mode = run_id, status, version, mode
         self.simulated, self.stage, self.request, self.model = simulated, stage, request, model
         self.base_url, self.approved, self._plan, self.target = base_url, approved, plan, target
         self.tool_result, self.calls, self.steps, self.error = tool_result, calls, steps, error
         self.created_at, self.updated_at, self.pid = created_at, updated_at, pid
         self.process_start, self.question, self.explanation = process_start, question, explanation
-        self.continues = continues
+        self.continues, self.until = continues, until
         self.usages = tuple([call.usage for call in calls])
         self._recorded: dict | None = None
 
@@ -274,7 +281,8 @@ class DamagedRun(NamedTuple):
 def to_json(summary: RunSummary) -> dict:
     """summary.json's JSON object (version 2), keys in the order planner has always written.
 
-    `continues` is written only by a run that continues another (an optional key of version 2).
+    `continues` is written only by a run that continues another, `until` only by a run with a
+    deadline (optional keys of version 2).
     """
     plan, result = summary.plan, summary.tool_result
     data = {
@@ -303,6 +311,8 @@ def to_json(summary: RunSummary) -> dict:
     }
     if summary.continues is not None:
         data["continues"] = summary.continues
+    if summary.until is not None:
+        data["until"] = summary.until
     return data
 
 
@@ -431,7 +441,8 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
     """The fields of a recorded summary that listing runs never reads, converted together."""
     get = recorded.get
     (summary.stage, summary.request, summary.base_url, summary.target, summary.error,
-     summary.updated_at, summary.question, summary.explanation, summary.continues) = [
+     summary.updated_at, summary.question, summary.explanation, summary.continues,
+     summary.until) = [
         value if type(value) is str else None for value in map(get, _TEXTS)]
     summary.calls = _calls(recorded["calls"])  # a list: from_json checked
     if get("version") == RECORD_VERSION:
@@ -445,11 +456,11 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
 # The fields from_json leaves for later, and what converts each.
 _LATER = dict.fromkeys(
     ("version", "stage", "request", "base_url", "target", "calls", "steps", "error",
-     "updated_at", "question", "explanation", "continues"), _convert_the_rest)
+     "updated_at", "question", "explanation", "continues", "until"), _convert_the_rest)
 
 
 _TEXTS = ("stage", "request", "base_url", "target", "error", "updated_at", "question",
-          "explanation", "continues")
+          "explanation", "continues", "until")
 _new = tuple.__new__
 
 
@@ -469,13 +480,14 @@ def _int(value: object) -> int | None:
 def _plan(value: object) -> PlanRecord | None:
     if type(value) is not dict:
         return None
-    title, notes, date, minutes, dates = map(value.get, PlanRecord._fields)
+    title, notes, date, minutes, dates, start = map(value.get, PlanRecord._fields)
     return _new(PlanRecord, (
         title if type(title) is str else None,
         # str() of a note ID that is not text (the screens show it; nothing else reads it).
         tuple(map(str, notes)) if type(notes) is list else None,
         date if type(date) is str else None, minutes if type(minutes) is int else None,
         tuple(map(str, dates)) if type(dates) is list else None,
+        start if type(start) is str else None,
     ))
 
 

@@ -33,11 +33,18 @@ _LAZY = {
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
     "where_report": "reports",
-    "read_edited_line": "editor",
+    "fit_report": "memory_reports", "forecast_chart": "memory_reports",
+    "simulation_table": "memory_reports",
+    "read_edited_line": "editor", "week_table": "week_view",
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
     from planner.ui.editor import read_edited_line  # noqa: F401
+    from planner.ui.memory_reports import (  # noqa: F401
+        fit_report,
+        forecast_chart,
+        simulation_table,
+    )
     from planner.ui.reports import (  # noqa: F401
         due_table,
         notes_table,
@@ -48,6 +55,7 @@ if TYPE_CHECKING:  # the same names, for the type checker
         where_report,
     )
     from planner.ui.run_reports import costs_table, run_detail, runs_table  # noqa: F401
+    from planner.ui.week_view import week_table  # noqa: F401
 
 
 def __getattr__(name: str) -> object:

@@ -33,8 +33,19 @@ def error(message: str) -> None:
     label = _("Error:")
     # A full-width colon (错误：) carries its own space.
     space = "" if label.endswith("：") else " "
-    err.print(Text.assemble((label, "bold red"), space, inert_line(shown(message))),
-              soft_wrap=True)
+    err.print(fitted(Text.assemble((label, "bold red"), space, inert_line(shown(message))),
+                     err), soft_wrap=True)
+
+
+def fitted(text: Text, console: Console) -> Text:
+    """One message as a terminal shows it: wrapped between words (between characters in
+    Chinese, never before `，。）：`), the continuation indented (SPEC 25); whole in a pipe or a
+    file, so it can be grepped and copied."""
+    if not _is_tty(console.file):
+        return text
+    from planner.ui.wrapping import wrap_text
+
+    return wrap_text(text, console.width)
 
 
 def _is_tty(stream: object) -> bool:
@@ -72,14 +83,14 @@ def print_line(text: Text) -> None:
     between words, wide characters counted as two columns, where the terminal would cut one."""
     # A token wider than the screen (a long path) is still cut at the edge: there is no
     # word boundary to wrap at.
-    out.print(text, soft_wrap=not _is_tty(out.file))
+    out.print(fitted(text, out), soft_wrap=True)
 
 
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
     # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
     # the terminal itself would cut a word at the edge.
-    err.print(Text(inert_line(shown(message)), style="dim"), soft_wrap=not err.is_terminal)
+    err.print(fitted(Text(inert_line(shown(message)), style="dim"), err), soft_wrap=True)
 
 
 # --- Exact output: JSON and bytes -------------------------------------------------------------

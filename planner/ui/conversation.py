@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from planner import ui
+from planner.base import answers
 from planner.base.days import AfterLastDay
 from planner.base.i18n import N_, _, lookup, shown
 from planner.base.inert import inert_block, inert_line
@@ -31,7 +32,7 @@ from planner.conversation.events import (
     Rejected,
     Result,
 )
-from planner.ui.console import TTY, cut_by_terminal, err, notice, out
+from planner.ui.console import TTY, cut_by_terminal, err, fitted, notice, out
 from planner.ui.dates import describe_date
 
 if TYPE_CHECKING:
@@ -74,10 +75,26 @@ def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
         return lookup(RATING_PROMPT) if typed is None else _(
             '"{typed}" is not a rating. {prompt}').format(typed=inert_line(typed),
                                                          prompt=lookup(RATING_PROMPT))
+    if typed is not None and answers.is_full_width(typed):
+        # ＳＡＶＥ is in capitals already: what it lacks is half-width letters (SPEC 25).
+        return _('You typed "{typed}"; only SAVE in half-width capitals saves. {prompt}').format(
+            typed=inert_line(typed), prompt=lookup(SAVE_PROMPT))
     if typed is not None:
         return _('You typed "{typed}"; only SAVE in capitals saves. {prompt}').format(
             typed=inert_line(typed), prompt=lookup(SAVE_PROMPT))
     return lookup(SAVE_PROMPT)
+
+
+def fitted_prompt(text: str) -> str:
+    """A prompt wrapped to the terminal's width (SPEC 25); the answer goes after its last
+    line."""
+    import shutil
+
+    from planner.ui.wrapping import wrap_plain
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    wrapped = wrap_plain(text.rstrip(" "), width - 1)
+    return wrapped + text[len(text.rstrip(" ")):]
 
 
 class TerminalPerson:
@@ -132,7 +149,7 @@ class TerminalPerson:
                     style="yellow"))
             case Notice():
                 # Wrapped between words on a terminal (a file still gets one line per notice).
-                out.print(Text(inert_line(shown(event.text))), soft_wrap=not out.is_terminal)
+                out.print(fitted(Text(inert_line(shown(event.text))), out), soft_wrap=True)
             case _:
                 raise TypeError(f"no way to show {type(event).__name__}")
 
@@ -141,7 +158,7 @@ class TerminalPerson:
 
         SAVE is read exactly as typed; every other prompt edits like a shell line (SPEC 21).
         """
-        text = prompt_text(prompt.kind, prompt.typed, prompt.used, prompt.more)
+        text = fitted_prompt(prompt_text(prompt.kind, prompt.typed, prompt.used, prompt.more))
         edited = prompt.kind != "save" and self.edits
         for _attempt in range(3):
             if edited:
@@ -349,6 +366,14 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
     elif view.date_in_past:
         rows.append(("", _("warning: this date is in the past (today is {today})").format(
             today=view.today), warn))
+    if plan.start is not None:
+        # SPEC 23: a start the proposal left out is the program's choice, and says so.
+        start = (_("{start} (chosen by planner: the first free time)").format(start=plan.start)
+                 if view.start_chosen else plan.start)
+        rows.append((_("Start"), start, ""))
+    rows += [("", _("warning: the busy times in {source} are unknown; that time may not be "
+                    "free").format(source=inert_line(source)), warn)
+             for source in view.busy_unknown]
     rows += [(_("Minutes"), str(plan.minutes), ""),
              (_("Save to"), inert_line(str(view.target)), "")]
     rows += [("", _("warning: {warning}").format(warning=inert_line(shown(warning))), warn)

@@ -7,6 +7,7 @@ import datetime as _dt
 
 from rich.text import Text
 
+from planner.base.answers import rating_word
 from planner.base.days import AfterLastDay
 from planner.base.i18n import _
 from planner.base.inert import inert_line
@@ -240,7 +241,8 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
         title = _cell(row["title"])
         title.no_wrap, title.overflow = True, "ellipsis"
         cells = [_cell(row["id"]), title, due,
-                 _cell(f"{last.isoformat()} {row['last_rating']}" if last else "sr-due"),
+                 _cell(f"{last.isoformat()} {rating_word(row['last_rating'])}" if last
+                       else "sr-due"),
                  _cell(f"{recall}%" if recall is not None else "-")]
         if wide:
             cells.append(_cell(row["reviews"]))
@@ -294,14 +296,16 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
         style = "dim strike" if row["undone"] else ""
         title = _cell(row["title"], style)
         title.no_wrap, title.overflow = True, "ellipsis"
-        rating = _cell(row["rating"], "dim" if row["undone"] else _RATING.get(row["rating"], ""))
+        rating = _cell(rating_word(row["rating"]),
+                       "dim" if row["undone"] else _RATING.get(row["rating"], ""))
         cells = [_cell(_local_time(row["reviewed_at"]), style), _cell(row["note_id"], style),
                  title, rating, _cell(row["minutes"], style)]
         if wide:
             cells.append(_cell(row["run_id"], "dim"))
         review = _cell(row["review_id"], "dim")
         if row["undone"]:
-            review.append(" " + _("undone"), style="yellow")
+            # On a line of its own in the cell: a status word is never cut (SPEC 25).
+            review.append("\n" + _("undone"), style="yellow")
         cells.append(review)
         grid.add_row(*cells)
     out.print(grid)
@@ -329,7 +333,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     """What `planner done` recorded, and each note's next due date."""
     from rich.table import Table
 
-    rating = rows[0]["rating"] if rows else "-"
+    rating = rating_word(rows[0]["rating"]) if rows else "-"
     what = (_("{rating} for {target}: {title}, reviewed today.") if day == today else
             _("{rating} for {target}: {title}, reviewed on {date}.")).format(
                 rating=rating, target=inert_line(shown), title=inert_line(title),
@@ -355,7 +359,8 @@ def review_undone(row: dict, today: _dt.date) -> None:
     then = _local_time(row["reviewed_at"])
     what = _(": review {review_id} of {note} ({rating}, {time}) no longer counts; the log "
              "keeps it, marked undone.").format(
-                 review_id=row["review_id"], note=row["note_id"], rating=row["rating"], time=then)
+                 review_id=row["review_id"], note=row["note_id"],
+                 rating=rating_word(row["rating"]), time=then)
     print_line(Text.assemble((_("Undone"), "bold"), inert_line(what)))
     info(_("{note} is next due {when}.").format(note=row["note_id"],
                                                  when=_day_words(due, today)) if due else

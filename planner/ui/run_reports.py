@@ -379,8 +379,9 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
         grid.add_row(_("Mode"), _cell(_mode(summary.mode)))
         grid.add_row(_("Model"), _cell(_("{model} at {url}").format(model=summary.model,
                                                                      url=summary.base_url)))
-    grid.add_row(_("Created"), _cell(summary.created_at))
-    grid.add_row(_("Updated"), _cell(summary.updated_at))
+    # Local 'YYYY-MM-DD HH:MM' (SPEC 25), as every other time on screen; --json keeps ISO.
+    grid.add_row(_("Created"), _cell(_local_minute(summary.created_at)))
+    grid.add_row(_("Updated"), _cell(_local_minute(summary.updated_at)))
     grid.add_row(_("Request"), _cell(summary.request))
     if summary.continues is not None:
         # planner --continue: this run went on with that run's conversation (SPEC 21).
@@ -464,3 +465,14 @@ def _calls_table(calls: Sequence[PricedCall]) -> None:
     out.print(grid)
 
 
+def _local_minute(value: object) -> str:
+    """A recorded ISO time as this machine's local 'YYYY-MM-DD HH:MM'; as recorded otherwise."""
+    import datetime as _dt
+
+    try:
+        moment = _dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M")
