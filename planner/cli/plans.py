@@ -410,8 +410,8 @@ def week_command(
     ctx: typer.Context,
     start: Annotated[
         str | None,
-        typer.Option("--start", metavar="DATE", show_default=False,
-                     help="The first of the seven days, YYYY-MM-DD (default: today)."),
+        typer.Option("--start", metavar="YYYY-MM-DD", show_default=False,
+                     help="The first of the seven days (default: today)."),
     ] = None,
     as_json: JsonFlag = False,
     demo: DemoPlansFlag = False,

@@ -55,9 +55,9 @@ def main_command(
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--until", metavar="DATE", show_default=False,
-                     help="A deadline (an exam, a trip): no session after this day, "
-                     "YYYY-MM-DD."),
+        typer.Option("--until", metavar="YYYY-MM-DD", show_default=False,
+                     help="A deadline (an exam, a trip): no session is planned after "
+                     "this day."),
     ] = None,
     config_path: ConfigOption = None,
     home: HomeOption = None,
