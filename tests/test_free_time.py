@@ -100,7 +100,7 @@ def check(start: str, minutes: int = 30, *, windows=EVENING, busy=(), plans=(), 
     ({"start": "07:15", "windows": TWO},
      "ends at 07:45 on 2026-12-08, after the study hours of that day end (07:30)"),
     ({"start": "12:00", "windows": TWO}, "starts at 12:00 on 2026-12-08, outside the study "
-     "hours of that day (06:30–07:30, 19:00–22:00)"),
+     "hours of that day (06:30–07:30,19:00–22:00)"),
     ({"start": "22:00", "minutes": 60, "windows": ((22 * 60, 24 * 60),)},
      None),
     ({"start": "23:45", "windows": ((22 * 60, 24 * 60),)},

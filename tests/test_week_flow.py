@@ -432,3 +432,31 @@ def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
     (home / "memory.json").write_text(json.dumps({"version": 1, "parameters": slow,
                                                   "reviews": 1}))
     assert due_in_week() == 0
+
+
+@pytest.mark.parametrize("reason", [
+    "starts at 19:00 on 2026-12-05, outside the study hours of that day "
+    "(09:30–11:45,14:00–17:00)",
+    "ends at 22:15 on 2026-12-08, after the study hours of that day end (22:00)",
+    "overlaps busy time 19:00–20:00 on 2026-12-08",
+    "overlaps the saved plan at 19:00–19:30 on 2026-12-08",
+    "would make 2026-12-08 hold 70 planned minutes; daily_minutes is 40",
+    "2026-12-21 is after the deadline 2026-12-20",
+    "2026-12-05 has no free slot of 30 minutes in its study hours (19:00-22:00); call "
+    "free_slots, or choose another date",
+    "2026-12-05 has 0 of its daily 40 minutes left; a session of 30 minutes does not fit",
+])
+def test_each_rejection_reads_whole_in_chinese(reason: str) -> None:
+    """The screen translates a rejection by matching it back to its template (SPEC 19, 25):
+    none of the week's reasons is left half English."""
+    from planner.base import i18n
+
+    i18n.install("zh")
+    try:
+        line = i18n.shown(f"The model's proposal was rejected (start: {reason}); asking it to "
+                          "correct it (1 of 2).")
+    finally:
+        i18n.install("en")
+    words = set(re.findall(r"[A-Za-z]{3,}", line)) - {"start", "free_slots", "daily_minutes",
+                                                      "slots", "free", "daily", "minutes"}
+    assert words == set(), line

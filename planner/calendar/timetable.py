@@ -173,7 +173,8 @@ class Timetable:
                      most=self.daily_minutes, minutes=minutes)
         return t("{date} has no free slot of {minutes} minutes in its study hours ({hours}); "
                  "call free_slots, or choose another date", date=day.isoformat(),
-                 minutes=minutes, hours=", ".join(study_hours.shown(windows)))
+                 # No spaces in a value: see free_time._hours.
+                 minutes=minutes, hours=",".join(study_hours.shown(windows)))
 
     def _busy_spans(self, day: _dt.date) -> list[Span]:
         return [Span(event.start, event.end) for event in self.busy_on(day)]
