@@ -461,3 +461,26 @@ def test_each_rejection_reads_whole_in_chinese(reason: str) -> None:
     words = set(re.findall(r"[A-Za-z]{3,}", line)) - {"start", "free_slots", "daily_minutes",
                                                       "slots", "free", "daily", "minutes"}
     assert words == set(), line
+
+
+def test_busy_time_past_the_window_read_is_unknown_never_free(home: Path,
+                                                              server: StubServer) -> None:
+    """Busy time is read for today to 60 days on: a session later than that is shown with its
+    busy times unknown, and free_slots says so for those days."""
+    write_class_vdir(home / "classes")
+    far = today() + _dt.timedelta(days=90)
+    arguments = {"from": far.isoformat(), "days": 1, "minutes": 30}
+    outcome, person = run(
+        home, server, tool_call_reply(calls=[tool_call(arguments, name="free_slots")]),
+        tool_call_reply(plan(date=far.isoformat()), call_id="call_0002"), text_reply("ok"))
+    (slots,) = results_sent(server)[:1]
+    assert slots["days"][0]["busy_unknown"] is True
+    (view,) = person.views
+    last = (today() + _dt.timedelta(days=60)).isoformat()
+    assert view.busy_unknown == (f"classes (after {last})",)
+    # Inside the window the calendar was read: no such mark.
+    near = {"from": DAY.isoformat(), "days": 1, "minutes": 30}
+    run(home, server, tool_call_reply(calls=[tool_call(near, name="free_slots")]),
+        text_reply("ok"))
+    (slots,) = results_sent(server)
+    assert "busy_unknown" not in slots["days"][0]

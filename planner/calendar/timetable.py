@@ -67,6 +67,20 @@ class Timetable:
                 caldav_password=self.password)
         return self._busy
 
+    def unknown_for(self, days: Sequence[str]) -> tuple[str, ...]:
+        """The sources whose busy time on any of `days` is unknown: each that could not be
+        read, and every source for a day after the window it was read for."""
+        if not self.sources:
+            return ()
+        unknown = self.busy().unknown
+        if max(days) > self.last_day.isoformat():
+            from planner.calendar.busy import source_label
+
+            after = t("after {date}", date=self.last_day.isoformat())
+            unknown += tuple(f"{source_label(source)} ({after})" for source in self.sources
+                             if source_label(source) not in unknown)
+        return unknown
+
     def unsaid_warnings(self) -> tuple[str, ...]:
         """The busy calendars' warning lines, once, after they were read (else none)."""
         if self._busy is None or self._said:
@@ -198,10 +212,15 @@ class Timetable:
             after_deadline = self.until is not None and day > self.until
             spans = [] if after_deadline else free_time.free_spans(
                 day, self.windows(day), self._taken(day), minutes, left)
-            result.append({"date": day.isoformat(),
-                           "slots": [{"start": span.start.strftime("%H:%M"),
-                                      "end": _end_clock(span)} for span in spans],
-                           "minutes_left": left})
+            found = {"date": day.isoformat(),
+                     "slots": [{"start": span.start.strftime("%H:%M"),
+                                "end": _end_clock(span)} for span in spans],
+                     "minutes_left": left}
+            if self.sources and (day > self.last_day or self.busy().unknown):
+                # Busy time past the window read, or from a source that could not be read, is
+                # unknown: the model is told, never that the time is free.
+                found["busy_unknown"] = True
+            result.append(found)
         return result
 
 

@@ -158,7 +158,8 @@ FREE_SLOTS_SCHEMA = {
             "(times only), their saved plans and what is left of each day's daily minutes. "
             "Read-only. Returns {\"days\": [{\"date\", \"slots\": [{\"start\": \"HH:MM\", "
             "\"end\": \"HH:MM\"}], \"minutes_left\": N or null}]}: slots of at least "
-            "`minutes`; minutes_left null means no daily limit."
+            "`minutes`; minutes_left null means no daily limit; a day with \"busy_unknown\": "
+            "true has busy time the program could not read, so its slots may not be free."
         ),
         "parameters": {
             "type": "object",
