@@ -67,19 +67,12 @@ class Timetable:
                 caldav_password=self.password)
         return self._busy
 
-    def unknown_for(self, days: Sequence[str]) -> tuple[str, ...]:
-        """The sources whose busy time on any of `days` is unknown: each that could not be
-        read, and every source for a day after the window it was read for."""
-        if not self.sources:
-            return ()
-        unknown = self.busy().unknown
-        if max(days) > self.last_day.isoformat():
-            from planner.calendar.busy import source_label
-
-            after = t("after {date}", date=self.last_day.isoformat())
-            unknown += tuple(f"{source_label(source)} ({after})" for source in self.sources
-                             if source_label(source) not in unknown)
-        return unknown
+    def unread_after(self, days: Sequence[str]) -> _dt.date | None:
+        """The last day busy time was read for, when a session of `days` lies after it (its
+        busy time is unknown); None when there is none, or no busy calendar."""
+        if self.sources and max(days) > self.last_day.isoformat():
+            return self.last_day
+        return None
 
     def unsaid_warnings(self) -> tuple[str, ...]:
         """The busy calendars' warning lines, once, after they were read (else none)."""

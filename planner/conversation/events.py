@@ -36,6 +36,8 @@ class ConfirmRequest(NamedTuple):
     # calendars whose busy time is unknown (never shown as free).
     start_chosen: bool = False
     busy_unknown: tuple[str, ...] = ()
+    # The last day busy time was read for, when a session lies after it; else None.
+    busy_read_until: _dt.date | None = None
 
     @property
     def dates(self) -> tuple[str, ...]:

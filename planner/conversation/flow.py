@@ -269,7 +269,9 @@ class _Run(RunState):
         warnings = tuple(plans.confirmation_warnings(
             self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
-                              self._due_dates(plan), changes, chosen, self._unknown_busy(plan))
+                              self._due_dates(plan), changes, chosen, self._unknown_busy(),
+                              None if self.timetable is None
+                              else self.timetable.unread_after(plan.days))
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -345,10 +347,9 @@ class _Run(RunState):
             for line in self.timetable.unsaid_warnings():
                 self.person.show(Notice(line))
 
-    def _unknown_busy(self, plan: ReviewPlan | ReviewSeries) -> tuple[str, ...]:
-        """The busy calendars whose busy time for this plan is unknown: not readable, or not
-        read so far ahead (never taken as free)."""
-        return () if self.timetable is None else self.timetable.unknown_for(plan.days)
+    def _unknown_busy(self) -> tuple[str, ...]:
+        """The busy calendars whose busy time could not be read (never taken as free)."""
+        return () if self.timetable is None else self.timetable.busy().unknown
 
     def _due_dates(self, plan: ReviewPlan | ReviewSeries
                    ) -> dict[str, _dt.date | AfterLastDay | None] | None:

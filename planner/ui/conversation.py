@@ -374,6 +374,9 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
     rows += [("", _("warning: the busy times in {source} are unknown; that time may not be "
                     "free").format(source=inert_line(source)), warn)
              for source in view.busy_unknown]
+    if view.busy_read_until is not None:
+        rows.append(("", _("warning: busy time after {date} was not read; that time may not "
+                           "be free").format(date=view.busy_read_until.isoformat()), warn))
     rows += [(_("Minutes"), str(plan.minutes), ""),
              (_("Save to"), inert_line(str(view.target)), "")]
     rows += [("", _("warning: {warning}").format(warning=inert_line(shown(warning))), warn)
