@@ -65,10 +65,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
                                hint=install_command("caldav"))) from None
     items = list(events)
     shown = _shown_url(url)
-    # A user and password may also come in the URL itself (http://user:password@host/).
-    in_url = urllib.parse.urlsplit(url)
-    user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)
-    password = password or (urllib.parse.unquote(in_url.password) if in_url.password else None)
+    user, password = _credentials(url, user, password)
     stage = "login"
     written = 0
     try:
@@ -227,6 +224,15 @@ def _path(url: str) -> str:
     return urllib.parse.unquote(urllib.parse.urlsplit(url).path).rstrip("/")
 
 
+def _credentials(url: str, user: str | None,
+                 password: str | None) -> tuple[str | None, str | None]:
+    """The user and password given, else those in the URL itself (http://user:pw@host/)."""
+    in_url = urllib.parse.urlsplit(url)
+    user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)
+    password = password or (urllib.parse.unquote(in_url.password) if in_url.password else None)
+    return user, password
+
+
 def _shown_url(url: str) -> str:
     """The URL without any user or password in it."""
     parts = urllib.parse.urlsplit(url)
@@ -300,9 +306,7 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
         raise MissingLibrary(t("the caldav library is not installed: {hint}",
                                hint=install_command("caldav"))) from None
     shown = _shown_url(url)
-    in_url = urllib.parse.urlsplit(url)
-    user = user or (urllib.parse.unquote(in_url.username) if in_url.username else None)
-    password = password or (urllib.parse.unquote(in_url.password) if in_url.password else None)
+    user, password = _credentials(url, user, password)
     stage = "login"
     try:
         client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
