@@ -103,45 +103,20 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
             return Counts(created, updated, unchanged)
     except SyncError as error:
         raise SyncError(_scrub(str(error), password)) from None
-    except dav_error.AuthorizationError as error:
-        if stage == "login" and user:
-            message = t("the CalDAV server at {url} refused the login for user {user}",
-                        url=shown, user=repr(user))
-        elif stage == "login":
-            message = t("the CalDAV server at {url} refused the login (no user given)",
-                        url=shown)
-        else:
-            message = _so_far(t("the CalDAV server at {url} refused access {during} "
-                                "(HTTP {status})", url=shown, during=_during(stage),
-                                status=error.status or 403), written, items)
-        raise SyncError(_scrub(message, password)) from None
     except dav_error.NotFoundError:
         if stage == "login":
             # Not a login problem: the URL names a calendar (or folder) the server lacks.
             problem = t("the CalDAV server at {url} has no calendar there (HTTP 404); give the "
                         "server's URL with --calendar NAME --create to make one", url=shown)
         else:
-            problem = t("the CalDAV server at {url} says the calendar is gone is there "
-                        "(HTTP 404 {during})", url=shown, during=_during(stage))
+            problem = t("the CalDAV server at {url} says the calendar is gone (HTTP 404 "
+                        "{during})", url=shown, during=_during(stage))
         raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
-    except dav_error.DAVError as error:
-        status = f"HTTP {error.status}" if error.status else type(error).__name__
-        problem = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
-                    during=_during(stage), status=status)
-        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
-    except DeadlinePassed:
-        # The line of a server that never answers (niquests' own read timeout).
-        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
-                    why=t("timed out"))
-        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
-    except OSError as error:  # niquests' connection errors and timeouts are OSErrors
-        problem = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
-                    why=_why(error))
-        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
-    except Exception as error:  # anything else the library raises on a strange answer
-        problem = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
-                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
-        raise SyncError(_scrub(_so_far(problem, written, items), password)) from None
+    except Exception as error:
+        problem = _failure(error, dav_error, stage, shown, user)
+        if not (stage == "login" and isinstance(error, dav_error.AuthorizationError)):
+            problem = _so_far(problem, written, items)
+        raise SyncError(_scrub(problem, password)) from None
 
 
 def _with_deadline(client_class: type, seconds: float) -> type:
@@ -324,35 +299,36 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
                     for resource in found]
     except SyncError as error:
         raise type(error)(_scrub(str(error), password)) from None
-    except dav_error.AuthorizationError as error:
-        if stage == "login" and user:
-            message = t("the CalDAV server at {url} refused the login for user {user}",
-                        url=shown, user=repr(user))
-        elif stage == "login":
-            message = t("the CalDAV server at {url} refused the login (no user given)",
-                        url=shown)
-        else:
-            message = t("the CalDAV server at {url} refused access {during} (HTTP {status})",
-                        url=shown, during=_during(stage), status=error.status or 403)
-        raise SyncError(_scrub(message, password)) from None
     except dav_error.NotFoundError:
         message = t("the CalDAV server at {url} says nothing is there (HTTP 404 {during})",
                     url=shown, during=_during(stage))
         raise SyncError(_scrub(message, password)) from None
-    except dav_error.DAVError as error:
+    except Exception as error:
+        raise SyncError(_scrub(_failure(error, dav_error, stage, shown, user),
+                               password)) from None
+
+
+def _failure(error: Exception, dav_error, stage: str, shown: str, user: str | None) -> str:
+    """One line for what went wrong talking to the server at `stage`, built from known parts
+    only (never the server's text); `dav_error` is caldav's error module."""
+    if isinstance(error, dav_error.AuthorizationError):
+        if stage == "login" and user:
+            return t("the CalDAV server at {url} refused the login for user {user}", url=shown,
+                     user=repr(user))
+        if stage == "login":
+            return t("the CalDAV server at {url} refused the login (no user given)", url=shown)
+        return t("the CalDAV server at {url} refused access {during} (HTTP {status})",
+                 url=shown, during=_during(stage), status=error.status or 403)
+    if isinstance(error, dav_error.DAVError):
         status = f"HTTP {error.status}" if error.status else type(error).__name__
-        message = t("the CalDAV server at {url} failed {during} ({status})", url=shown,
-                    during=_during(stage), status=status)
-        raise SyncError(_scrub(message, password)) from None
-    except DeadlinePassed:
-        message = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
-                    why=t("timed out"))
-        raise SyncError(_scrub(message, password)) from None
-    except OSError as error:
-        message = t("cannot reach the CalDAV server at {url} ({why})", url=shown,
-                    why=_why(error))
-        raise SyncError(_scrub(message, password)) from None
-    except Exception as error:  # anything else the library raises on a strange answer
-        message = t("the CalDAV server at {url} gave an answer planner cannot use {during} "
-                    "({kind})", url=shown, during=_during(stage), kind=type(error).__name__)
-        raise SyncError(_scrub(message, password)) from None
+        return t("the CalDAV server at {url} failed {during} ({status})", url=shown,
+                 during=_during(stage), status=status)
+    if isinstance(error, DeadlinePassed):
+        # The line of a server that never answers (niquests' own read timeout).
+        return t("cannot reach the CalDAV server at {url} ({why})", url=shown,
+                 why=t("timed out"))
+    if isinstance(error, OSError):  # niquests' connection errors and timeouts are OSErrors
+        return t("cannot reach the CalDAV server at {url} ({why})", url=shown, why=_why(error))
+    # Anything else the library raises on a strange answer.
+    return t("the CalDAV server at {url} gave an answer planner cannot use {during} ({kind})",
+             url=shown, during=_during(stage), kind=type(error).__name__)
