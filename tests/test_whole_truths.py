@@ -21,11 +21,11 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, run_planner, today
-from stub_server import StubServer
+from stub_server import Reply, StubServer, tool_call, tool_call_reply
 from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
 from test_conversation import QUESTION, say
 from test_conversation_continue import earlier
-from test_live import KEY, KEY_ENV, REQUEST, explanation, proposal, write_config
+from test_live import GOOD_PLAN, KEY, KEY_ENV, REQUEST, explanation, proposal, write_config
 from test_review_cli import log_lines, save
 from test_terminal import ANSI
 
@@ -286,6 +286,36 @@ def test_a_long_error_in_a_terminal_wraps_at_80_columns(home: Path) -> None:
         assert too_wide(shown) == [], shown
         lines = [line for line in screen_lines(shown) if line.strip()]
         assert len(lines) >= 2 and lines[1].startswith("  ")
+
+
+@pytest.mark.terminal
+@pytest.mark.slow
+def test_the_model_words_rejections_and_lookups_wrap_in_chinese(server: StubServer,
+                                                                 home: Path) -> None:
+    """Rich alone would start a line with `，` and break a lookup's words; planner's wrapper
+    keeps punctuation with the character before it, in the panel and in the run's lines."""
+    slots = {"from": today().isoformat(), "days": 14, "minutes": 120}
+    words = "复习" * 19 + "，" + "然后休息一下再继续复习下一组笔记。" * 3 + "（全部保存）：完成。"
+    server.add(Reply(body=tool_call_reply(calls=[tool_call(slots, name="free_slots")])),
+               proposal({**GOOD_PLAN, "minutes": "20"}), proposal(), explanation(words))
+    write_config(home, server.url, max_calls=6, max_repairs=1, language="zh")
+    child, seen = spawn(home, ["--request", REQUEST], CHINESE)
+    child.expect(r"SAVE[^\n]*：")
+    child.sendline("SAVE")
+    assert finish(child) == 0
+    shown = "".join(seen)
+    assert too_wide(shown) == [], too_wide(shown)
+    # Inside the panel the border and its padding come first.
+    starts = [line.strip("│ ")[:1] for line in screen_lines(shown) if line.strip("│ ")]
+    assert not [start for start in starts if start in "，。）：、"], shown
+    panel = "".join(line.strip("│ ") for line in screen_lines(shown)
+                    if line.startswith("│"))
+    assert words in panel
+    lines = [line for line in screen_lines(shown) if line.strip()]
+    rejected = next(number for number, line in enumerate(lines) if "被拒绝" in line)
+    assert columns(lines[rejected]) > 60 and lines[rejected + 1].startswith("  ")
+    assert any("为模型查询：free_slots" in line for line in lines)
+    assert len(list((home / "plans").iterdir())) == 1
 
 
 # --- 5. a quiet closed pipe, install advice, one line per fact ------------------------------------

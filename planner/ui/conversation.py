@@ -32,8 +32,9 @@ from planner.conversation.events import (
     Rejected,
     Result,
 )
-from planner.ui.console import TTY, cut_by_terminal, err, fitted, notice, out
+from planner.ui.console import TTY, cut_by_terminal, err, notice, out, print_line
 from planner.ui.dates import describe_date
+from planner.ui.wrapping import wrap_block
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -130,13 +131,13 @@ class TerminalPerson:
             case Proposed():
                 show_plan(event.view, event.simulated)
             case Rejected():
-                out.print(Text(_("The model's proposal was rejected ({error}); asking it to "
+                print_line(Text(_("The model's proposal was rejected ({error}); asking it to "
                                  "correct it ({repair} of {limit}).").format(
                     error=inert_line(shown(event.error)), repair=event.repair,
                     limit=event.max_repairs), style="yellow"))
             case Looked():
                 argument = json.dumps(_plain(event.arguments), ensure_ascii=False)
-                out.print(Text(_("Looked up for the model: {tool} {argument} → {summary}").format(
+                print_line(Text(_("Looked up for the model: {tool} {argument} → {summary}").format(
                     tool=event.tool, argument=inert_line(argument),
                     summary=inert_line(shown(event.summary))), style="dim"))
             case ModelText():
@@ -144,12 +145,12 @@ class TerminalPerson:
             case Result():
                 show_result(event.result, self.home_display)
             case RefusedCall():
-                out.print(Text(_("The model called {tool}; not run ({error}).").format(
+                print_line(Text(_("The model called {tool}; not run ({error}).").format(
                     tool=inert_line(event.tool), error=inert_line(shown(event.error))),
                     style="yellow"))
             case Notice():
                 # Wrapped between words on a terminal (a file still gets one line per notice).
-                out.print(fitted(Text(inert_line(shown(event.text))), out), soft_wrap=True)
+                print_line(Text(inert_line(shown(event.text))))
             case _:
                 raise TypeError(f"no way to show {type(event).__name__}")
 
@@ -176,7 +177,7 @@ class TerminalPerson:
                 if edited and line.strip():
                     self.history.append(line.removesuffix("\n"))
                 return line
-            out.print(Text(problem, style="yellow"), soft_wrap=not out.is_terminal)
+            print_line(Text(problem, style="yellow"))
         return ""  # three refused lines: finish, as an empty answer does
 
 
@@ -506,9 +507,9 @@ def show_result(result: dict, home_display: str) -> None:
     status = result.get("status")
     if status == "saved":
         path = inert_line(_under(home_display, result["path"]))
-        out.print(Text(_("Saved to {path}").format(path=path), style="bold green"))
+        print_line(Text(_("Saved to {path}").format(path=path), style="bold green"))
     elif status == "cancelled":
-        out.print(Text(_("Cancelled: nothing saved."), style="bold"))
+        print_line(Text(_("Cancelled: nothing saved."), style="bold"))
 
 
 def show_model_text(event: ModelText) -> None:
@@ -517,11 +518,11 @@ def show_model_text(event: ModelText) -> None:
         label = _("Simulated model explanation") if event.simulated else _("Model explanation")
     elif event.asking:
         # The middle of a conversation: a question is no failure; the answer prompt follows.
-        out.print(Text(lookup(ASKS_LINE), style="bold"))
+        print_line(Text(lookup(ASKS_LINE), style="bold"))
         label = _("Simulated model question") if event.simulated else _("Model question")
     else:
         # The truth first: whatever the text claims, no plan was proposed and nothing saved.
-        out.print(Text(lookup(NO_PLAN_LINE), style="bold"))
+        print_line(Text(lookup(NO_PLAN_LINE), style="bold"))
         label = (_("Simulated model reply (no plan proposed)") if event.simulated
                  else _("Model reply (no plan proposed)"))
     # Text, not markup, and made inert: the words are shown, never obeyed by the terminal.
@@ -530,7 +531,10 @@ def show_model_text(event: ModelText) -> None:
     if not encoding.startswith("utf"):
         # Escaped before Rich measures the lines, so the panel's border stays where it is.
         text = text.encode(encoding, "backslashreplace").decode(encoding)
-    out.print(Panel(Text(text), title=Text(label), title_align="left", expand=False))
+    # Wrapped here, not by Rich: between words, between Chinese characters, never before
+    # `，。）：`; each line's own indentation kept (4: the panel's border and padding).
+    body = wrap_block(Text(text), max(out.width - 4, 20))
+    out.print(Panel(body, title=Text(label), title_align="left", expand=False))
 
 
 def _under(home_display: str, relative: str) -> str:

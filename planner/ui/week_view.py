@@ -11,7 +11,7 @@ from rich.text import Text
 
 from planner.base.i18n import _
 from planner.base.inert import inert_line
-from planner.ui.console import out
+from planner.ui.console import out, print_line
 from planner.ui.table_cells import _short_weekday
 
 _GAP = 1  # cells between two columns: the box's divider
@@ -34,8 +34,9 @@ def week_table(days: list[dict], today: _dt.date) -> None:
         cells.append(_day_cell(day, width))
     table.add_row(*cells)
     out.print(table)
-    out.print(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes falling "
-                "due that day; min: planned minutes (of the daily limit)."), style="dim")
+    print_line(Text(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes "
+                      "falling due that day; min: planned minutes (of the daily limit)."),
+                    style="dim"))
 
 
 def _day_cell(day: dict, width: int) -> Text:

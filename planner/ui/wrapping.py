@@ -122,3 +122,20 @@ def wrap_plain(line: str, width: int, indent: int = INDENT) -> str:
         "\n".join((" " * indent if number else "") + part[start:end]
                   for number, (start, end) in enumerate(spans(part, width, indent)))
         for part in line.split("\n"))
+
+
+def wrap_block(text: Text, width: int) -> Text:
+    """Several lines of prose (the model's words) wrapped to `width`: each line keeps its own
+    indentation, and its continuation lines start under its first word."""
+    pieces: list[Text] = []
+    offset = 0
+    for part in text.plain.split("\n"):
+        lead = len(part) - len(part.lstrip(" "))
+        if lead > width // 2:
+            lead = 0  # an indentation that would leave too little room is not kept
+        body = part[lead:]
+        lines = [text[offset + lead + start:offset + lead + end]
+                 for start, end in spans(body, width - lead, 0)]
+        pieces.append(Text("\n").join(Text(" " * lead) + line for line in lines))
+        offset += len(part) + 1
+    return Text("\n").join(pieces)
