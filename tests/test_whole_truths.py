@@ -389,8 +389,21 @@ def test_sync_create_makes_the_missing_calendar_and_fills_it(home: Path,
     [event] = calendar.search(event=True)
     data = event.data.replace("\r\n ", "")
     assert field(data, "SEQUENCE") == ["1"] and "要复习的笔记：" in data
-    no_name = run_planner("sync", "--caldav", radicale, "--create", env=env)
-    assert no_name.returncode == 2 and "--create needs --calendar NAME" in no_name.stderr
+    # A URL that names a calendar the server lacks: named as missing, then made at that URL.
+    at = f"{radicale}{USER}/planner-{uuid.uuid4().hex[:6]}/"
+    gone = run_planner("sync", "--caldav", at, "--user", USER, env=env)
+    assert gone.returncode == 1
+    [line] = gone.stderr.splitlines()
+    assert "has no calendar there (HTTP 404); add --create to make it there" in line
+    made_at = run_planner("sync", "--caldav", at, "--user", USER, "--create", env=env)
+    assert made_at.returncode == 0, made_at.stderr
+    assert "1 created" in made_at.stdout
+    [there] = [found for found in client.principal().get_calendars()
+               if str(found.url) == at]
+    assert there.get_display_name() == "planner reviews"
+    assert len(there.search(event=True)) == 1
+    again_at = run_planner("sync", "--caldav", at, "--user", USER, "--create", env=env)
+    assert again_at.returncode == 0 and "1 unchanged" in again_at.stdout
 
 
 # --- 7. the calendar in the person's language; a plain export moves with the log ----------------

@@ -106,8 +106,8 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     except dav_error.NotFoundError:
         if stage == "login":
             # Not a login problem: the URL names a calendar (or folder) the server lacks.
-            problem = t("the CalDAV server at {url} has no calendar there (HTTP 404); give the "
-                        "server's URL with --calendar NAME --create to make one", url=shown)
+            problem = t("the CalDAV server at {url} has no calendar there (HTTP 404); add "
+                        "--create to make it there", url=shown)
         else:
             problem = t("the CalDAV server at {url} says the calendar is gone (HTTP 404 "
                         "{during})", url=shown, during=_during(stage))
@@ -152,8 +152,17 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
                    default_name: str | None = None, create: bool = False):
     """The calendar named `name` (display name or its last path part), or the one at `url`,
     or (no name, `url` not a calendar) the one named `default_name`; with `create`, a calendar
-    named `name` that is not there is made."""
-    principal = client.principal()
+    named `name` (or `default_name`) that is not there is made, at `url` itself when `url`
+    names a calendar the server lacks."""
+    from caldav.lib import error as dav_error
+
+    try:
+        principal = client.principal()
+    except dav_error.NotFoundError:
+        if not create:
+            raise
+        # The URL names a calendar the server does not have (HTTP 404): it is made there.
+        return _make_at(client, url, name or default_name)
     calendars = principal.get_calendars()
     wanted = _path(url)
     for calendar in calendars:
@@ -172,7 +181,7 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
     there = ", ".join(repr(found) for found in names[:_NAMES_SHOWN]) + (
         ", ..." if len(names) > _NAMES_SHOWN else "")
     # Each line whole, with or without the calendars found, so the screen can translate it.
-    if name is None and default_name is not None:
+    if name is None and default_name is not None and not create:
         if names:
             raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
                               "(its calendars: {there}); name one with --calendar",
@@ -180,19 +189,36 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
         raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
                           "(it has no calendars); name one with --calendar",
                           url=shown, name=repr(default_name)))
-    if name is None:
+    if name is None and not create:
         if names:
             raise SyncError(t("{url} is not a calendar (its calendars: {there}); name one with "
                               "--calendar", url=shown, there=there))
         raise SyncError(t("{url} is not a calendar (it has no calendars); name one with "
                           "--calendar", url=shown))
     if create:
-        return principal.make_calendar(name=name)
+        return principal.make_calendar(name=name or default_name)
     if names:
         raise SyncError(t("no calendar named {name} at {url} (its calendars: {there}); add "
                           "--create to make it", name=repr(name), url=shown, there=there))
     raise SyncError(t("no calendar named {name} at {url} (it has no calendars); add --create "
                       "to make it", name=repr(name), url=shown))
+
+
+def _make_at(client, url: str, name: str | None):
+    """A new calendar (MKCALENDAR) at `url`, shown as `name`: the URL's last part is its ID,
+    the collection above it its parent."""
+    from caldav.collection import CalendarSet
+
+    parts = urllib.parse.urlsplit(url)
+    path = parts.path.rstrip("/")
+    parent, _slash, last = path.rpartition("/")
+    if not last:
+        raise SyncError(t("the CalDAV server at {url} has no calendar there (HTTP 404), and "
+                          "the URL names none to make; give the calendar's URL",
+                          url=_shown_url(url)))
+    above = urllib.parse.urlunsplit(parts._replace(path=parent + "/", query="", fragment=""))
+    return CalendarSet(client=client, url=above).make_calendar(
+        name=name or urllib.parse.unquote(last), cal_id=urllib.parse.unquote(last))
 
 
 def _path(url: str) -> str:

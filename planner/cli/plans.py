@@ -316,8 +316,9 @@ def sync_command(
     ] = None,
     create: Annotated[
         bool,
-        typer.Option("--create", help="Make the calendar --calendar names if the server has "
-                     "none by that name."),
+        typer.Option("--create", help="Make the calendar if the server does not have it: "
+                     "the one --calendar (or calendar_name in config) names, or the one at "
+                     "the URL."),
     ] = False,
     home: HomeOption = None,
     config_path: ConfigOption = None,
@@ -326,7 +327,7 @@ def sync_command(
 
     Events are put by their ID: new ones created, changed ones updated, the rest left alone;
     events planner did not create are never changed. Running it again changes nothing.
-    Needs the caldav extra: pip install 'planner[caldav]'.
+    Needs the caldav extra; without it, planner names the command that installs it.
 
     Example: planner sync --caldav https://dav.example.com/cal/alice/reviews/ --user alice
     """
@@ -342,8 +343,6 @@ def sync_command(
         _usage(t("choose where to sync: --caldav URL"))
     if not caldav_url.startswith(("http://", "https://")):
         _usage(t("--caldav takes the calendar's http:// or https:// URL"))
-    if create and calendar is None:
-        _usage(t("--create needs --calendar NAME: the name of the calendar to make"))
     if not caldav_sync.available():
         _usage(t("planner sync needs the caldav library: {hint}",
                  hint=install_command("caldav")))
