@@ -511,6 +511,29 @@ def test_system_reasons_are_translated_as_values() -> None:
         i18n.install("en")
 
 
+def test_system_words_planner_does_not_know_are_quoted_data_under_a_line_of_its_own() -> None:
+    import errno
+
+    from planner.base import i18n
+    from planner.base.oserrors import os_reason, yaml_problem
+
+    assert os_reason(PermissionError(errno.EACCES, "Permission denied")) == "Permission denied"
+    busy = os_reason(OSError(errno.ETXTBSY, "Text file busy"))
+    assert busy == "the system said “Text file busy” (ETXTBSY)"
+    assert os_reason(OSError("odd")) == "the system said “odd”"
+    assert yaml_problem("found undefined alias") == "found undefined alias"
+    assert yaml_problem("some new complaint") == "“some new complaint”"
+    try:
+        i18n.install("zh")
+        line = i18n.shown(f"could not create /tmp/x ({busy}); nothing was written")
+        assert "操作系统说：“Text file busy”（ETXTBSY）" in line, line
+        assert "could not" not in line and "the system" not in line
+        known = i18n.shown("could not create /tmp/x (Permission denied); nothing was written")
+        assert "权限" in known and "Permission" not in known, known
+    finally:
+        i18n.install("en")
+
+
 # --- status words never cut -------------------------------------------------------------------
 
 

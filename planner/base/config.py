@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from planner.base import providers, storage, strictjson, study_hours
 from planner.base.i18n import LANGUAGES, t
+from planner.base.oserrors import os_reason
 
 DEFAULT_CONFIG_FILE = "config.json"
 
@@ -128,7 +129,7 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(t("{error}; the config must be a plain JSON file", error=error)) from None
     except OSError as error:
         raise ConfigError(t("{path}: cannot be read ({reason})", path=path,
-                           reason=error.strerror or error)) from None
+                           reason=os_reason(error))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

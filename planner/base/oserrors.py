@@ -6,7 +6,7 @@ here turns `Permission denied` into the person's language by its kind. A server'
 is never one of these: it stays as data, in quotes.
 """
 
-from planner.base.i18n import N_
+from planner.base.i18n import N_, t
 
 # os.strerror() of the errors a person meets with files, pipes and connections (glibc words).
 OS_REASONS = (
@@ -32,4 +32,43 @@ YAML_PROBLEMS = (
     N_("block sequence entries are not allowed in this context"),
     N_("did not find expected comment or line break"),
     N_("found a tab character that violates indentation"),
+    N_("did not find expected ',' or ']'"),
+    N_("did not find expected ',' or '}'"),
+    N_("did not find expected node content"),
+    N_("found unexpected ':'"),
+    N_("found a tab character where an indentation space is expected"),
+    N_("control characters are not allowed"),
+    N_("found unexpected document indicator"),
+    N_("mapping keys are not allowed in this context"),
+    N_("did not find expected whitespace or line break"),
+    N_("did not find expected alphabetic or numeric character"),
+    N_("while parsing a flow sequence"),
+    N_("while parsing a flow mapping"),
+    N_("while parsing a block collection"),
+    N_("while parsing a quoted scalar"),
+    N_("while parsing a block node"),
+    N_("while parsing a flow node"),
 )
+
+_KNOWN_REASONS = frozenset(OS_REASONS)
+_KNOWN_PROBLEMS = frozenset(YAML_PROBLEMS)
+
+
+def os_reason(error: OSError) -> str:
+    """Why `error` happened, for a line the person reads: the system's words where planner
+    knows them (so the screen translates them by kind), else those words in quotes, as data,
+    under a line of planner's own."""
+    words = error.strerror or str(error) or type(error).__name__
+    if words in _KNOWN_REASONS:
+        return words
+    import errno
+
+    code = errno.errorcode.get(error.errno or 0)
+    if code is None:
+        return t("the system said “{words}”", words=words)
+    return t("the system said “{words}” ({code})", words=words, code=code)
+
+
+def yaml_problem(problem: str) -> str:
+    """A YAML reader's problem: its words where planner knows them, else quoted, as data."""
+    return problem if problem in _KNOWN_PROBLEMS else f"“{problem}”"

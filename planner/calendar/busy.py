@@ -42,6 +42,7 @@ from typing import NamedTuple
 from planner.base import storage
 from planner.base.i18n import t
 from planner.base.inert import inert_line
+from planner.base.oserrors import os_reason
 from planner.calendar import busy_scan
 
 MAX_FILE_BYTES = 16 * storage.MIB
@@ -172,7 +173,7 @@ def _read_file(path: Path | str, entry: str | None) -> bytes:
     except storage.FileRefused as refused:
         why = refused.reason
     except OSError as error:
-        why = t("cannot be read ({why})", why=error.strerror or type(error).__name__)
+        why = t("cannot be read ({why})", why=os_reason(error))
     if entry is None:
         raise _Unknown(why)
     raise _Unknown(t("has a file {file} that {why}", file=entry, why=why))
@@ -190,7 +191,7 @@ def _vdir_files(folder: Path) -> list[tuple[str, str]]:
         raise _Unknown(t("is not a folder")) from None
     except OSError as error:
         raise _Unknown(t("cannot be read ({why})",
-                         why=error.strerror or type(error).__name__)) from None
+                         why=os_reason(error))) from None
     if len(names) > MAX_VDIR_FILES:
         raise _Unknown(t("has more than {most:,} calendar files", most=MAX_VDIR_FILES))
     return names

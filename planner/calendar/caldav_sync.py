@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed
 from planner.base.i18n import t
 from planner.base.install import install_command
+from planner.base.oserrors import os_reason
 from planner.calendar import ics
 from planner.calendar.vdir import Counts
 
@@ -247,7 +248,7 @@ def _shown_url(url: str) -> str:
 
 def _why(error: OSError) -> str:
     if error.strerror:
-        return error.strerror
+        return os_reason(error)
     match = _ERRNO_TEXT.search(str(error))
     if match:
         return match[1].strip()

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.calendar import ics
 
 MAX_FEED_BYTES = 64 * storage.MIB
@@ -273,4 +274,4 @@ def _not_written(path: str, error: OSError, count: int) -> str:
 
 
 def _reason(error: OSError) -> str:
-    return error.strerror or str(error)
+    return os_reason(error)

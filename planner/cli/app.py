@@ -10,6 +10,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.cli import history, keys, memory, notes, plans, reviews, run
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
@@ -170,7 +171,7 @@ def main() -> None:
         if not isinstance(error, BrokenPipeError):
             try:
                 ui.error(t("could not write the output to stdout: {reason}; what was written "
-                           "is incomplete", reason=f"{error.strerror or error}"))
+                           "is incomplete", reason=os_reason(error)))
             except OSError:
                 pass
         if ending.code in (None, status.EXIT_OK):

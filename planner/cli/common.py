@@ -7,6 +7,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.records import status
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class Workspace(NamedTuple):
         except OSError as error:
             _failed(t("could not create the home folder {home} ({reason}); nothing was written "
                       "(use --home DIR to choose another folder)", home=self.home,
-                      reason=error.strerror or error))
+                      reason=os_reason(error)))
         return self.home
 
 

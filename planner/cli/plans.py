@@ -7,6 +7,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.cli.common import (
     ConfigOption,
     HomeOption,
@@ -208,7 +209,7 @@ def export_command(
             ui.write_bytes(data)
         except OSError as error:
             _failed(t("could not write the calendar to stdout ({reason})",
-                      reason=error.strerror or error))
+                      reason=os_reason(error)))
         return
     try:
         storage.create_exclusive(output, data)
@@ -216,7 +217,7 @@ def export_command(
         _usage(_exists(output))
     except OSError as error:
         _failed(t("could not create {path} ({reason}); nothing was written", path=output,
-                  reason=error.strerror or error))
+                  reason=os_reason(error)))
     ui.notice(t("Exported {count} plan(s) from {folder}/ to {path}.", count=len(good),
                 folder=label, path=output))
 

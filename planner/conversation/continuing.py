@@ -22,6 +22,7 @@ from pathlib import Path
 
 from planner.base import storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.model.turns import ReplyError, Turn, tool_message
 from planner.records import history
 from planner.records.status import RUNNING
@@ -102,7 +103,7 @@ def _read(folder: str, name: str, run_id: str) -> object | None:
     except OSError as error:
         raise CannotContinue(t("run {run_id} cannot be continued: {name} cannot be read "
                                "({reason})", run_id=run_id, name=name,
-                               reason=error.strerror or error)) from None
+                               reason=os_reason(error))) from None
 
 
 def _why(error: Exception, name: str) -> str:

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES
 from planner.plans.plan import InvalidArguments, ReviewPlan, ReviewSeries
 from planner.records.summary import PlanRecord
@@ -127,4 +128,4 @@ def _jsonable(arguments: object) -> object:
 
 def _reason(error: OSError) -> str:
     """An OSError in words, without a traceback: 'No space left on device'."""
-    return error.strerror or str(error)
+    return os_reason(error)

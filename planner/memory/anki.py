@@ -27,6 +27,7 @@ from urllib.parse import quote
 from planner.base.days import usable_time
 from planner.base.i18n import t
 from planner.base.inert import inert_line
+from planner.base.oserrors import os_reason
 
 MAX_PACKAGE_BYTES = 2048 * 1024 * 1024
 MAX_COLLECTION_BYTES = 4096 * 1024 * 1024
@@ -66,7 +67,7 @@ def read_history(path: str | os.PathLike[str]) -> AnkiHistory:
         info = os.stat(where)
     except OSError as error:
         raise AnkiError(t("{file} cannot be read ({reason})", file=name,
-                          reason=error.strerror or str(error))) from None
+                          reason=os_reason(error))) from None
     if not stat.S_ISREG(info.st_mode):
         raise AnkiError(t("{file} is not a regular file; give an Anki .apkg, .colpkg or "
                           "collection.anki2 file", file=name))
@@ -78,7 +79,7 @@ def read_history(path: str | os.PathLike[str]) -> AnkiHistory:
             magic = stream.read(16)
     except OSError as error:
         raise AnkiError(t("{file} cannot be read ({reason})", file=name,
-                          reason=error.strerror or str(error))) from None
+                          reason=os_reason(error))) from None
     if magic.startswith(_ZIP_MAGIC):
         return _from_package(where, name)
     if magic == _SQLITE_MAGIC:
@@ -117,7 +118,7 @@ def _from_package(path: Path, name: str) -> AnkiHistory:
                           file=name, reason=inert_line(str(error)))) from None
     except OSError as error:
         raise AnkiError(t("{file} cannot be read ({reason})", file=name,
-                          reason=error.strerror or str(error))) from None
+                          reason=os_reason(error))) from None
     return AnkiHistory(name, reviews, skipped, member)
 
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 
 MEMORY_NAME = "memory.json"
 MEMORY_VERSION = 1
@@ -53,7 +54,7 @@ def read_memory(home: str | os.PathLike[str]) -> Memory:
         raise MemoryFileError(str(refused)) from None
     except OSError as error:
         raise MemoryFileError(t("{path} cannot be read ({reason})", path=path,
-                                reason=error.strerror or str(error))) from None
+                                reason=os_reason(error))) from None
     try:
         data = strictjson.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, strictjson.JSONRefused):
@@ -84,7 +85,7 @@ def write_memory(home: str | os.PathLike[str], data: dict) -> None:
         storage.write_atomic(path, storage.to_json(data, indent=2))
     except OSError as error:
         raise MemoryFileError(t("could not write {path} ({reason}); it is as it was", path=path,
-                                reason=error.strerror or str(error))) from None
+                                reason=os_reason(error))) from None
 
 
 def _damaged(path: Path, reason: str) -> str:

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 
 LOG_NAME = "reviews.jsonl"
 LOG_VERSION = 1
@@ -265,7 +266,7 @@ def _not_recorded(what: str, path: Path, reason: str) -> str:
 def _reason(error: OSError) -> str:
     if error.errno == errno.ELOOP:
         return t("it is a symbolic link, which is not followed")
-    return error.strerror or str(error)
+    return os_reason(error)
 
 
 def _sync_dir_quietly(folder: Path) -> None:

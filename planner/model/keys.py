@@ -28,6 +28,7 @@ from planner.base import providers
 from planner.base.config import Config, MissingKey
 from planner.base.i18n import _, t
 from planner.base.install import install_command
+from planner.base.oserrors import os_reason
 
 SERVICE = "planner"
 # The CalDAV password for `planner sync` (SPEC 17), before the keyring and the prompt.
@@ -175,7 +176,7 @@ def run_key_command(argv: Sequence[str], timeout: float | None = None) -> str:
                            command=shown)) from None
     except OSError as error:
         raise KeyProblem(t("api_key_cmd {command} could not be started ({reason})", command=shown,
-                           reason=error.strerror or type(error).__name__)) from None
+                           reason=os_reason(error))) from None
     chunks: list[bytes] = []
     reader = threading.Thread(target=_read_bounded, args=(process, chunks), daemon=True)
     reader.start()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.notes.folder import MAX_ID, id_fault, parse_tags, read_note, scan_folder
 
 if TYPE_CHECKING:
@@ -392,7 +393,7 @@ def _json_notes(path: Path) -> tuple[Note, ...] | None:
         raise NotesError(str(error)) from None
     except OSError as error:
         raise NotesError(t("{path}: cannot be read ({reason})", path=path,
-                           reason=error.strerror or error)) from None
+                           reason=os_reason(error))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

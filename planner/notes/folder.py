@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from planner.base import storage
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 
 if TYPE_CHECKING:
     from planner.notes.index import FileStat, Parsed
@@ -42,7 +43,7 @@ def scan_folder(folder: Path) -> tuple[list[FileStat], list[tuple[str, str]]]:
                 entries = list(listing)
         except OSError as error:
             skipped.append((relative or ".", t("folder cannot be read ({reason})",
-                                               reason=error.strerror)))
+                                               reason=os_reason(error))))
             continue
         # The loop runs once per file of the folder: kept to the calls it needs.
         for entry in entries:
@@ -91,7 +92,7 @@ def read_note(folder: Path, entry: FileStat) -> Parsed | str:
     except storage.FileRefused as error:
         return _LARGER if "larger" in str(error) else _NOT_REGULAR
     except OSError as error:
-        return t("cannot be read ({reason})", reason=error.strerror or error)
+        return t("cannot be read ({reason})", reason=os_reason(error))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from planner.base.i18n import t
+from planner.base.oserrors import yaml_problem
 
 # An opening or closing fence: three dashes (or three dots to close), trailing spaces allowed.
 _OPEN = re.compile(r"---[ \t]*\r?\n")
@@ -42,7 +43,7 @@ def _load(source: str) -> object:
     try:
         return yaml.load(source, Loader=loader)  # noqa: S506 - the base loader builds no objects
     except yaml.MarkedYAMLError as error:
-        problem = error.problem or error.context
+        problem = yaml_problem(str(error.problem or error.context))
         if error.problem_mark:
             raise FrontMatterError(t("front matter is not valid YAML ({reason} at line {line})",
                                      reason=problem, line=error.problem_mark.line + 2)) from None
@@ -50,6 +51,6 @@ def _load(source: str) -> object:
                                  reason=problem)) from None
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as error:
         # A note is the person's own file: whatever it holds is one warning, never a crash.
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        reason = yaml_problem(str(error).splitlines()[0] if str(error) else type(error).__name__)
         raise FrontMatterError(t("front matter is not valid YAML ({reason})",
                                  reason=reason)) from None

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.oserrors import os_reason
 
 VERSION = "3"  # 3: sr-due dates kept beside each note (SPEC 16)
 INDEX_FILE = "notes-index.sqlite3"
@@ -384,7 +385,7 @@ def synced_index(
         return _build(path, root, files, read,
                       progress if len(files) >= PROGRESS_FILES else None)
     except OSError as error:
-        raise IndexFailed(f"{error.strerror or error}") from None
+        raise IndexFailed(os_reason(error)) from None
 
 
 def _private_folder(place: Path) -> None:

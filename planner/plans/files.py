@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.plans.plan import (
     FIELDS,
     MAX_MINUTES,
@@ -134,7 +135,7 @@ def plan_names(folder: str) -> list[str]:
         return []
     except OSError as error:
         raise PlansError(t("cannot look at {folder} ({reason})", folder=folder,
-                           reason=error.strerror or error)) from None
+                           reason=os_reason(error))) from None
     if stat.S_ISLNK(info.st_mode):
         # A link could lead anywhere on the disk: plans are read only inside the home folder.
         raise PlansError(t("{folder} is a symbolic link, which is not followed; make it a real "
@@ -148,7 +149,7 @@ def plan_names(folder: str) -> list[str]:
                      if entry.name[0] != "." and entry.name.endswith(".json")]
     except OSError as error:
         raise PlansError(t("cannot list {folder} ({reason})", folder=folder,
-                           reason=error.strerror or error)) from None
+                           reason=os_reason(error))) from None
     names.sort()
     return names
 
@@ -169,7 +170,7 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
         return [_problem_row(label, shown, t("disappeared while being read"))]
     except OSError as error:
         return [_problem_row(label, shown, t("cannot be read ({reason})",
-                                             reason=error.strerror or error))]
+                                             reason=os_reason(error)))]
     try:
         value = _decode(data)
     except BadPlan as error:

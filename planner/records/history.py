@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.model import costs
 from planner.model.costs import Tally
 from planner.records import summary as records
@@ -76,7 +77,7 @@ def _scan(home: Home) -> tuple[list[str], frozenset[str]]:
         return [], frozenset()
     except OSError as error:
         raise HistoryError(t("cannot list {folder} ({reason})", folder=folder,
-                             reason=error.strerror or error)) from None
+                             reason=os_reason(error))) from None
     names.sort(reverse=True)
     return names, frozenset(links)
 
@@ -162,7 +163,7 @@ def read_run(folder: str, run_id: str, linked: bool = False) -> tuple[Run, objec
         return DamagedRun(run_id, str(refused)), None
     except OSError as error:
         return DamagedRun(run_id, t("summary.json cannot be read ({reason})",
-                                    reason=error.strerror or error)), None
+                                    reason=os_reason(error))), None
     try:
         value = records.decode(data)
     except records.Unusable as unusable:
