@@ -355,6 +355,24 @@ def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> No
     assert ("40/40 min" if language == "en" else "40/40 分钟") in text
 
 
+@pytest.mark.slow  # planner in subprocesses
+def test_a_reviewed_session_keeps_its_mark_and_the_dates_share_a_line(home: Path) -> None:
+    configure(home, language="zh")
+    seed_plans(home)
+    done = cli(home, "done", "20261201T100000000000Z-aaaaaa", "--rating", "good")
+    assert done.returncode == 0, done.stderr
+    start = today()
+    result = cli(home, "week", "--start", start.isoformat(), COLUMNS="80")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # ✓ replaces ●, so a narrow column cannot cut it; the open session keeps its ●.
+    assert "✓20:30 20′" in result.stdout and "●19:00 20′" in result.stdout
+    # Today's second header line does not push the other days' dates down.
+    assert all(f"{(start + _dt.timedelta(days=k)).strftime('%m-%d')}" in lines[0]
+               for k in range(7)), lines[:2]
+    assert max(cell_len(line) for line in lines) <= 80
+
+
 def test_week_with_a_bad_start_is_exit_2(home: Path) -> None:
     result = cli(home, "week", "--start", "tomorrow")
     assert result.returncode == 2 and "--start 'tomorrow'" in result.stderr

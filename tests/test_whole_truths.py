@@ -118,7 +118,7 @@ def test_the_chinese_rating_prompt_shows_and_takes_chinese_words(home: Path) -> 
     shown = "".join(seen)
     assert [line["rating"] for line in log_lines(home)] == ["good", "good"]  # English recorded
     recorded = "".join(ANSI.sub("", shown).split("已记录", 1)[1].split())
-    assert "评分记得" in recorded and "good" not in shown
+    assert "评分“记得”" in recorded and "good" not in shown
     assert too_wide(shown) == []
 
 
@@ -507,6 +507,9 @@ def test_system_reasons_are_translated_as_values() -> None:
                           "refused); nothing was changed there")
         assert "连接被拒绝" in line and "Connection refused" not in line
         assert "磁盘空间已满" in i18n.shown("No space left on device")
+        # No space after full-width punctuation a value ends with, before a Chinese word.
+        series = i18n.shown("Recording the review of plans/a.json (session 2): RAG 复习 (N1).")
+        assert series == "正在记录 plans/a.json（第 2 次）的复习：RAG 复习（N1）。", series
     finally:
         i18n.install("en")
 

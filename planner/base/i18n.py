@@ -110,9 +110,15 @@ def shown(line: str) -> str:
     _all_templates()  # built once per language, not counted against a line
     work = _Work()
     try:
-        return work.shown(line, MAX_DEPTH)
+        translated = work.shown(line, MAX_DEPTH)
     except _OutOfTime:
         return line
+    # A value that ends in full-width punctuation (`plans/x.json（第 1 次）`) leaves the
+    # template's space before the next Chinese word: no space follows `）` in Chinese.
+    return _SPACE_AFTER_PUNCTUATION.sub("", translated) if translated != line else translated
+
+
+_SPACE_AFTER_PUNCTUATION = re.compile(r"(?<=[，。、；：！？）」』】》]) +(?=[\u4e00-\u9fff])")
 
 
 class _OutOfTime(Exception):

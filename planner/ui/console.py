@@ -86,6 +86,14 @@ def print_line(text: Text) -> None:
     out.print(fitted(text, out), soft_wrap=True)
 
 
+def print_note(text: Text) -> None:
+    """A line under a table, wrapped like the table at the console's width, on a terminal or
+    not: it belongs to the report, which a pipe gets at that width too."""
+    from planner.ui.wrapping import wrap_text
+
+    out.print(wrap_text(text, out.width), soft_wrap=True)
+
+
 def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
     # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where

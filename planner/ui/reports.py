@@ -7,6 +7,7 @@ import datetime as _dt
 
 from rich.text import Text
 
+from planner.base import i18n
 from planner.base.answers import rating_word
 from planner.base.days import AfterLastDay
 from planner.base.i18n import _
@@ -336,7 +337,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     rating = rating_word(rows[0]["rating"]) if rows else "-"
     what = (_("{rating} for {target}: {title}, reviewed today.") if day == today else
             _("{rating} for {target}: {title}, reviewed on {date}.")).format(
-                rating=rating, target=inert_line(shown), title=inert_line(title),
+                rating=rating, target=inert_line(i18n.shown(shown)), title=inert_line(title),
                 date=day.isoformat())
     print_line(Text.assemble((_("Recorded"), "bold green"), " ", inert_line(what)))
     grid = Table.grid(padding=(0, 2))

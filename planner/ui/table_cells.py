@@ -13,7 +13,7 @@ from rich.text import Text
 from planner.base import i18n
 from planner.base.i18n import _
 from planner.base.inert import inert_line
-from planner.ui.console import print_line
+from planner.ui.console import print_note
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -75,7 +75,7 @@ def _fit(width: int, spans: Sequence[int],
 
 def _note(text: str) -> None:
     """A line under a table, wrapped between words at the terminal's width."""
-    print_line(Text(inert_line(text)))
+    print_note(Text(inert_line(text)))
 
 
 def _headers() -> dict[str, str]:

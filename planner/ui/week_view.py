@@ -11,7 +11,7 @@ from rich.text import Text
 
 from planner.base.i18n import _
 from planner.base.inert import inert_line
-from planner.ui.console import out, print_line
+from planner.ui.console import out, print_note
 from planner.ui.table_cells import _short_weekday
 
 _GAP = 1  # cells between two columns: the box's divider
@@ -28,13 +28,16 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     for day in days:
         date = _dt.date.fromisoformat(day["date"])
         header = Text(f"{_short_weekday(date)} {date.strftime('%m-%d')}", style="bold")
+        # Every header two lines high: Rich puts headers at the bottom, so today's second line
+        # would push the other days' dates down a line.
+        header.append("\n")
         if date == today:
-            header.append("\n" + _("today"), style="bold reverse")
+            header.append(_("today"), style="bold reverse")
         table.add_column(header, width=width, no_wrap=True, overflow="crop")
         cells.append(_day_cell(day, width))
     table.add_row(*cells)
     out.print(table)
-    print_line(Text(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes "
+    print_note(Text(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes "
                       "falling due that day; min: planned minutes (of the daily limit)."),
                     style="dim"))
 
@@ -53,8 +56,9 @@ def _day_cell(day: dict, width: int) -> Text:
         if busy["title"]:
             lines.append((_cut(" " + inert_line(busy["title"]), width), "red"))
     for session in day["sessions"]:
-        mark = "✓" if session["done"] else ""
-        head = _cut(f"●{session['start']} {session['minutes']}′{mark}", width)
+        # ✓ in the place of ●: a mark at the end would be the first thing a narrow column cuts.
+        mark = "✓" if session["done"] else "●"
+        head = _cut(f"{mark}{session['start']} {session['minutes']}′", width)
         lines.append((head, "green" if session["done"] else "bold cyan"))
         lines.append((_cut(" " + inert_line(session["title"]), width), "cyan"))
     lines.append((_cut(_("due {count}").format(count=day["due"]), width),
