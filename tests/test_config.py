@@ -214,5 +214,5 @@ def test_a_server_error_names_the_config_file_in_use(home: Path, tmp_path: Path,
     result = run_planner("-c", str(custom), "-r", "review N1",
                          env={**os.environ, "DEEPSEEK_API_KEY": "sk-test"})
     assert result.returncode == 1
-    assert (f"Error: 404: not found (no such model); check base_url and model in {custom}\n"
+    assert (f"Error: 404: not found (“no such model”); check base_url and model in {custom}\n"
             in result.stderr)

@@ -363,7 +363,7 @@ def test_failure_after_the_save_says_so_first(server: StubServer, home: Path) ->
     summary = records(home, received)
     relative = assert_saved(home, summary, GOOD_PLAN)
     line = (f"Error: The plan is saved in {relative}; only the model's explanation failed (500: "
-            "the server failed or is overloaded (Internal server error); try again later). "
+            "the server failed or is overloaded (“Internal server error”); try again later). "
             "Do not run again, or you will have two plans.")
     # One error, wrapped at the terminal's width between words (SPEC 25).
     joined = " ".join(output.split())

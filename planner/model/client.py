@@ -299,6 +299,8 @@ def error_line(status: int, codes: set[str], server: str, env: str | None,
     `config_file` the settings file in use, named where a change there is the fix."""
     # Each line whole (with and without the server's words), so the screen can translate it.
     fix = config_fix(server)
+    # The server's own words stay data: in quotes, never mistaken for planner's (SPEC 25).
+    server = f"“{server}”" if server else ""
     if fix is not None and status in (400, 422):
         return _fix_line(status, fix, server, config_file)
     if (codes & _BAD_KEY or status == 401) and env:
