@@ -461,6 +461,9 @@ def test_a_caldav_server_that_refuses_or_lacks_the_calendar_is_unknown(
     refused, missing = found.warnings
     assert "refused the login for user 'alice'" in refused and "wrong" not in refused
     assert "no calendar named 'No such calendar'" in missing
+    # The fix is in config, not in sync's options.
+    assert 'set "calendar" in busy_calendars to one of them' in missing
+    assert "--create" not in missing and "--calendar" not in missing
     for line in found.warnings:
         assert line.endswith("its busy time is unknown") and radicale in line
     assert found.unknown == (f"{radicale} ({calendar.get_display_name()})",

@@ -150,11 +150,12 @@ def _with_deadline(client_class: type, seconds: float) -> type:
 
 
 def _find_calendar(client, url: str, name: str | None, shown: str,
-                   default_name: str | None = None, create: bool = False):
+                   default_name: str | None = None, create: bool = False,
+                   for_busy_time: bool = False):
     """The calendar named `name` (display name or its last path part), or the one at `url`,
     or (no name, `url` not a calendar) the one named `default_name`; with `create`, a calendar
     named `name` (or `default_name`) that is not there is made, at `url` itself when `url`
-    names a calendar the server lacks."""
+    names a calendar the server lacks. `for_busy_time`: the advice names busy_calendars."""
     from caldav.lib import error as dav_error
 
     try:
@@ -190,6 +191,13 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
         raise SyncError(t("{url} is not a calendar and has no calendar named {name} "
                           "(it has no calendars); name one with --calendar",
                           url=shown, name=repr(default_name)))
+    if name is None and for_busy_time:
+        if names:
+            raise SyncError(t("{url} is not a calendar (its calendars: {there}); set "
+                              "\"calendar\" in busy_calendars to one of them", url=shown,
+                              there=there))
+        raise SyncError(t("{url} is not a calendar (it has no calendars); check the URL in "
+                          "busy_calendars", url=shown))
     if name is None and not create:
         if names:
             raise SyncError(t("{url} is not a calendar (its calendars: {there}); name one with "
@@ -198,6 +206,14 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
                           "--calendar", url=shown))
     if create:
         return principal.make_calendar(name=name or default_name)
+    if for_busy_time:
+        # Read for busy time: the fix is in config's busy_calendars, not a sync option.
+        if names:
+            raise SyncError(t("no calendar named {name} at {url} (its calendars: {there}); "
+                              "set \"calendar\" in busy_calendars to one of them",
+                              name=repr(name), url=shown, there=there))
+        raise SyncError(t("no calendar named {name} at {url} (it has no calendars); check "
+                          "the URL in busy_calendars", name=repr(name), url=shown))
     if names:
         raise SyncError(t("no calendar named {name} at {url} (its calendars: {there}); add "
                           "--create to make it", name=repr(name), url=shown, there=there))
@@ -314,7 +330,7 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
         client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
         with client_class(url=url, username=user, password=password, timeout=timeout,
                           enable_rfc6764=False) as client:
-            calendar = _find_calendar(client, url, calendar_name, shown)
+            calendar = _find_calendar(client, url, calendar_name, shown, for_busy_time=True)
             stage = "listing"
             # post_filter=False: the server's answer as it is; the caller cuts it exactly.
             found = calendar.search(start=start, end=end, event=True, expand=False,
