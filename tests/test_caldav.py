@@ -365,3 +365,6 @@ def test_messages_never_hold_the_password_even_in_the_url() -> None:
     assert caldav_sync._shown_url("https://u:p%40ss@host.example:8443/dav/") == \
         "https://host.example:8443/dav/"
     assert caldav_sync._scrub("no secret here", "") == "no secret here"
+    # A short password is hidden where it stands alone, not inside every word holding it.
+    assert caldav_sync._scrub("http://h/p/ 'planner' p@h", "p") == "http://h/***/ 'planner' ***@h"
+    assert caldav_sync._scrub("at http://h/复习p/", "p") == "at http://h/复习p/"

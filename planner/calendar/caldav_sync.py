@@ -293,8 +293,16 @@ def _scrub(message: str, password: str | None) -> str:
     if password:
         for form in {password, urllib.parse.quote(password, safe=""),
                      urllib.parse.quote(password)}:
-            message = message.replace(form, "***")
+            if len(form) >= _WHOLE_WORDS_BELOW:
+                message = message.replace(form, "***")
+            else:
+                # A short password is also a piece of many words: `p` inside `http` and
+                # `planner` would garble the line; it is hidden where it stands alone.
+                message = re.sub(rf"(?<![^\W_]){re.escape(form)}(?![^\W_])", "***", message)
     return message
+
+
+_WHOLE_WORDS_BELOW = 8  # characters: a password shorter than this is hidden as a whole word
 
 
 # --- busy time (SPEC 23): one time-range query, read only -----------------------------------
