@@ -19,6 +19,7 @@ import os
 import re
 import time
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("auto", "en", "zh")
@@ -115,10 +116,13 @@ def shown(line: str) -> str:
         return line
     # A value that ends in full-width punctuation (`plans/x.json（第 1 次）`) leaves the
     # template's space before the next Chinese word: no space follows `）` in Chinese.
-    return _SPACE_AFTER_PUNCTUATION.sub("", translated) if translated != line else translated
+    return _space_after_punctuation().sub("", translated)
 
 
-_SPACE_AFTER_PUNCTUATION = re.compile(r"(?<=[，。、；：！？）」』】》]) +(?=[\u4e00-\u9fff])")
+@cache
+def _space_after_punctuation() -> re.Pattern[str]:
+    # Compiled on first use, not at every start-up: English screens never need it.
+    return re.compile(r"(?<=[，。、；：！？）」』】》]) +(?=[\u4e00-\u9fff])")
 
 
 class _OutOfTime(Exception):

@@ -31,6 +31,7 @@ from planner.ui.table_cells import (
     _status,
     _when,
 )
+from planner.ui.wrapping import Wrapped
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -264,8 +265,16 @@ def run_detail(detail: RunDetail) -> None:
 
     from planner.records.summary import DamagedRun
 
+    class ProseGrid(Table):
+        """A grid whose last column is prose, wrapped by planner's rules (SPEC 25)."""
+
+        def add_row(self, *cells, **options) -> None:  # type: ignore[override]
+            *head, last = cells
+            super().add_row(*head, Wrapped(last) if isinstance(last, Text) else last,
+                            **options)
+
     summary = detail.summary
-    grid = Table.grid(padding=(0, 2))
+    grid = ProseGrid.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     if isinstance(summary, DamagedRun):
@@ -312,7 +321,8 @@ def _conversation(steps: Sequence[Step], model: str) -> None:
     grid.add_column(overflow="fold")
     for step in steps:
         who, what = _step_words(step, model)
-        grid.add_row(_cell("" if step.call is None else f"#{step.call}"), Text(who), what)
+        grid.add_row(_cell("" if step.call is None else f"#{step.call}"), Text(who),
+                     Wrapped(what))
     out.print(Panel(grid, title=Text(_("Conversation")), title_align="left", expand=False))
 
 

@@ -139,3 +139,23 @@ def wrap_block(text: Text, width: int) -> Text:
         pieces.append(Text("\n").join(Text(" " * lead) + line for line in lines))
         offset += len(part) + 1
     return Text("\n").join(pieces)
+
+
+class Wrapped:
+    """Prose in a table cell or a panel: Rich lays it out, planner's rules wrap it (SPEC 25)."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        lines = self.text.plain.split("\n")
+        widest = max(cell_len(line) for line in lines)
+        # The narrowest it can be: its widest piece no break may split.
+        narrowest = max((cell_len(line[start:end]) for line in lines
+                         for start, end, _spaced in _atoms(line)), default=0)
+        return Measurement(min(narrowest, widest), widest).clamp(max_width=options.max_width)
+
+    def __rich_console__(self, console, options):
+        yield wrap_block(self.text, options.max_width)
