@@ -268,6 +268,10 @@ def test_wrapping_between_words_and_characters_never_before_punctuation() -> Non
         assert all(columns(line) <= width for line in lines), lines
         assert not any(line.strip()[:1] in "，。）：" for line in lines)
         assert "".join(line.strip() for line in lines) == chinese
+    # A short quoted word stays whole: 评分“吃力”, never 评分“吃 / 力”.
+    for pad in range(30, 40):
+        rated = "评" * pad + "评分“吃力”，复习于今天。"
+        assert any("“吃力”，" in line for line in wrap_plain(rated, 80).split("\n")), pad
     path = "/home/someone/" + "very-long-folder/" * 8 + "plan.json"
     pieces = spans(path, 40)
     assert all(columns(path[a:b]) <= 40 for a, b in pieces)

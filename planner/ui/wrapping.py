@@ -19,6 +19,7 @@ INDENT = 2
 _CLOSING = frozenset("，。、；：？！）》」』】〕〉”’…,.;:?!)]}%")
 # Never at the end of a line: opening punctuation.
 _OPENING = frozenset("（《「『【〔〈“‘([{")
+_SHORT_QUOTE = 6  # characters: a quoted word this short stays on one line
 
 
 def _wide(char: str) -> bool:
@@ -36,7 +37,10 @@ def _atoms(line: str) -> list[tuple[int, int, bool]]:
             spaced, index = True, index + 1
             continue
         end = index + 1
-        if not _wide(char) and char not in _OPENING:
+        closing = line.find("”", index + 1, index + 2 + _SHORT_QUOTE) if char == "“" else -1
+        if closing > 0:
+            end = closing + 1  # a short quoted word (评分“吃力”) is never split
+        elif not _wide(char) and char not in _OPENING:
             # A word: everything up to a space or a wide character.
             while end < size and line[end] != " " and not _wide(line[end]):
                 end += 1
