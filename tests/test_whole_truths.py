@@ -578,6 +578,8 @@ def test_help_metavars_and_labels_are_chinese(home: Path) -> None:
     assert "选项：" in shown and "选项:" not in shown
     english = run_planner("notes", "--help").stdout
     assert "<int range>" in english and "Options:" in english
+    done = run_planner("done", "--help", env={**os.environ, **CHINESE}).stdout
+    assert "--note <文本>" in done and "<str>" not in done
 
 
 @pytest.mark.slow  # planner in subprocesses

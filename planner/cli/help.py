@@ -136,6 +136,7 @@ def translate_commands(command) -> None:
 
 # Click's and Typer's own metavars, translated like the help around them (SPEC 25).
 METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<float range>"),
+            N_("<str>"),
             N_("<path>"), N_("PATH"), N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
 
 
