@@ -18,7 +18,9 @@ from conftest import run_planner
 
 from planner.memory import anki
 
-pytestmark = pytest.mark.slow  # Anki's own code takes a second to start
+# Anki's own code takes a second to start, and building the packages ten more: one worker
+# builds them once for every test here.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("anki")]
 
 CARDS, DAYS = 80, 200
 RATINGS = {"again": 1, "hard": 2, "good": 3, "easy": 4}

@@ -1,6 +1,6 @@
 """Ctrl+C at any prompt ends the run within a second, on a line of its own, every time (SPEC 21).
 
-The SAVE prompt (where the old flaky test interrupted) 50 times, each other prompt kind 10 times,
+The SAVE prompt (where the old flaky test interrupted) 50 times, each other prompt kind 4 times,
 in a real pseudo-terminal while two busy processes load the machine: the exit code, the time from
 the key to the end, the interruption line starting at column 0, and the records saying the same.
 """
@@ -27,7 +27,9 @@ from planner.memory import log as reviews
 # hundreds of runs in pseudo-terminals, on a loaded machine
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
-TIMES = {"save": 50, "answer": 10, "feedback": 10, "rating": 10}
+# SPEC 21 asks for 50 at one prompt (SAVE, where the old flaky test was); the other kinds
+# share its code path, and four each show they reach it.
+TIMES = {"save": 50, "answer": 4, "feedback": 4, "rating": 4}
 LIMIT = 1.0  # seconds from Ctrl+C to the end of planner
 LINE = "Error: interrupted (Ctrl+C); nothing was saved"
 

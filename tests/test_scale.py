@@ -1,4 +1,4 @@
-"""Hostile input at scale: 10,000+ property-based proposals, huge and deeply nested arguments."""
+"""Hostile input at scale: 4,000 property-based proposals, huge and deeply nested arguments."""
 
 from __future__ import annotations
 
@@ -24,19 +24,20 @@ from planner.plans.plan import InvalidArguments, parse_arguments
 
 pytestmark = pytest.mark.slow
 
-AT_SCALE = settings(max_examples=5_000, deadline=None, database=None,
+# 2,000 of each kind: the suite's time goes to the cases that find something (SPEC 26).
+AT_SCALE = settings(max_examples=2_000, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
 
 
 @AT_SCALE
 @given(plan=valid_plans, ensure_ascii=st.booleans())
-def test_five_thousand_valid_proposals_are_accepted_exactly(plan: dict, ensure_ascii: bool):
+def test_two_thousand_valid_proposals_are_accepted_exactly(plan: dict, ensure_ascii: bool):
     assert parse_arguments(json.dumps(plan, ensure_ascii=ensure_ascii), NOTES).as_dict() == plan
 
 
 @AT_SCALE
 @given(case=mutated_plans(), ensure_ascii=st.booleans())
-def test_five_thousand_mutated_proposals_are_rejected(case: tuple, ensure_ascii: bool):
+def test_two_thousand_mutated_proposals_are_rejected(case: tuple, ensure_ascii: bool):
     data, _ = case
     with pytest.raises(InvalidArguments):
         parse_arguments(json.dumps(data, ensure_ascii=ensure_ascii), NOTES)
