@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 # Three English words in a row: a sentence, not a name (`planner done`, `RAG`, `N1`).
 ENGLISH = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,}){2,}")
 # Data: quoted words (the server's), and what planner shows as it is (commands, IDs, options).
-DATA = re.compile(r"“[^”]*”|'[^']*'|\"[^\"]*\"|planner [a-z-]+(?: [A-Z_-]+)*|--[a-z-]+(?: [A-Z_]+)?")
+DATA = re.compile(r"“[^”]*”|'[^']*'|\"[^\"]*\"|planner [a-z-]+(?: [A-Z_-]+)*"
+                  r"|--[a-z-]+(?: [A-Z_]+)?")
 CLOSING = tuple("，。、；：？！）》」』】")
 
 
