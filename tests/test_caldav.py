@@ -315,7 +315,8 @@ def test_a_missing_calendar_is_one_line(radicale: str, calendar: caldav.Calendar
     message = refused(radicale, "no such calendar", USER, PASSWORD)
     assert message.startswith(f"no calendar named 'no such calendar' at {radicale} "
                               "(its calendars: ")
-    assert repr(calendar.get_display_name()) in message or message.endswith(", ...)")
+    # The list is cut after a few names: the test's own calendar may be past the cut.
+    assert repr(calendar.get_display_name()) in message or ", ...)" in message
 
 
 @pytest.mark.slow
