@@ -514,6 +514,8 @@ def test_system_reasons_are_translated_as_values() -> None:
         # No space after full-width punctuation a value ends with, before a Chinese word.
         series = i18n.shown("Recording the review of plans/a.json (session 2): RAG 复习 (N1).")
         assert series == "正在记录 plans/a.json（第 2 次）的复习：RAG 复习（N1）。", series
+        kind = i18n.shown('minutes: must be an integer, got a string "30"')
+        assert kind == 'minutes：必须是整数，收到的是字符串 "30"', kind
     finally:
         i18n.install("en")
 
