@@ -56,23 +56,16 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     `timeout`: seconds per read (None: TIMEOUT_SECONDS, read now); each request ends after it
     plus MARGIN_SECONDS in all.
     """
-    timeout = TIMEOUT_SECONDS if timeout is None else timeout
-    try:
-        from caldav.calendarobjectresource import Event
-        from caldav.davclient import DAVClient
-        from caldav.lib import error as dav_error
-    except ImportError:
-        raise MissingLibrary(t("the caldav library is not installed: {hint}",
-                               hint=install_command("caldav"))) from None
+    dav_error = _library()
+    from caldav.calendarobjectresource import Event
+
     items = list(events)
     shown = _shown_url(url)
     user, password = _credentials(url, user, password)
     stage = "login"
     written = 0
     try:
-        client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
-        with client_class(url=url, username=user, password=password, timeout=timeout,
-                          enable_rfc6764=False) as client:
+        with _client(url, user, password, timeout) as client:
             calendar = _find_calendar(client, url, calendar_name, shown, default_name,
                                       create)
             stage = "listing"
@@ -118,6 +111,27 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         if not (stage == "login" and isinstance(error, dav_error.AuthorizationError)):
             problem = _so_far(problem, written, items)
         raise SyncError(_scrub(problem, password)) from None
+
+
+def _library():
+    """caldav's error module, once caldav is known to be there; MissingLibrary when not."""
+    try:
+        from caldav.lib import error as dav_error
+    except ImportError:
+        raise MissingLibrary(t("the caldav library is not installed: {hint}",
+                               hint=install_command("caldav"))) from None
+    return dav_error
+
+
+def _client(url: str, user: str | None, password: str | None, timeout: float | None):
+    """A caldav client for `url`: `timeout` seconds per read (None: TIMEOUT_SECONDS), every
+    request ended after it plus MARGIN_SECONDS in all (SPEC 28)."""
+    from caldav.davclient import DAVClient
+
+    timeout = TIMEOUT_SECONDS if timeout is None else timeout
+    client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
+    return client_class(url=url, username=user, password=password, timeout=timeout,
+                        enable_rfc6764=False)
 
 
 def _with_deadline(client_class: type, seconds: float) -> type:
@@ -324,20 +338,12 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
     one time-range query (REPORT), not expanded: recurring events come as the server keeps
     them, and the caller expands them. Nothing is written. TooMany past `most` events;
     SyncError (one line naming the server, never the password) when it cannot be done."""
-    timeout = TIMEOUT_SECONDS if timeout is None else timeout
-    try:
-        from caldav.davclient import DAVClient
-        from caldav.lib import error as dav_error
-    except ImportError:
-        raise MissingLibrary(t("the caldav library is not installed: {hint}",
-                               hint=install_command("caldav"))) from None
+    dav_error = _library()
     shown = _shown_url(url)
     user, password = _credentials(url, user, password)
     stage = "login"
     try:
-        client_class = _with_deadline(DAVClient, timeout + MARGIN_SECONDS)
-        with client_class(url=url, username=user, password=password, timeout=timeout,
-                          enable_rfc6764=False) as client:
+        with _client(url, user, password, timeout) as client:
             calendar = _find_calendar(client, url, calendar_name, shown, for_busy_time=True)
             stage = "listing"
             # post_filter=False: the server's answer as it is; the caller cuts it exactly.
