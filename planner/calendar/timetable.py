@@ -17,6 +17,7 @@ from planner.base.i18n import t
 from planner.calendar import free_time, ics
 from planner.calendar.busy import BusyEvent, BusyTimes, read_busy
 from planner.calendar.free_time import Span
+from planner.calendar.rejections import rejection
 from planner.plans import files as plans
 from planner.plans.plan import START, InvalidArguments, ReviewPlan, ReviewSeries
 
@@ -129,15 +130,23 @@ class Timetable:
         chosen = start is None
         if start is None:
             start = self._common_start(days, plan.minutes)
-        for day in days:
+        failures = []
+        for number, day in enumerate(days, 1):
             moment = _dt.datetime.combine(day, _clock(start))
             problem = free_time.session_problem(
-                moment, plan.minutes, self.windows(day), self._busy_spans(day),
+                moment, plan.minutes, self.windows(day), self.busy_spans(day),
                 self.plans_on(day), self.planned_minutes(day), self.daily_minutes, self.until)
-            if problem is not None:
-                if chosen:  # only the deadline or the budget can stop a free slot
-                    raise InvalidArguments("date" if len(days) == 1 else "dates", problem)
+            if problem is None:
+                continue
+            if len(days) > 1:
+                # Every failing session of a series is named, so one repair mends them all.
+                failures.append((number, day.isoformat(), problem))
+            elif chosen:  # only the deadline or the budget can stop a free slot
+                raise InvalidArguments("date", problem)
+            else:
                 raise InvalidArguments(START, problem)
+        if failures:
+            raise rejection(failures, len(days))
         return Placed(plan._replace(start=start), chosen)
 
     def _common_start(self, days: list[_dt.date], minutes: int) -> str:
@@ -149,7 +158,7 @@ class Timetable:
                                          self._minutes_left(day))
             if not spans:
                 raise InvalidArguments("date" if len(days) == 1 else "dates",
-                                       self._no_room(day, minutes))
+                                       self.no_room(day, minutes, self._minutes_left(day)))
             free.append(spans)
         # The earliest common start is the start of a free span on some day: any later common
         # start can move earlier until it meets one.
@@ -168,12 +177,12 @@ class Timetable:
                 "{date} is after the deadline {until}", date=day.isoformat(),
                 until=self.until.isoformat()))
 
-    def _no_room(self, day: _dt.date, minutes: int) -> str:
+    def no_room(self, day: _dt.date, minutes: int, left: int | None) -> str:
+        """Why `day` has no free slot of `minutes` (`left`: the day's minutes still free)."""
         windows = self.windows(day)
         if not windows:
             return t("{date} has no study hours ({weekday}); choose another date",
                      date=day.isoformat(), weekday=study_hours.WEEKDAYS[day.weekday()])
-        left = self._minutes_left(day)
         if left is not None and left < minutes:
             return t("{date} has {left} of its daily {most} minutes left; a session of "
                      "{minutes} minutes does not fit", date=day.isoformat(), left=left,
@@ -183,11 +192,11 @@ class Timetable:
                  # No spaces in a value: see free_time._hours.
                  minutes=minutes, hours=",".join(study_hours.shown(windows)))
 
-    def _busy_spans(self, day: _dt.date) -> list[Span]:
+    def busy_spans(self, day: _dt.date) -> list[Span]:
         return [Span(event.start, event.end) for event in self.busy_on(day)]
 
     def _taken(self, day: _dt.date) -> list[Span]:
-        return sorted(self._busy_spans(day) + self.plans_on(day))
+        return sorted(self.busy_spans(day) + self.plans_on(day))
 
     def _minutes_left(self, day: _dt.date) -> int | None:
         if self.daily_minutes is None:

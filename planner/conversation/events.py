@@ -16,7 +16,22 @@ if TYPE_CHECKING:
     from planner.model.costs import Tally
     from planner.notes.catalog import Note
     from planner.plans.changes import Change
-    from planner.plans.plan import ReviewPlan, ReviewSeries
+    from planner.plans.study import Proposal
+
+
+class GoalOutlook(NamedTuple):
+    """A goal's readiness on its day as the SAVE screen shows it: how many of its notes reach
+    `retention` with this plan and without it, the notes still short (recall 0-1, least ready
+    first) and the goal's notes no session of the plan holds."""
+
+    name: str
+    date: _dt.date
+    retention: float
+    total: int
+    ready_with: int
+    ready_without: int
+    not_ready: tuple[tuple[str, float], ...]
+    uncovered: tuple[str, ...]
 
 
 class ConfirmRequest(NamedTuple):
@@ -25,7 +40,7 @@ class ConfirmRequest(NamedTuple):
     or None when nothing is known; `changes`: how it differs from the run's previous proposal
     (None: it is the first)."""
 
-    plan: ReviewPlan | ReviewSeries
+    plan: Proposal
     notes: tuple[Note, ...]
     target: Path
     today: _dt.date
@@ -38,6 +53,11 @@ class ConfirmRequest(NamedTuple):
     busy_unknown: tuple[str, ...] = ()
     # The last day busy time was read for, when a session lies after it; else None.
     busy_read_until: _dt.date | None = None
+    # A study plan: for each session, whether the program chose its start.
+    sessions_chosen: tuple[bool, ...] = ()
+    # A run for a goal: the goal's readiness with and without this plan (memory.readiness).
+    readiness: GoalOutlook | None = None
+    daily_minutes: int | None = None  # a study plan's weeks are shown against 7 times this
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -68,6 +88,8 @@ class Rejected(NamedTuple):
     error: str
     repair: int
     max_repairs: int
+    # One line per failing session of a study plan or series (README "A study plan to a goal").
+    lines: tuple[str, ...] = ()
 
 
 class Looked(NamedTuple):
@@ -174,7 +196,7 @@ class Outcome(NamedTuple):
     run_id: str | None = None
     folder: Path | None = None
     simulated: bool = False
-    plan: ReviewPlan | ReviewSeries | None = None
+    plan: Proposal | None = None
     approved: bool | None = None
     tool_result: dict | None = None
     error: str | None = None

@@ -16,6 +16,7 @@ from planner.base.config import Config
 from planner.base.i18n import t
 from planner.conversation.events import (
     ConfirmRequest,
+    GoalOutlook,
     Looked,
     ModelText,
     Notice,
@@ -57,7 +58,8 @@ from planner.model.turns import ToolCall, Turn, calls_instead_of_text, tool_mess
 from planner.notes.catalog import Catalog, Note
 from planner.plans import files as plans
 from planner.plans.changes import plan_changes
-from planner.plans.plan import InvalidArguments, ReviewPlan, ReviewSeries
+from planner.plans.plan import InvalidArguments
+from planner.plans.study import Proposal, StudyPlan
 from planner.records import status
 from planner.records.run_record import RECORDS_DIR, RunRecord, now_iso
 from planner.records.summary import ToolResult
@@ -244,15 +246,21 @@ class _Run(RunState):
         tool = self.registry.get(call.name)
         assert tool is not None  # _tool_turn let only offered tools through
         chosen = False
+        sessions_chosen: tuple[bool, ...] = ()
+        from planner.calendar.study_placing import place_study
+
         try:
-            plan: ReviewPlan | ReviewSeries = tool.check(call.arguments)
+            plan: Proposal = tool.check(call.arguments)
             if self.timetable is not None:
                 try:
-                    plan, chosen = self.timetable.place(plan)
+                    if isinstance(plan, StudyPlan):
+                        plan, sessions_chosen = place_study(self.timetable, plan)
+                    else:
+                        plan, chosen = self.timetable.place(plan)
                 finally:
                     self._busy_notices()
         except InvalidArguments as error:
-            return self._reject_all(number, turn, str(error))
+            return self._reject_all(number, turn, str(error), getattr(error, "lines", ()))
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
@@ -271,7 +279,8 @@ class _Run(RunState):
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes, chosen, self._unknown_busy(),
                               None if self.timetable is None
-                              else self.timetable.unread_after(plan.days))
+                              else self.timetable.unread_after(plan.days), sessions_chosen,
+                              self._readiness(plan), self.config.daily_minutes)
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -351,7 +360,21 @@ class _Run(RunState):
         """The busy calendars whose busy time could not be read (never taken as free)."""
         return () if self.timetable is None else self.timetable.busy().unknown
 
-    def _due_dates(self, plan: ReviewPlan | ReviewSeries
+    def _readiness(self, plan: Proposal) -> GoalOutlook | None:
+        """The goal's readiness with and without this plan, for the SAVE screen; None when the
+        run has no goal."""
+        goal = getattr(self, "goal", None)
+        if goal is None or self.memory is None:
+            return None
+        from planner.memory.readiness import readiness_line
+
+        try:
+            return readiness_line(self.home, self.mode, goal, plan, self.memory, self.today,
+                                  self.config)
+        except Exception:  # a prediction helps the decision; it must never stop it
+            return None
+
+    def _due_dates(self, plan: Proposal
                    ) -> dict[str, _dt.date | AfterLastDay | None] | None:
         """Each note's due date for the SAVE screen; None without review memory."""
         if self.memory is None:
@@ -361,11 +384,11 @@ class _Run(RunState):
         except Exception:  # a schedule is shown to help; it must never stop the decision
             return None
 
-    def _notes_of(self, plan: ReviewPlan | ReviewSeries) -> tuple[Note, ...]:
+    def _notes_of(self, plan: Proposal) -> tuple[Note, ...]:
         found = (self.notes.get(note_id) for note_id in plan.note_ids)
         return tuple(note for note in found if note is not None)
 
-    def _execute(self, plan: ReviewPlan | ReviewSeries, relative: str,
+    def _execute(self, plan: Proposal, relative: str,
                  target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
         # The intent is on disk before the write, so a crash in between is never silent.
@@ -401,26 +424,36 @@ class _Run(RunState):
 
     # --- repairs, lookups, refusals ---------------------------------------------------------
 
-    def _reject_all(self, number: int, turn: Turn, problem: str) -> NextStep:
-        """A rejected reply: every call in it is answered `rejected`; repair if allowed."""
+    def _reject_all(self, number: int, turn: Turn, problem: str,
+                    lines: Sequence[str] = ()) -> NextStep:
+        """A rejected reply: every call in it is answered `rejected`; repair if allowed.
+
+        `lines`: one per failing session, after `problem`, for the model and the person alike.
+        """
         tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
+        whole = "\n".join((problem, *lines))
         can_repair = self.repairs < self.limits.max_repairs
         if not (can_repair and self._more_calls(
                 t("Asking the model to correct its proposal needs another model call."))):
             for call in turn.calls:
                 self._step("rejected", number, call_id=call.id, tool=_name(call.name),
-                           error=problem, repair=0)
+                           error=whole, repair=0)
             if can_repair:
                 raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
-            # max_repairs spent (0 gives the strict rule of SPEC 5): the run stops here.
+            # max_repairs spent (0 gives the strict rule of README "Repairs"): the run stops
+            # here as a failed call does, its conversation kept for --continue.
+            for line in lines:
+                self.person.show(Notice(line))
+            self.call_failed = True
             raise _Stop(t("the model's proposal was rejected ({problem}); nothing was saved",
                           problem=problem))
         self.repairs += 1
         for call in turn.calls:
             self._step("rejected", number, call_id=call.id, tool=_name(call.name),
-                       error=problem, repair=self.repairs)
-        self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs))
-        answers = [tool_message(call.id, {"status": "rejected", "error": problem})
+                       error=whole, repair=self.repairs)
+        self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs,
+                                  tuple(lines)))
+        answers = [tool_message(call.id, {"status": "rejected", "error": whole})
                    for call in turn.calls]
         return Continue((turn.message, *answers))
 

@@ -16,7 +16,7 @@ from planner.base import storage
 from planner.base.i18n import t
 from planner.conversation.tools import MAX_RESULT_BYTES, Tool
 from planner.notes.catalog import MAX_QUERY
-from planner.plans.plan import InvalidArguments, _kind, _load_object, _show
+from planner.plans.plan import InvalidArguments, field_name, kind_of, load_object
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
@@ -210,7 +210,7 @@ def check_search(arguments: object) -> SearchArguments:
     data = _object(arguments, required=("query",), allowed=("query", "limit"))
     query = data["query"]
     if not isinstance(query, str):
-        raise InvalidArguments("query", t("must be a string, got {kind}", kind=_kind(query)))
+        raise InvalidArguments("query", t("must be a string, got {kind}", kind=kind_of(query)))
     if len(query) > MAX_QUERY:
         raise InvalidArguments("query", t("has {count} characters; at most {limit}",
                                           count=len(query), limit=MAX_QUERY))
@@ -221,7 +221,7 @@ def check_search(arguments: object) -> SearchArguments:
     limit = data.get("limit", DEFAULT_LIMIT)
     # bool is an int subclass, and 5.0 or "5" are not integers: none is converted.
     if type(limit) is not int:
-        raise InvalidArguments("limit", t("must be an integer, got {kind}", kind=_kind(limit)))
+        raise InvalidArguments("limit", t("must be an integer, got {kind}", kind=kind_of(limit)))
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidArguments("limit", t("must be from {low} to {high}, got {value}", low=1,
                                           high=MAX_LIMIT, value=limit))
@@ -233,7 +233,7 @@ def check_get(arguments: object) -> GetArguments:
     data = _object(arguments, required=("id",), allowed=("id",))
     note_id = data["id"]
     if not isinstance(note_id, str):
-        raise InvalidArguments("id", t("must be a string, got {kind}", kind=_kind(note_id)))
+        raise InvalidArguments("id", t("must be a string, got {kind}", kind=kind_of(note_id)))
     if not note_id:
         raise InvalidArguments("id", t("is empty"))
     if len(note_id) > MAX_ID:
@@ -254,9 +254,9 @@ def check_slots(arguments: object, today: _dt.date) -> SlotArguments:
     """free_slots arguments, or InvalidArguments naming the field and the rule."""
     fields = ("from", "days", "minutes")
     data = _object(arguments, required=fields, allowed=fields)
-    from planner.plans.plan import _check_date
+    from planner.plans.plan import check_date
 
-    first = _dt.date.fromisoformat(_check_date(data["from"], "from"))
+    first = _dt.date.fromisoformat(check_date(data["from"], "from"))
     last = today + _dt.timedelta(days=MAX_SLOTS_AHEAD)
     if not today <= first <= last:
         raise InvalidArguments("from", t("must be from today ({today}) to {last}, got {date}",
@@ -270,7 +270,7 @@ def _whole(data: dict, field: str, low: int, high: int) -> int:
     value = data[field]
     # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
     if type(value) is not int:
-        raise InvalidArguments(field, t("must be an integer, got {kind}", kind=_kind(value)))
+        raise InvalidArguments(field, t("must be an integer, got {kind}", kind=kind_of(value)))
     if not low <= value <= high:
         raise InvalidArguments(field, t("must be from {low} to {high}, got {value}", low=low,
                                         high=high, value=value))
@@ -278,13 +278,13 @@ def _whole(data: dict, field: str, low: int, high: int) -> int:
 
 
 def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict:
-    data = _load_object(arguments)
+    data = load_object(arguments)
     for name in required:
         if name not in data:
             raise InvalidArguments(name, t("is required but missing"))
     extra = sorted(name for name in data if name not in allowed)
     if extra:
-        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        name = field_name(extra[0])
         raise InvalidArguments(name, t("is not an allowed field (only {fields})",
                                        fields=", ".join(allowed)))
     return data

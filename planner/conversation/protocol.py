@@ -19,6 +19,8 @@ from planner.plans.plan import (
     tool_definition,
 )
 
+STUDY_TOOL_NAME = "save_study_plan"  # planner.plans.study's, without importing it at start-up
+
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
@@ -54,6 +56,19 @@ def series_tool(note_ids: Collection[str], listed: Collection[str] | None,
     )
 
 
+def study_tool(note_ids: Collection[str], listed: Collection[str] | None,
+               today: _dt.date) -> Tool:
+    """save_study_plan: the third confirmed tool; one SAVE saves every session."""
+    from planner.plans.study import parse_study_arguments, study_tool_definition
+
+    return Tool(
+        name=STUDY_TOOL_NAME,
+        schema=study_tool_definition(listed),
+        check=lambda arguments: parse_study_arguments(arguments, note_ids, today),
+        needs_confirmation=True,
+    )
+
+
 def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
     """A catalog for notes given as a plain sequence (tests, the samples)."""
     return notes if isinstance(notes, Catalog) else ListCatalog(tuple(notes), "samples")
@@ -62,14 +77,16 @@ def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
 def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
                  memory: ReviewMemory | None = None,
                  timetable: Timetable | None = None) -> Registry:
-    """The tools of one run: save_review_plan and save_review_series; search_notes and
+    """The tools of one run: save_review_plan, save_review_series and save_study_plan;
+    search_notes and
     get_note when the notes are not all listed; due_notes when `memory` knows of due notes;
     free_slots with a timetable (every live run)."""
     catalog = as_catalog(notes)
     today = today or _dt.date.today()
     listed = catalog.listed()
     ids = None if listed is None else [note.id for note in listed]
-    tools = [save_tool(catalog, ids), series_tool(catalog, ids, today)]
+    tools = [save_tool(catalog, ids), series_tool(catalog, ids, today),
+             study_tool(catalog, ids, today)]
     if catalog.offers_lookups:
         from planner.conversation.lookups import lookup_tools
 
@@ -105,6 +122,8 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
         f"For several review sessions of the same notes (spaced repetition), call "
         f"{SERIES_TOOL_NAME} once with all the dates instead; it is confirmed and saved as "
         "one.\n"
+        f"For a whole plan of sessions with their own dates and notes (for example to an "
+        f"exam), call {STUDY_TOOL_NAME} once with every session.\n"
         f"Today is {today.isoformat()} ({today.strftime('%A')}, {zone}); resolve words like "
         "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
     )

@@ -17,7 +17,7 @@ from planner.model import costs
 from planner.model.client import ModelCallError, ModelClient, reply_usage
 from planner.model.turns import ReplyError, Turn
 from planner.notes.catalog import Catalog
-from planner.plans.plan import ReviewPlan, ReviewSeries
+from planner.plans.study import Proposal
 from planner.records import status
 from planner.records.run_record import RunRecord, call_file_names, now_iso
 from planner.records.summary import CallEntry
@@ -66,7 +66,7 @@ class RunState:
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
         self.writing: Path | None = None  # the plan's path from just before its write
         # The last proposal that reached the person: a plan, or a series (SPEC 16).
-        self.proposed: ReviewPlan | ReviewSeries | None = None
+        self.proposed: Proposal | None = None
 
     # --- the budget of calls ----------------------------------------------------------------
 

@@ -10,7 +10,8 @@ from planner.base import storage
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES
-from planner.plans.plan import InvalidArguments, ReviewPlan, ReviewSeries
+from planner.plans.plan import InvalidArguments
+from planner.plans.study import Proposal, StudyPlan
 from planner.records.summary import PlanRecord
 
 
@@ -85,8 +86,12 @@ def _argument_problem(tool: str, error: InvalidArguments) -> str:
     return f"{tool} {error}"
 
 
-def _plan_record(plan: ReviewPlan | ReviewSeries) -> PlanRecord:
+def _plan_record(plan: Proposal) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
+    if isinstance(plan, StudyPlan):
+        sessions = tuple(session.as_dict() for session in plan.sessions)
+        return PlanRecord(plan.title, plan.note_ids, None, plan.minutes, plan.days, None,
+                          sessions)
     return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
                       getattr(plan, "dates", None), plan.start)
 

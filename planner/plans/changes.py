@@ -9,9 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from planner.plans.plan import ReviewPlan, ReviewSeries
-
-    Proposal = ReviewPlan | ReviewSeries
+    from planner.plans.study import Proposal
 
 
 class Change(NamedTuple):
@@ -50,4 +48,6 @@ def plan_changes(before: Proposal, after: Proposal) -> tuple[Change, ...]:
 
 
 def _kind(proposal: Proposal) -> str:
+    if hasattr(proposal, "sessions"):
+        return "study plan"
     return "series" if hasattr(proposal, "dates") else "plan"

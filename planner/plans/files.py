@@ -38,13 +38,16 @@ from planner.plans.plan import (
     MIN_SESSIONS,
     SERIES_FIELDS,
     START,
-    ReviewPlan,
     ReviewSeries,
 )
+from planner.plans.study import Proposal, StudyPlan
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 PLAN_VERSION = 2
 SERIES_VERSION = 3  # a series only; a single plan is still written as version 2
+STUDY_VERSION = 4  # a study plan: sessions of their own, and the goal it was made for
+MAX_STUDY_SESSIONS = 60
+MAX_GOAL_NAME = 40
 MAX_PLAN_BYTES = storage.MIB
 MAX_DEPTH = 64  # SPEC 14: nested JSON deeper than this is refused
 # Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
@@ -58,6 +61,9 @@ ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "
 
 _V1_KEYS = frozenset({"simulated", "plan"})
 _V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
+_V4_KEYS = _V2_KEYS | {"goal"}
+_STUDY_KEYS = frozenset({"title", "sessions"})
+_SESSION_KEYS = frozenset({"date", "start", "minutes", "note_ids"})
 _PLAN_KEYS = frozenset(FIELDS)
 _SERIES_KEYS = frozenset(SERIES_FIELDS)
 _NOTE_KEYS = frozenset({"id", "title"})
@@ -105,19 +111,24 @@ def row_ref(row: dict) -> str:
 
 
 def plan_file_content(
-    plan: ReviewPlan | ReviewSeries, *, simulated: bool, run_id: str, created_at: str,
-    notes: Sequence
+    plan: Proposal, *, simulated: bool, run_id: str,
+    created_at: str, notes: Sequence, goal: str | None = None
 ) -> bytes:
-    """The plan file (version 2; a series version 3): indented UTF-8 JSON ending in a newline."""
-    data = {
-        "version": SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
+    """The plan file (version 2; a series version 3; a study plan version 4, with its goal):
+    indented UTF-8 JSON ending in a newline."""
+    study = isinstance(plan, StudyPlan)
+    data: dict = {
+        "version": STUDY_VERSION if study else
+        SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
         "simulated": simulated,
         "run_id": run_id,
         "created_at": created_at,
-        "plan": plan.as_dict(),
-        # The titles as they are now: the notes may be renamed later, the plan keeps its words.
-        "notes": [{"id": note.id, "title": note.title} for note in notes],
     }
+    if study:
+        data["goal"] = goal
+    # The titles as they are now: the notes may be renamed later, the plan keeps its words.
+    data.update(plan=plan.as_dict(), notes=[{"id": note.id, "title": note.title}
+                                            for note in notes])
     # The plan is the person's own file: indented to be read by eye.
     return storage.to_json(data, indent=2)
 
@@ -231,7 +242,7 @@ def _mark(row: dict, marks: Marks) -> None:
         row["dropped"] = row["run_id"] in marks.dropped
 
 
-def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries,
+def confirmation_warnings(home: Home, mode: str, plan: Proposal,
                           today: _dt.date,
                           dropped: Callable[[], frozenset[str]] = frozenset) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.
@@ -301,7 +312,7 @@ def confirmation_warnings(home: Home, mode: str, plan: ReviewPlan | ReviewSeries
     return warnings
 
 
-def plan_days(plan: ReviewPlan | ReviewSeries) -> tuple[str, ...]:
+def plan_days(plan: Proposal) -> tuple[str, ...]:
     """The dates of a plan (one) or of a series (each session's, in order)."""
     return plan.days
 
@@ -364,11 +375,13 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
             raise BadPlan(t("run_id: must be letters, digits, '.', '_' or '-' (at most 100)"))
         _check_created_at(data["created_at"])
         notes = data["notes"]
-    elif type(version) is int and version > SERIES_VERSION:
-        raise BadPlan(t("is a version-{version} plan file; this planner reads versions 1 to 3",
+    elif version == STUDY_VERSION and type(version) is int:
+        return _study_rows(file, data)
+    elif type(version) is int and version > STUDY_VERSION:
+        raise BadPlan(t("is a version-{version} plan file; this planner reads versions 1 to 4",
                         version=version))
     else:
-        raise BadPlan(t("version: must be 2 or 3 (or absent, for version 1)"))
+        raise BadPlan(t("version: must be 2, 3 or 4 (or absent, for version 1)"))
     simulated = data["simulated"]
     if type(simulated) is not bool:
         raise BadPlan(t("simulated: must be true or false"))
@@ -399,6 +412,51 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
         "session": number if series else None, "done": False, "dropped": False,
         "problem": None, "start": start,
     } for number, date in enumerate(dates, 1)]
+
+
+def _study_rows(file: str, data: dict) -> list[dict]:
+    """The rows of a version-4 file: one per session, each with its own notes and start."""
+    _exact_keys(data, _V4_KEYS, t("a plan file"))
+    run_id, goal, plan = data["run_id"], data["goal"], data["plan"]
+    if not is_run_id(run_id):
+        raise BadPlan(t("run_id: must be letters, digits, '.', '_' or '-' (at most 100)"))
+    _check_created_at(data["created_at"])
+    if type(data["simulated"]) is not bool:
+        raise BadPlan(t("simulated: must be true or false"))
+    if goal is not None and (type(goal) is not str or not 1 <= len(goal) <= MAX_GOAL_NAME
+                             or not goal.isprintable()):
+        raise BadPlan(t("goal: must be null or a goal's name of 1 to {most} characters",
+                        most=MAX_GOAL_NAME))
+    if type(plan) is not dict:
+        raise BadPlan(t("plan: must be an object"))
+    _exact_keys(plan, _STUDY_KEYS, "plan")
+    _check_title(plan["title"])
+    sessions = plan["sessions"]
+    if type(sessions) is not list or not 1 <= len(sessions) <= MAX_STUDY_SESSIONS:
+        raise BadPlan(t("plan.sessions: must be a list of 1 to {most} sessions",
+                        most=MAX_STUDY_SESSIONS))
+    for session in sessions:
+        if type(session) is not dict:
+            raise BadPlan(t("plan.sessions: must hold objects"))
+        _exact_keys(session, _SESSION_KEYS, t("plan.sessions item"))
+        _check_date(session["date"], "plan.sessions.date")
+        start, minutes = session["start"], session["minutes"]
+        if type(start) is not str or not _START.fullmatch(start):
+            raise BadPlan(t("plan.start: must be a 24-hour time HH:MM"))
+        if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
+            raise BadPlan(t("plan.minutes: must be an integer from 1 to {max_minutes}",
+                            max_minutes=MAX_MINUTES))
+        _check_note_ids(session["note_ids"])
+    every = list(dict.fromkeys(note for session in sessions for note in session["note_ids"]))
+    _check_notes(data["notes"], every)
+    titles = {note["id"]: note for note in data["notes"]}
+    return [{
+        "file": file, "run_id": run_id, "date": session["date"],
+        "minutes": session["minutes"], "title": plan["title"],
+        "note_ids": session["note_ids"], "notes": [titles[note] for note in session["note_ids"]],
+        "simulated": data["simulated"], "session": number, "done": False, "dropped": False,
+        "problem": None, "start": session["start"], "goal": goal,
+    } for number, session in enumerate(sessions, 1)]
 
 
 def _check_date(date: object, field: str) -> str:

@@ -115,7 +115,7 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
         "pattern": _DATE_PATTERN,
         "description": "Review day as YYYY-MM-DD (an absolute date).",
     }
-    properties[START] = _start_property("the session")
+    properties[START] = start_property("the session")
     return _function(TOOL_NAME, (
         "Propose a review plan for existing notes. Use it only when the request gives "
         "a title, the notes, the date and the minutes. If any of these is missing or "
@@ -139,7 +139,7 @@ def series_tool_definition(note_ids: Collection[str] | None) -> dict:
                         f"strictly increasing, the last at most {MAX_DAYS_AHEAD} days after "
                         "today."),
     }
-    properties[START] = _start_property("every session")
+    properties[START] = start_property("every session")
     return _function(SERIES_TOOL_NAME, (
         "Propose a series of review sessions of the same notes at growing intervals (for "
         "spaced repetition), saved together with one confirmation. Use it only when the "
@@ -158,7 +158,7 @@ _TIMES = ("A session must lie inside the person's study hours, overlap no busy t
           "fits.")
 
 
-def _start_property(whose: str) -> dict:
+def start_property(whose: str) -> dict:
     return {
         "type": "string",
         "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
@@ -167,27 +167,37 @@ def _start_property(whose: str) -> dict:
     }
 
 
-def _properties(note_ids: Collection[str] | None) -> dict:
-    """The fields a plan and a series share: title, note_ids and minutes."""
+def title_property() -> dict:
+    """The schema of `title`, the same in every save tool."""
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_TITLE,
+        "description": f"Short title of the review session, one line, 1 to {MAX_TITLE} "
+                       "characters.",
+    }
+
+
+def note_ids_property(note_ids: Collection[str] | None) -> dict:
+    """The schema of `note_ids`, the same in every save tool; None: IDs not listed."""
     items: dict = {"type": "string"}
     if note_ids is not None:
         items["enum"] = sorted(note_ids)
     return {
-        "title": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": MAX_TITLE,
-            "description": f"Short title of the review session, one line, 1 to {MAX_TITLE} "
-                           "characters.",
-        },
-        "note_ids": {
-            "type": "array",
-            "items": items,
-            "minItems": 1,
-            "maxItems": MAX_NOTES,
-            "uniqueItems": True,
-            "description": f"IDs of existing notes to review: 1 to {MAX_NOTES}, each once.",
-        },
+        "type": "array",
+        "items": items,
+        "minItems": 1,
+        "maxItems": MAX_NOTES,
+        "uniqueItems": True,
+        "description": f"IDs of existing notes to review: 1 to {MAX_NOTES}, each once.",
+    }
+
+
+def _properties(note_ids: Collection[str] | None) -> dict:
+    """The fields a plan and a series share: title, note_ids and minutes."""
+    return {
+        "title": title_property(),
+        "note_ids": note_ids_property(note_ids),
         "minutes": {
             "type": "integer",
             "minimum": 1,
@@ -216,26 +226,26 @@ def _function(name: str, description: str, properties: dict, fields: tuple[str, 
 
 def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
     """Turn the model's `arguments` text into a ReviewPlan, or raise InvalidArguments."""
-    data = _exact_fields(_load_object(arguments), FIELDS)
+    data = _exact_fields(load_object(arguments), FIELDS)
     return ReviewPlan(
-        title=_check_title(data["title"]),
-        note_ids=_check_note_ids(data["note_ids"], note_ids),
-        date=_check_date(data["date"]),
-        minutes=_check_minutes(data["minutes"]),
-        start=_check_start(data.get(START, _ABSENT)),
+        title=check_title(data["title"]),
+        note_ids=check_note_ids(data["note_ids"], note_ids),
+        date=check_date(data["date"]),
+        minutes=check_minutes(data["minutes"]),
+        start=check_start(data.get(START, _ABSENT)),
     )
 
 
 def parse_series_arguments(arguments: object, note_ids: Collection[str],
                            today: _dt.date) -> ReviewSeries:
     """Turn the model's `arguments` text into a ReviewSeries, or raise InvalidArguments."""
-    data = _exact_fields(_load_object(arguments), SERIES_FIELDS)
+    data = _exact_fields(load_object(arguments), SERIES_FIELDS)
     return ReviewSeries(
-        title=_check_title(data["title"]),
-        note_ids=_check_note_ids(data["note_ids"], note_ids),
-        dates=_check_dates(data["dates"], today),
-        minutes=_check_minutes(data["minutes"]),
-        start=_check_start(data.get(START, _ABSENT)),
+        title=check_title(data["title"]),
+        note_ids=check_note_ids(data["note_ids"], note_ids),
+        dates=check_dates(data["dates"], today),
+        minutes=check_minutes(data["minutes"]),
+        start=check_start(data.get(START, _ABSENT)),
     )
 
 
@@ -247,23 +257,21 @@ def _exact_fields(data: dict, fields: tuple[str, ...]) -> dict:
         raise InvalidArguments(missing[0], t("is required but missing"))
     extra = sorted(name for name in data if name not in fields and name != START)
     if extra:
-        name = extra[0] if extra[0].isidentifier() and len(extra[0]) <= 40 else _show(extra[0])
+        name = field_name(extra[0])
         raise InvalidArguments(name, t("is not an allowed field (only {fields})",
                                        fields=", ".join((*fields, START))))
     return data
 
 
-def _load_object(arguments: object) -> dict:
-    """Parse the arguments text as one JSON object, refusing anything ambiguous."""
+def load_object(arguments: object, limit: int = MAX_ARGUMENTS_BYTES) -> dict:
+    """Parse the arguments text as one JSON object of at most `limit` bytes, refusing anything
+    ambiguous."""
     if not isinstance(arguments, str):
         raise InvalidArguments("arguments", t("must be a JSON text, got {kind}",
-                                              kind=_kind(arguments)))
+                                              kind=kind_of(arguments)))
     # Checked before parsing so a huge or deeply nested text costs almost nothing.
-    if len(arguments) > MAX_ARGUMENTS_BYTES or (
-        len(arguments.encode("utf-8", "surrogatepass")) > MAX_ARGUMENTS_BYTES
-    ):
-        raise InvalidArguments("arguments", t("are longer than {limit} bytes",
-                                              limit=MAX_ARGUMENTS_BYTES))
+    if len(arguments) > limit or len(arguments.encode("utf-8", "surrogatepass")) > limit:
+        raise InvalidArguments("arguments", t("are longer than {limit} bytes", limit=limit))
     try:
         data = strictjson.loads(arguments)
     except strictjson.JSONRefused as error:
@@ -272,12 +280,12 @@ def _load_object(arguments: object) -> dict:
         raise InvalidArguments("arguments", f"{_PLURAL.get(verb, verb)} {rest}") from None
     if not isinstance(data, dict):
         raise InvalidArguments("arguments", t("must be a JSON object, got {kind}",
-                                              kind=_kind(data)))
+                                              kind=kind_of(data)))
     return data
 
 
 _PLURAL = {"repeats": "repeat", "contains": "contain", "is": "are"}
-# The strict reader's reasons as _load_object words them, with "arguments" as the subject:
+# The strict reader's reasons as load_object words them, with "arguments" as the subject:
 # marked here (t() without values gives the template back) so that the screen translates them.
 _PLURAL_REASONS = (
     t("repeat the key {key}"),
@@ -289,9 +297,9 @@ _PLURAL_REASONS = (
 )
 
 
-def _check_title(value: object) -> str:
+def check_title(value: object) -> str:
     if not isinstance(value, str):
-        raise InvalidArguments("title", t("must be a string, got {kind}", kind=_kind(value)))
+        raise InvalidArguments("title", t("must be a string, got {kind}", kind=kind_of(value)))
     title = value.strip(_SPACES)
     if not title:
         raise InvalidArguments("title", t("is empty after trimming spaces; a title has 1 to "
@@ -306,38 +314,38 @@ def _check_title(value: object) -> str:
     return title
 
 
-def _check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
+def check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise InvalidArguments("note_ids", t("must be a list of note IDs, got {kind}",
-                                             kind=_kind(value)))
+                                             kind=kind_of(value)))
     if not 1 <= len(value) <= MAX_NOTES:
         raise InvalidArguments("note_ids", t("must hold 1 to {limit} note IDs, got {count}",
                                              limit=MAX_NOTES, count=len(value)))
     for item in value:
         if not isinstance(item, str):
             raise InvalidArguments("note_ids", t("must hold strings, got {kind}",
-                                                 kind=_kind(item)))
+                                                 kind=kind_of(item)))
         if item not in known:
             # A large notes folder is not listed: the model is told to search instead.
             if len(known) <= _LISTED_IDS:
                 raise InvalidArguments("note_ids", t("{note} is not an existing note ({known})",
-                                                     note=_show(item),
+                                                     note=shown_value(item),
                                                      known=", ".join(sorted(known))))
             raise InvalidArguments("note_ids", t("{note} is not an existing note; use "
                                                  "search_notes to find the right ID",
-                                                 note=_show(item)))
+                                                 note=shown_value(item)))
     if len(set(value)) != len(value):
         raise InvalidArguments("note_ids", t("repeats a note ID"))
     return tuple(value)
 
 
-def _check_date(value: object, field: str = "date") -> str:
+def check_date(value: object, field: str = "date") -> str:
     if not isinstance(value, str):
         raise InvalidArguments(field, t("must be a string YYYY-MM-DD, got {kind}",
-                                        kind=_kind(value)))
+                                        kind=kind_of(value)))
     if not _DATE.fullmatch(value):
         raise InvalidArguments(field, t("must be written YYYY-MM-DD, got {value}",
-                                        value=_show(value)))
+                                        value=shown_value(value)))
     try:
         day = _dt.date.fromisoformat(value)
     except ValueError:
@@ -352,14 +360,14 @@ def _check_date(value: object, field: str = "date") -> str:
     return value
 
 
-def _check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
+def check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise InvalidArguments("dates", t("must be a list of dates YYYY-MM-DD, got {kind}",
-                                          kind=_kind(value)))
+                                          kind=kind_of(value)))
     if not MIN_SESSIONS <= len(value) <= MAX_SESSIONS:
         raise InvalidArguments("dates", t("must hold {low} to {high} dates, got {count}",
                                           low=MIN_SESSIONS, high=MAX_SESSIONS, count=len(value)))
-    dates = tuple(_check_date(item, "dates") for item in value)
+    dates = tuple(check_date(item, "dates") for item in value)
     for earlier, later in zip(dates, dates[1:], strict=False):
         if later <= earlier:
             raise InvalidArguments("dates", t("must be strictly increasing, but {later} comes "
@@ -373,40 +381,40 @@ def _check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
     return dates
 
 
-def _check_start(value: object) -> str | None:
+def check_start(value: object) -> str | None:
     """The optional start: absent is None; anything else must be "HH:MM" (null is refused)."""
     if value is _ABSENT:
         return None
     if not isinstance(value, str):
-        raise InvalidArguments(START, t("must be a string HH:MM, got {kind}", kind=_kind(value)))
+        raise InvalidArguments(START, t("must be a string HH:MM, got {kind}", kind=kind_of(value)))
     if not _START.fullmatch(value):
         raise InvalidArguments(START, t("must be a 24-hour time HH:MM, got {value}",
-                                        value=_show(value)))
+                                        value=shown_value(value)))
     return value
 
 
-def _check_minutes(value: object) -> int:
+def check_minutes(value: object) -> int:
     # bool is an int subclass in Python, and 20.0 or "20" are not integers: none is converted.
     if type(value) is not int:
-        raise InvalidArguments("minutes", t("must be an integer, got {kind}", kind=_kind(value)))
+        raise InvalidArguments("minutes", t("must be an integer, got {kind}", kind=kind_of(value)))
     if not 1 <= value <= MAX_MINUTES:
         raise InvalidArguments("minutes", t("must be from {low} to {high}, got {value}", low=1,
                                             high=MAX_MINUTES, value=value))
     return value
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
     """A short description of a JSON value for error messages: "an integer 5", "a list"."""
     kind = type(value)
     # One template per kind: a value is shown in words of the person's language.
     if kind is bool:
-        return t("a boolean {value}", value=_show(value))
+        return t("a boolean {value}", value=shown_value(value))
     if kind is int:
-        return t("an integer {value}", value=_show(value))
+        return t("an integer {value}", value=shown_value(value))
     if kind is float:
-        return t("a number with a fraction {value}", value=_show(value))
+        return t("a number with a fraction {value}", value=shown_value(value))
     if kind is str:
-        return t("a string {value}", value=_show(value))
+        return t("a string {value}", value=shown_value(value))
     if kind is list:
         return t("a list")
     if kind is dict:
@@ -414,11 +422,16 @@ def _kind(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, (str, int, float, bool)):
-        return f"{kind.__name__} {_show(value)}"
+        return f"{kind.__name__} {shown_value(value)}"
     return kind.__name__
 
 
-def _show(value: object) -> str:
+def field_name(name: str) -> str:
+    """An unknown field's name for an error: as it is when it looks like a name, else quoted."""
+    return name if name.isidentifier() and len(name) <= 40 else shown_value(name)
+
+
+def shown_value(value: object) -> str:
     """A value for an error message: JSON-quoted, ASCII-escaped and cut short."""
     text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -135,6 +135,8 @@ class TerminalPerson:
                                  "correct it ({repair} of {limit}).").format(
                     error=inert_line(shown(event.error)), repair=event.repair,
                     limit=event.max_repairs), style="yellow"))
+                for line in event.lines:  # each failing session, as the model is told
+                    print_line(Text("  " + inert_line(shown(line)), style="yellow"))
             case Looked():
                 argument = json.dumps(_plain(event.arguments), ensure_ascii=False)
                 print_line(Text(_("Looked up for the model: {tool} {argument} → {summary}").format(
@@ -341,6 +343,12 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
     schedules, each session of a series, target file."""
     plan = view.plan
     warn = "bold yellow"
+    if hasattr(plan, "sessions"):
+        _show_rows(_study_rows(view), simulated, None,
+                   (_("Proposed study plan of {count} sessions (simulated model)") if simulated
+                    else _("Proposed study plan of {count} sessions")).format(
+                       count=len(plan.days)))
+        return
     rows = [(_("Title"), inert_line(plan.title), "")]
     for index, note in enumerate(view.notes):
         where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
@@ -372,28 +380,56 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
         start = (_("{start} (chosen by planner: the first free time)").format(start=plan.start)
                  if view.start_chosen else plan.start)
         rows.append((_("Start"), start, ""))
-    rows += [("", _("warning: the busy times in {source} are unknown; that time may not be "
-                    "free").format(source=inert_line(source)), warn)
-             for source in view.busy_unknown]
-    if view.busy_read_until is not None:
-        rows.append(("", _("warning: busy time after {date} was not read; that time may not "
-                           "be free").format(date=view.busy_read_until.isoformat()), warn))
+    rows += _busy_rows(view)
     rows += [(_("Minutes"), str(plan.minutes), ""),
              (_("Save to"), inert_line(str(view.target)), "")]
-    rows += [("", _("warning: {warning}").format(warning=inert_line(shown(warning))), warn)
-             for warning in view.warnings]
+    rows += _warning_rows(view)
+    what = None if len(dates) == 1 and not hasattr(plan, "dates") else len(dates)
+    _show_rows(rows, simulated, what)
+
+
+def _warning_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
+    """The warnings about saved plans, then what changed since the previous proposal."""
+    rows = [("", _("warning: {warning}").format(warning=inert_line(shown(warning))),
+             "bold yellow") for warning in view.warnings]
     if view.changes is not None:
         rows += change_rows(view.changes)
-    what = None if len(dates) == 1 and not hasattr(plan, "dates") else len(dates)
+    return rows
+
+
+def _study_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
+    """A study plan's rows (planner.ui.study_view), then busy warnings, target and warnings."""
+    from planner.ui.study_view import study_rows
+
+    rows = study_rows(view, view.daily_minutes) + _busy_rows(view)
+    rows.append((_("Save to"), inert_line(str(view.target)), ""))
+    return rows + _warning_rows(view)
+
+
+def _busy_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
+    """Busy time that is unknown: a source that could not be read, or days past those read."""
+    rows = [("", _("warning: the busy times in {source} are unknown; that time may not be "
+                   "free").format(source=inert_line(source)), "bold yellow")
+            for source in view.busy_unknown]
+    if view.busy_read_until is not None:
+        rows.append(("", _("warning: busy time after {date} was not read; that time may not "
+                           "be free").format(date=view.busy_read_until.isoformat()),
+                     "bold yellow"))
+    return rows
+
+
+def _show_rows(rows: list[tuple[str, str, str]], simulated: bool, what: int | None,
+               title: str | None = None) -> None:
+    """The panel on the terminal, or with the rest of the output when the terminal is gone."""
     screen = _screen()
     try:
-        _plan_panel(screen, rows, simulated, what)
+        _plan_panel(screen, rows, simulated, what, title)
     except OSError:
         if screen is out:
             raise
         # The terminal went away while showing it: the plan goes with the rest of the output,
         # and the SAVE prompt, which needs that terminal too, finds none and cancels.
-        _plan_panel(out, rows, simulated, what)
+        _plan_panel(out, rows, simulated, what, title)
     finally:
         if screen is not out:
             try:
@@ -464,7 +500,7 @@ def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
 
 
 def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool,
-                sessions: int | None = None) -> None:
+                sessions: int | None = None, title: str | None = None) -> None:
     """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
     columns = screen.width
     try:
@@ -490,7 +526,9 @@ def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bo
             body.append(part, style=style)
             body.append("\n")
     body.rstrip()
-    if sessions is None:
+    if title is not None:
+        pass
+    elif sessions is None:
         title = _("Proposed plan (simulated model)") if simulated else _("Proposed plan")
     else:
         title = (_("Proposed series of {count} sessions (simulated model)") if simulated

@@ -1,0 +1,79 @@
+"""Placing and checking every session of a study plan against the person's week at once.
+
+Each session is checked as a single plan is (study hours, busy time, saved plans, the day's
+minutes, the deadline); this plan's own earlier sessions count as taken time and minutes. A
+session without a start gets the first free slot after the earlier sessions of its day. Every
+failing session is named, so that the model can mend them all in one repair.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner.base.i18n import t
+from planner.calendar import free_time
+from planner.calendar.free_time import Span
+from planner.calendar.rejections import rejection
+from planner.plans.study import Session, StudyPlan
+
+if TYPE_CHECKING:
+    from planner.calendar.timetable import Timetable
+
+class PlacedStudy(NamedTuple):
+    """A study plan with every start known, and which starts the program chose."""
+
+    plan: StudyPlan
+    chosen: tuple[bool, ...]
+
+
+def place_study(timetable: Timetable, plan: StudyPlan) -> PlacedStudy:
+    """Every session placed and checked; SessionsRejected naming every one that fails."""
+    own_spans: dict[_dt.date, list[Span]] = {}
+    own_minutes: dict[_dt.date, int] = {}
+    failures: list[tuple[int, str, str]] = []
+    placed: list[Session] = []
+    for number, session in enumerate(plan.sessions, 1):
+        day = _dt.date.fromisoformat(session.date)
+        mine = own_spans.get(day, [])
+        planned = timetable.planned_minutes(day) + own_minutes.get(day, 0)
+        if session.start is None:
+            start, problem = _first_free(timetable, day, session.minutes, mine, planned)
+        else:
+            start = _dt.datetime.combine(day, _clock(session.start))
+            problem = free_time.session_problem(
+                start, session.minutes, timetable.windows(day), timetable.busy_spans(day),
+                [*timetable.plans_on(day), *mine], planned, timetable.daily_minutes,
+                timetable.until)
+        if problem is not None or start is None:
+            failures.append((number, session.date, problem or ""))
+            continue
+        own_spans.setdefault(day, []).append(
+            Span(start, start + _dt.timedelta(minutes=session.minutes)))
+        own_minutes[day] = own_minutes.get(day, 0) + session.minutes
+        placed.append(session._replace(start=start.strftime("%H:%M")))
+    if failures:
+        raise rejection(failures, len(plan.sessions))
+    return PlacedStudy(plan._replace(sessions=tuple(placed)),
+                       tuple(session.start is None for session in plan.sessions))
+
+
+def _first_free(timetable: Timetable, day: _dt.date, minutes: int, mine: list[Span],
+                planned: int) -> tuple[_dt.datetime | None, str | None]:
+    """The first free start after this plan's earlier sessions of `day`, or the reason."""
+    if timetable.until is not None and day > timetable.until:
+        return None, t("{date} is after the deadline {until}", date=day.isoformat(),
+                       until=timetable.until.isoformat())
+    left = None if timetable.daily_minutes is None else max(timetable.daily_minutes - planned, 0)
+    taken = sorted([*timetable.busy_spans(day), *timetable.plans_on(day), *mine])
+    after = max((span.end for span in mine), default=None)
+    for span in free_time.free_spans(day, timetable.windows(day), taken, minutes, left):
+        start = span.start if after is None else max(span.start, after)
+        if start + _dt.timedelta(minutes=minutes) <= span.end:
+            return start, None
+    return None, timetable.no_room(day, minutes, left)
+
+
+def _clock(text: str) -> _dt.time:
+    hours, minutes = text.split(":")
+    return _dt.time(int(hours), int(minutes))

@@ -1,0 +1,223 @@
+"""The study plan: many sessions, each with its own date, start, minutes and notes.
+
+`save_study_plan` is the third confirmed tool (README, "A study plan to a goal"). Each session's
+fields follow the rules of `save_review_plan` exactly (planner.plans.plan); nothing is converted
+and unknown fields are refused. The sessions come in time order and no two of them overlap.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Collection
+from typing import NamedTuple
+
+from planner.base.i18n import t
+from planner.plans.plan import (
+    LIMITS,
+    MAX_DAYS_AHEAD,
+    START,
+    InvalidArguments,
+    ReviewPlan,
+    ReviewSeries,
+    check_date,
+    check_minutes,
+    check_note_ids,
+    check_start,
+    check_title,
+    field_name,
+    kind_of,
+    load_object,
+    note_ids_property,
+    start_property,
+    title_property,
+)
+
+STUDY_TOOL_NAME = "save_study_plan"
+STUDY_FIELDS = ("title", "sessions")
+SESSION_FIELDS = ("date", "minutes", "note_ids")
+MAX_STUDY_SESSIONS = 60
+# 60 sessions of three notes each are about 6 KB of JSON: the arguments' bound for this tool.
+MAX_STUDY_BYTES = 16384
+
+
+class Session(NamedTuple):
+    """One session of a study plan: its day, start ("HH:MM", None until placed), minutes, notes."""
+
+    date: str
+    minutes: int
+    note_ids: tuple[str, ...]
+    start: str | None = None
+
+    def as_dict(self) -> dict:
+        """The session as the plan file holds it (start only when known)."""
+        data: dict = {"date": self.date}
+        if self.start is not None:
+            data[START] = self.start
+        data["minutes"] = self.minutes
+        data["note_ids"] = list(self.note_ids)
+        return data
+
+
+class StudyPlan(NamedTuple):
+    """A checked study plan: a title and 1 to 60 sessions in time order."""
+
+    title: str
+    sessions: tuple[Session, ...]
+
+    @property
+    def days(self) -> tuple[str, ...]:
+        """Every session's date, in order (a day may come twice)."""
+        return tuple(session.date for session in self.sessions)
+
+    @property
+    def note_ids(self) -> tuple[str, ...]:
+        """Every note of the plan once, in the order the sessions first name them."""
+        return tuple(dict.fromkeys(note for session in self.sessions
+                                   for note in session.note_ids))
+
+    @property
+    def minutes(self) -> int:
+        """The minutes of all sessions together."""
+        return sum(session.minutes for session in self.sessions)
+
+    @property
+    def start(self) -> None:
+        """A study plan has no common start: each session has its own."""
+        return None
+
+    def as_dict(self) -> dict:
+        """The plan as the JSON object that is saved and recorded."""
+        return {"title": self.title,
+                "sessions": [session.as_dict() for session in self.sessions]}
+
+
+def study_tool_definition(note_ids: Collection[str] | None) -> dict:
+    """save_study_plan as a Chat Completions `tools` entry; None: IDs not listed (no enum)."""
+    session = {
+        "type": "object",
+        "properties": {
+            "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                     "description": "The session's day as YYYY-MM-DD."},
+            START: start_property("the session"),
+            "minutes": {"type": "integer", "minimum": 1, "maximum": 120,
+                        "description": "Length of the session in minutes, 1 to 120."},
+            "note_ids": note_ids_property(note_ids),
+        },
+        "required": list(SESSION_FIELDS),
+        "additionalProperties": False,
+    }
+    return {
+        "type": "function",
+        "function": {
+            "name": STUDY_TOOL_NAME,
+            "description": (
+                "Propose a whole study plan (for example to an exam): 1 to "
+                f"{MAX_STUDY_SESSIONS} sessions, each with its own date, minutes and 1 to 3 "
+                "notes, in time order, no two overlapping; saved together after one "
+                "confirmation. " + LIMITS + " Every session is checked like a single plan: "
+                "inside the study hours, no busy time, no saved plan, the day within its daily "
+                "minutes (this plan's other sessions of that day count), before the deadline. "
+                "A rejection names every failing session by its number, so correct them all "
+                "at once. The tool returns the real result: {\"status\": \"saved\", \"path\": "
+                "...}, {\"status\": \"cancelled\"} or {\"status\": \"failed\", \"error\": ...}."),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "title": title_property(),
+                    "sessions": {"type": "array", "items": session, "minItems": 1,
+                                 "maxItems": MAX_STUDY_SESSIONS,
+                                 "description": "The sessions in time order, numbered from 1."},
+                },
+                "required": list(STUDY_FIELDS),
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def parse_study_arguments(arguments: object, note_ids: Collection[str],
+                          today: _dt.date) -> StudyPlan:
+    """Turn the model's `arguments` text into a StudyPlan, or raise InvalidArguments."""
+    data = load_object(arguments, MAX_STUDY_BYTES)
+    _exact(data, STUDY_FIELDS, (), "")
+    title = check_title(data["title"])
+    sessions = data["sessions"]
+    if type(sessions) is not list:
+        raise InvalidArguments("sessions", t("must be a list of sessions, got {kind}",
+                                             kind=kind_of(sessions)))
+    if not 1 <= len(sessions) <= MAX_STUDY_SESSIONS:
+        raise InvalidArguments("sessions", t("must hold 1 to {limit} sessions, got {count}",
+                                             limit=MAX_STUDY_SESSIONS, count=len(sessions)))
+    last = (today + _dt.timedelta(days=MAX_DAYS_AHEAD)).isoformat()
+    checked = tuple(_session(number, value, note_ids, last)
+                    for number, value in enumerate(sessions, 1))
+    _in_time_order(checked)
+    return StudyPlan(title, checked)
+
+
+def _session(number: int, value: object, known: Collection[str], last: str) -> Session:
+    prefix = t("session {number}", number=number)
+    if type(value) is not dict:
+        raise InvalidArguments(prefix, t("must be an object, got {kind}", kind=kind_of(value)))
+    _exact(value, SESSION_FIELDS, (START,), prefix + " ")
+    field = prefix + " "
+    try:
+        date = check_date(value["date"])
+        if date > last:
+            raise InvalidArguments("date", t("{date} is more than {days} days after today; the "
+                                             "last may be {last}", date=date,
+                                             days=MAX_DAYS_AHEAD, last=last))
+        session = Session(date, check_minutes(value["minutes"]),
+                          check_note_ids(value["note_ids"], known),
+                          check_start(value[START]) if START in value else None)
+    except InvalidArguments as error:
+        raise InvalidArguments(field + error.field, error.rule) from None
+    return session
+
+
+def _exact(data: dict, fields: tuple[str, ...], optional: tuple[str, ...], prefix: str) -> None:
+    """Every field present and no other: the first missing, else the first unknown, is named."""
+    missing = [name for name in fields if name not in data]
+    if missing:
+        raise InvalidArguments(prefix + missing[0], t("is required but missing"))
+    allowed = (*fields, *optional)
+    extra = sorted(name for name in data if name not in allowed)
+    if extra:
+        raise InvalidArguments(prefix + field_name(extra[0]), t(
+            "is not an allowed field (only {fields})", fields=", ".join(allowed)))
+
+
+def _in_time_order(sessions: tuple[Session, ...]) -> None:
+    """Dates never go back; on one day, sessions with starts come in order and never overlap."""
+    for number, (earlier, later) in enumerate(zip(sessions, sessions[1:], strict=False), 2):
+        if later.date < earlier.date:
+            raise InvalidArguments("sessions", t(
+                "must be in time order, but session {number} ({later}) comes after session "
+                "{previous} ({earlier})", number=number, later=later.date,
+                previous=number - 1, earlier=earlier.date))
+        if later.date == earlier.date and later.start is not None \
+                and earlier.start is not None:
+            if later.start < earlier.start:
+                raise InvalidArguments("sessions", t(
+                    "must be in time order, but session {number} starts at {later} on {date}, "
+                    "before session {previous} at {earlier}", number=number, later=later.start,
+                    date=later.date, previous=number - 1, earlier=earlier.start))
+            if _minutes_of(later.start) < _minutes_of(earlier.start) + earlier.minutes:
+                raise InvalidArguments("sessions", t(
+                    "session {number} ({date} {start}) overlaps session {previous}, which "
+                    "runs to {end}", number=number, date=later.date, start=later.start,
+                    previous=number - 1, end=_clock(_minutes_of(earlier.start)
+                                                     + earlier.minutes)))
+
+
+def _minutes_of(start: str) -> int:
+    hours, minutes = start.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+# Whatever a confirmed tool proposes: one plan, a series or a study plan.
+Proposal = ReviewPlan | ReviewSeries | StudyPlan

@@ -1,0 +1,83 @@
+"""The SAVE screen of a study plan: its sessions by week, the notes left out, the readiness."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import TYPE_CHECKING
+
+from planner.base.i18n import _, shown
+from planner.base.inert import inert_line
+
+if TYPE_CHECKING:
+    from planner.conversation.events import ConfirmRequest, GoalOutlook
+    from planner.plans.study import StudyPlan
+
+MAX_NAMED = 10  # notes named one by one on the screen; the rest are counted
+WARN = "bold yellow"
+
+
+def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[str, str, str]]:
+    """The panel's rows: title, then each week (Monday to Sunday) with its minutes and
+    sessions, the goal's notes no session covers, and the readiness line."""
+    plan: StudyPlan = view.plan  # type: ignore[assignment]
+    rows = [(_("Title"), inert_line(plan.title), "")]
+    outlook: GoalOutlook | None = view.readiness  # type: ignore[assignment]
+    if outlook is not None:
+        rows.append((_("Goal"), _("{name}, {date}").format(
+            name=inert_line(outlook.name), date=outlook.date.isoformat()), ""))
+    chosen = view.sessions_chosen
+    weeks: dict[_dt.date, list[int]] = {}
+    for index, session in enumerate(plan.sessions):
+        day = _dt.date.fromisoformat(session.date)
+        weeks.setdefault(day - _dt.timedelta(days=day.weekday()), []).append(index)
+    for monday, indexes in weeks.items():
+        minutes = sum(plan.sessions[index].minutes for index in indexes)
+        sunday = monday + _dt.timedelta(days=6)
+        budget = ("" if daily_minutes is None else
+                  _(" of {most} min").format(most=f"{daily_minutes * 7:,}"))
+        rows.append((_("Week"), _("{first} – {last}: {minutes} min{budget}").format(
+            first=monday.isoformat(), last=sunday.isoformat()[5:], minutes=f"{minutes:,}",
+            budget=budget), "bold"))
+        for index in indexes:
+            session = plan.sessions[index]
+            day = _dt.date.fromisoformat(session.date)
+            mark = "*" if index < len(chosen) and chosen[index] else ""
+            rows.append(("", _("{number}. {weekday} {date} {start}  {minutes} min  "
+                               "{notes}").format(
+                number=index + 1, weekday=_short_weekday(day), date=session.date,
+                start=(session.start or "--:--") + mark, minutes=session.minutes,
+                notes=_(", ").join(inert_line(note) for note in session.note_ids)), ""))
+    if any(chosen):
+        rows.append(("", _("* start chosen by planner: the first free time"), "dim"))
+    if outlook is not None:
+        rows += _outlook_rows(outlook)
+    return rows
+
+
+def _outlook_rows(outlook: GoalOutlook) -> list[tuple[str, str, str]]:
+    rows = []
+    if outlook.uncovered:
+        rows.append((_("Left out"), _("{notes} (no session of this plan holds them)").format(
+            notes=_named(outlook.uncovered)), WARN))
+    rows.append(("", _("On {date}: {ready} of {total} notes ready ({percent}% or more); "
+                       "without this plan: {without}").format(
+        date=outlook.date.isoformat(), ready=outlook.ready_with, total=outlook.total,
+        percent=round(outlook.retention * 100), without=outlook.ready_without), "bold"))
+    if outlook.not_ready:
+        rows.append((_("Not ready"), _named([
+            _("{note} {percent}%").format(note=inert_line(note), percent=round(recall * 100))
+            for note, recall in outlook.not_ready]), WARN))
+    return rows
+
+
+def _named(items: list[str] | tuple[str, ...]) -> str:
+    """At most MAX_NAMED items, then how many more."""
+    words = _(", ").join(inert_line(shown(item)) for item in items[:MAX_NAMED])
+    if len(items) > MAX_NAMED:
+        words += _(" and {count} more").format(count=len(items) - MAX_NAMED)
+    return words
+
+
+def _short_weekday(day: _dt.date) -> str:
+    return (_("Mon"), _("Tue"), _("Wed"), _("Thu"), _("Fri"), _("Sat"),
+            _("Sun"))[day.weekday()]

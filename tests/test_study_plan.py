@@ -1,0 +1,178 @@
+"""save_study_plan end to end (README "A study plan to a goal"): the real SDK against the local
+stub server, a vdir of weekly classes, every session checked at once, the repair, the v4 file,
+its sessions as rows of their own, and the strict checks of the arguments."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+
+import pytest
+from conftest import today
+from people import ScriptedPerson
+from stub_server import Reply, StubServer, text_reply, tool_call_reply
+from test_week_flow import configure, results_sent, write_class_vdir
+
+from planner.cli.run import timetable_for
+from planner.conversation.flow import run_flow
+from planner.model.client import LiveClient
+from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans import files as plans
+from planner.plans.plan import InvalidArguments
+from planner.plans.study import parse_study_arguments
+
+KEY = "sk-test-study"
+MONDAY = today() + _dt.timedelta(days=7 - today().weekday())  # next week's Monday
+CLASS_DAY = MONDAY + _dt.timedelta(days=2)  # a weekly class, 19:00-20:00, on Wednesdays
+UNTIL = MONDAY + _dt.timedelta(days=20)
+
+
+def day(offset: int) -> str:
+    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
+
+
+def session(offset: int, start: str | None = None, minutes: int = 30,
+            notes: tuple[str, ...] = ("N1",)) -> dict:
+    data: dict = {"date": day(offset), "minutes": minutes, "note_ids": list(notes)}
+    if start is not None:
+        data["start"] = start
+    return data
+
+
+def study(*sessions: dict, title: str = "Exam") -> dict:
+    return {"title": title, "sessions": list(sessions)}
+
+
+def proposal(arguments: dict, call_id: str = "call_0001") -> dict:
+    return tool_call_reply(arguments, name="save_study_plan", call_id=call_id)
+
+
+def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",), **config):
+    server.add(*(Reply(body=reply) for reply in replies))
+    settings = configure(home, server.url, **config)
+    person = ScriptedPerson(list(answers), save_only=True)
+    outcome = run_flow("plan my exam", client=LiveClient(settings, KEY), person=person,
+                       home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
+                       today=today(),
+                       timetable=timetable_for(settings, home, "live", today(), UNTIL))
+    return outcome, person
+
+
+TWELVE_WITH_FOUR_FAILING = study(
+    session(0, "19:00"), session(1, "19:00", notes=("N2",)),
+    session(2, "19:00"),                               # 3: the weekly class, 19:00-20:00
+    session(3), session(4, "23:00"),                   # 5: outside the study hours
+    session(5, "19:00", minutes=30), session(5, "20:00", minutes=30),  # 7: past 40 minutes
+    session(6, "19:30"), session(7), session(8, notes=("N2", "N3")), session(10),
+    session(25, "19:00"),                              # 12: after the deadline
+)
+
+
+def test_twelve_sessions_four_failing_for_four_reasons_then_repaired_and_saved(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes", CLASS_DAY)
+    repaired = dict(TWELVE_WITH_FOUR_FAILING)
+    repaired["sessions"] = [*TWELVE_WITH_FOUR_FAILING["sessions"]]
+    repaired["sessions"][2] = session(2, "20:00")
+    repaired["sessions"][4] = session(4, "21:00")
+    repaired["sessions"][6] = session(5, "20:00", minutes=10)
+    repaired["sessions"][11] = session(19, "19:00")
+    outcome, person = run(home, server, proposal(TWELVE_WITH_FOUR_FAILING),
+                          proposal(repaired, call_id="call_0002"),
+                          text_reply("Saved."), daily_minutes=40)
+    assert outcome.exit_code == 0
+    rejected, saved = results_sent(server)[:2]
+    assert rejected["status"] == "rejected"
+    lines = rejected["error"].splitlines()
+    assert lines[0] == "sessions: 4 of 12 sessions do not fit; mend them all and propose the " \
+                       "plan again"
+    assert lines[1] == f"session 3 ({day(2)}): overlaps busy time 19:00–20:00 on {day(2)}"
+    assert lines[2].startswith(f"session 5 ({day(4)}): starts at 23:00 on {day(4)}, outside")
+    assert lines[3] == (f"session 7 ({day(5)}): would make {day(5)} hold 60 planned minutes; "
+                        "daily_minutes is 40")
+    assert lines[4] == (f"session 12 ({day(25)}): {day(25)} is after the deadline "
+                        f"{UNTIL.isoformat()}")
+    assert len(lines) == 5
+    # The person saw the same lines.
+    (event,) = [event for event in person.events if type(event).__name__ == "Rejected"]
+    assert list(event.lines) == lines[1:]
+    assert saved["status"] == "saved"
+    (path,) = (home / "plans").iterdir()
+    data = json.loads(path.read_text())
+    assert data["version"] == 4 and data["goal"] is None
+    starts = [item["start"] for item in data["plan"]["sessions"]]
+    assert None not in starts and len(starts) == 12
+    # A session without start goes to the first free time: session 4 on day 3 at 19:00.
+    assert data["plan"]["sessions"][3] == {"date": day(3), "start": "19:00", "minutes": 30,
+                                           "note_ids": ["N1"]}
+    (view,) = person.views
+    assert view.sessions_chosen[3] and not view.sessions_chosen[0]
+    rows = plans.list_plans(home, False, False, today())
+    assert [row["session"] for row in rows] == list(range(1, 13))
+    assert rows[9]["note_ids"] == ["N2", "N3"] and rows[9]["start"] == "19:00"
+    assert [note["id"] for note in rows[9]["notes"]] == ["N2", "N3"]
+
+
+def test_a_study_plan_that_is_never_repaired_ends_with_its_lines_and_the_way_back(
+        home: Path, server: StubServer) -> None:
+    write_class_vdir(home / "classes", CLASS_DAY)
+    outcome, person = run(home, server, proposal(TWELVE_WITH_FOUR_FAILING),
+                          daily_minutes=40, max_repairs=0)
+    assert outcome.exit_code == 1 and outcome.call_failed
+    assert "4 of 12 sessions do not fit" in outcome.error
+    notices = [event.text for event in person.events if type(event).__name__ == "Notice"]
+    assert any(text.startswith("session 3 (") for text in notices)
+    assert not (home / "plans").exists()
+
+
+def test_sessions_of_a_saved_study_plan_block_a_later_one(home: Path,
+                                                          server: StubServer) -> None:
+    write_class_vdir(home / "classes", CLASS_DAY)
+    run(home, server, proposal(study(session(0, "19:00"), session(1))),
+        text_reply("ok"))
+    outcome, person = run(home, server, proposal(study(session(1, "19:10"))),
+                          text_reply("no"), max_repairs=1)
+    rejected = results_sent(server)[-1]
+    assert rejected["status"] == "rejected"
+    assert f"overlaps the saved plan at 19:00–19:30 on {day(1)}" in rejected["error"]
+    assert len(list((home / "plans").iterdir())) == 1
+
+
+KNOWN = {"N1", "N2", "N3", "N4"}
+
+
+@pytest.mark.parametrize(("arguments", "words"), [
+    (study(session(0) | {"extra": 1}), "session 1 extra: is not an allowed field"),
+    ({"title": "x", "sessions": [session(0)], "goal": "y"}, "goal: is not an allowed field"),
+    (study(*[session(0)] * 61), "sessions: must hold 1 to 60 sessions, got 61"),
+    (study(), "sessions: must hold 1 to 60 sessions, got 0"),
+    (study(session(0, notes=("N1", "N2", "N3", "N4"))),
+     "session 1 note_ids: must hold 1 to 3 note IDs, got 4"),
+    (study(session(0) | {"minutes": "30"}), 'session 1 minutes: must be an integer, got a '
+                                             'string "30"'),
+    (study(session(0) | {"minutes": 30.0}), "session 1 minutes: must be an integer"),
+    (study(session(0) | {"date": 20261208}), "session 1 date: must be a string YYYY-MM-DD"),
+    (study(session(0, notes=("N9",))), "session 1 note_ids: \"N9\" is not an existing note"),
+    (study(session(1), session(0)), "sessions: must be in time order"),
+    (study(session(0, "19:30"), session(0, "19:00")), "sessions: must be in time order, but "
+                                                      "session 2 starts at 19:00"),
+    (study(session(0, "19:00"), session(0, "19:20")), "sessions: session 2"),
+    (study(session(0) | {"start": None}), "session 1 start: must be a string HH:MM, got null"),
+    ({"title": "x", "sessions": {"date": day(0)}}, "sessions: must be a list of sessions"),
+    ({"title": "x", "sessions": ["N1"]}, "session 1: must be an object, got a string"),
+])
+def test_every_field_of_every_session_is_checked_without_coercion(arguments: dict,
+                                                                  words: str) -> None:
+    with pytest.raises(InvalidArguments) as caught:
+        parse_study_arguments(json.dumps(arguments), KNOWN, today())
+    assert words in str(caught.value)
+
+
+def test_a_good_plan_is_read_as_given() -> None:
+    plan = parse_study_arguments(json.dumps(study(session(0, "19:00"), session(0, "19:30"),
+                                                  session(3, notes=("N2", "N3")))),
+                                 KNOWN, today())
+    assert plan.days == (day(0), day(0), day(3))
+    assert plan.note_ids == ("N1", "N2", "N3") and plan.minutes == 90
+    assert plan.sessions[2].start is None
