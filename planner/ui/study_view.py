@@ -26,6 +26,7 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[st
         rows.append((_("Goal"), _("{name}, {date}").format(
             name=inert_line(outlook.name), date=outlook.date.isoformat()), ""))
     chosen = view.sessions_chosen
+    width = len(str(len(plan.sessions)))  # numbers right-aligned: " 9." above "10."
     weeks: dict[_dt.date, list[int]] = {}
     for index, session in enumerate(plan.sessions):
         day = _dt.date.fromisoformat(session.date)
@@ -44,8 +45,9 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[st
             mark = "*" if index < len(chosen) and chosen[index] else ""
             rows.append(("", _("{number}. {weekday} {date} {start}  {minutes} min  "
                                "{notes}").format(
-                number=index + 1, weekday=_short_weekday(day), date=session.date,
-                start=(session.start or "--:--") + mark, minutes=session.minutes,
+                number=f"{index + 1:>{width}}", weekday=_short_weekday(day),
+                date=session.date, start=((session.start or "--:--") + mark).ljust(6),
+                minutes=session.minutes,
                 notes=_(", ").join(inert_line(note) for note in session.note_ids)), ""))
     if any(chosen):
         rows.append(("", _("* start chosen by planner: the first free time"), "dim"))
