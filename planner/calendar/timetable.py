@@ -50,6 +50,8 @@ class Timetable:
         self._said = False  # whether the busy calendars' warnings were handed out
         self._plans: dict[_dt.date, list[Span]] | None = None
         self._minutes: dict[_dt.date, int] = {}
+        # A saved session (`<run_id>[#n]`) left out of the plans: the one being moved.
+        self.leave_out: str | None = None
 
     # --- what the run knows ------------------------------------------------------------------
 
@@ -112,7 +114,8 @@ class Timetable:
                 if plans.plan_names(plans.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
-        rows = [row for row in rows if row["problem"] is None and not row["dropped"]]
+        rows = [row for row in rows if row["problem"] is None and not row["dropped"]
+                and (self.leave_out is None or plans.row_ref(row) != self.leave_out)]
         self._plans, self._minutes = {}, {}
         for row, start in zip(rows, session_starts(rows, self.review_time), strict=True):
             day = _dt.date.fromisoformat(row["date"])

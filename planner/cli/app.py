@@ -11,7 +11,7 @@ import typer
 from planner import ui
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
-from planner.cli import history, keys, memory, notes, plans, reviews, run
+from planner.cli import history, keys, memory, notes, plans, reviews, run, sessions
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
 from planner.records import status
@@ -78,6 +78,8 @@ app.command("reviews", short_help="The reviews you recorded, newest first.")(
     reviews.reviews_command)
 app.command("drop", short_help="Say a saved plan will not happen.",
              context_settings={"ignore_unknown_options": True})(reviews.drop_command)
+app.command("move", short_help="Move one saved session to another day or time.")(
+    sessions.move_command)
 app.command("due", short_help="The notes due for review.")(reviews.due_command)
 app.command("fit", short_help="Fit the memory model to your reviews (and Anki's).")(
     memory.fit_command)

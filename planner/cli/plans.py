@@ -120,7 +120,9 @@ def plans_command(
         rows = [row for row in rows if row["problem"] is not None
                 or (row["date"] >= now and not row["dropped"])]
     if as_json:
-        ui.print_json_lines(rows)
+        # A moved session simply has its new date and start here; the mark is the screen's.
+        ui.print_json_lines([{key: value for key, value in row.items() if key != "moved"}
+                             for row in rows])
         if no_plans:
             _demo_plans_hint(folder, exporting=False)
     elif not (no_plans and _demo_plans_hint(folder, exporting=False)):

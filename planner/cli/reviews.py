@@ -71,6 +71,27 @@ def _pick_plan_run(folder: Path, wanted: str) -> str:
     return _pick_run(folder, wanted)
 
 
+def _session_ref(text: str) -> tuple[str, int | None]:
+    """RUN or RUN#n: the run and the session number (None: the whole plan)."""
+    from planner.plans import files as plans
+
+    try:
+        return plans.split_ref(text)
+    except ValueError as error:
+        _usage(str(error))
+
+
+def _session_rows(rows: list[dict], number: int | None) -> list[dict]:
+    """All of a plan's rows, or only session `number`'s; one line, exit 2, when it has none."""
+    if number is None:
+        return rows
+    chosen = [row for row in rows if row["session"] == number]
+    if not chosen:
+        _usage(t("{file} has no session {number} (it has {count})", file=rows[0]["file"],
+                 number=number, count=len(rows)))
+    return chosen
+
+
 def _ask_rating() -> str | None:
     """The rating from the terminal (Enter: good); None: no terminal (then it is good)."""
     from planner.conversation.events import Prompt
@@ -160,8 +181,10 @@ def done_command(
     if run_id is None:
         target = _reviewing(reviewing.latest_open, folder, today, marks)
     else:
-        found = _pick_plan_run(folder, run_id)
-        rows = _reviewing(reviewing.plan_rows, folder, found, today, marks)
+        wanted, number = _session_ref(run_id)
+        found = _pick_plan_run(folder, wanted)
+        rows = _session_rows(_reviewing(reviewing.plan_rows, folder, found, today, marks),
+                             number)
         target = _reviewing(reviewing.target_of, rows, found)
     note_ids = _reviewing(reviewing.chosen_notes, target, note or ())
     _reviewing(reviewing.check_after_saved, target, reviewed_at)
@@ -300,18 +323,22 @@ def drop_command(
     if run_id.startswith("-") and not run_id[1:].isdigit():
         _usage(t("no such option: {option} (planner drop -h lists the options)",
                  option=run_id))
-    found = _pick_plan_run(folder, run_id)
+    wanted, number = _session_ref(run_id)
+    found = _pick_plan_run(folder, wanted)
     log = _reviewing(reviewing.read_log, folder)
     _log_warnings(log.warnings)
-    rows = _reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
-                      reviewing.marks_from(log.events))
-    _reviewing(reviewing.drop, folder, rows, found, undo)
+    rows = _session_rows(_reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
+                                    reviewing.marks_from(log.events)), number)
+    ref = found if number is None else f"{found}#{number}"
+    _reviewing(reviewing.drop, folder, rows, ref, undo)
+    what = rows[0]["file"] if number is None else t(
+        "{file} (session {session})", file=rows[0]["file"], session=number)
     if undo:
-        ui.info(t("Brought back {file}: it is planned again.", file=rows[0]["file"]))
+        ui.info(t("Brought back {file}: it is planned again.", file=what))
     else:
         ui.info(t("Dropped {file}: planner plans hides it (--all shows it), exports cancel its "
-                  "events; planner drop --undo {run_id} brings it back.", file=rows[0]["file"],
-                  run_id=found))
+                  "events; planner drop --undo {run_id} brings it back.", file=what,
+                  run_id=ref))
 
 
 def due_command(

@@ -77,7 +77,16 @@ class DropUndo(NamedTuple):
     undone_at: _dt.datetime
 
 
-Event = Review | Undo | Drop | DropUndo
+class Move(NamedTuple):
+    """Session `run_id` (`<run>#n`, or a plan's run ID) now happens on `date` at `start`."""
+
+    run_id: str
+    date: str
+    start: str
+    moved_at: _dt.datetime
+
+
+Event = Review | Undo | Drop | DropUndo | Move
 
 
 class LogContents(NamedTuple):
@@ -148,6 +157,14 @@ def record_drop_undo(home: str | os.PathLike[str], run_id: str, *,
     """Append a drop-undo line: the dropped plan is back."""
     event = DropUndo(run_id, _utc(at))
     append(home, [event], t("the undo of the drop"))
+    return event
+
+
+def record_move(home: str | os.PathLike[str], run_id: str, date: str, start: str, *,
+                at: _dt.datetime | None = None) -> Move:
+    """Append a move line: the session happens at its new date and start (the latest wins)."""
+    event = Move(run_id, date, start, _utc(at))
+    append(home, [event], t("the move"))
     return event
 
 
@@ -234,6 +251,9 @@ def encode(event: Event) -> bytes:
         case DropUndo():
             data = {"version": LOG_VERSION, "kind": "drop-undo", "run_id": event.run_id,
                     "undone_at": _iso(event.undone_at)}
+        case Move():
+            data = {"version": LOG_VERSION, "kind": "move", "run_id": event.run_id,
+                    "date": event.date, "start": event.start, "moved_at": _iso(event.moved_at)}
         case _:
             raise TypeError(f"not a review log event: {event!r}")
     # Checked by the reader's own rules: planner never writes a line it would skip.
@@ -363,6 +383,7 @@ _KEYS = {
     "undo": frozenset({"version", "kind", "review_id", "undone_at"}),
     "drop": frozenset({"version", "kind", "run_id", "dropped_at"}),
     "drop-undo": frozenset({"version", "kind", "run_id", "undone_at"}),
+    "move": frozenset({"version", "kind", "run_id", "date", "start", "moved_at"}),
 }
 
 
@@ -376,7 +397,7 @@ def _event(data: object) -> Event:
     kind = data.get("kind")
     keys = _KEYS.get(kind) if type(kind) is str else None
     if keys is None:
-        raise _BadLine(t("kind is {value}, not review, undo, drop or drop-undo",
+        raise _BadLine(t("kind is {value}, not review, undo, drop, drop-undo or move",
                          value=_show(kind)))
     if data.keys() != keys:
         missing = sorted(keys - data.keys())
@@ -392,6 +413,9 @@ def _event(data: object) -> Event:
             return Undo(_text(data, "review_id"), _moment(data, "undone_at"))
         case "drop":
             return Drop(_text(data, "run_id"), _moment(data, "dropped_at"))
+        case "move":
+            return Move(_text(data, "run_id"), _day(data), _start(data),
+                        _moment(data, "moved_at"))
         case _:
             return DropUndo(_text(data, "run_id"), _moment(data, "undone_at"))
 
@@ -487,6 +511,35 @@ def effective_reviews(events: Sequence[Event]) -> list[Review]:
     """The reviews that count, in file order: every review not undone."""
     undone = undone_ids(events)
     return [event for event in events if type(event) is Review and event.review_id not in undone]
+
+
+def moves(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
+    """Where each moved session happens now, (date, start), the latest move winning."""
+    return {event.run_id: (event.date, event.start) for event in events if type(event) is Move}
+
+
+def _day(data: dict) -> str:
+    value = data["date"]
+    if type(value) is not str or not _DAY.fullmatch(value):
+        raise _BadLine(t("date is {value}, not a date YYYY-MM-DD", value=_show(value)))
+    try:
+        day = _dt.date.fromisoformat(value)
+    except ValueError:
+        raise _BadLine(t("date is {value}, not a date YYYY-MM-DD", value=_show(value))) from None
+    if not days.usable_day(day):
+        raise _BadLine(t("date is {value}, at the edge of the calendar", value=_show(value)))
+    return value
+
+
+def _start(data: dict) -> str:
+    value = data["start"]
+    if type(value) is not str or not _CLOCK.fullmatch(value):
+        raise _BadLine(t("start is {value}, not a 24-hour time HH:MM", value=_show(value)))
+    return value
+
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_CLOCK = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 
 
 def dropped_runs(events: Iterable[Event]) -> frozenset[str]:

@@ -58,7 +58,7 @@ def marks_from(events: Sequence) -> plans.Marks:
     """The done and dropped plans of the review log's events."""
     done = frozenset(review.run_id for review in review_log.effective_reviews(events)
                      if review.run_id is not None)
-    return plans.Marks(done, review_log.dropped_runs(events))
+    return plans.Marks(done, review_log.dropped_runs(events), review_log.moves(events))
 
 
 def read_marks(home: Home) -> tuple[plans.Marks, list[str]]:

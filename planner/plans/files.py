@@ -23,7 +23,8 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
@@ -94,7 +95,9 @@ class Marks(NamedTuple):
     """What the review log says about saved plans, by the `run_id` its lines carry."""
 
     done: frozenset[str] = frozenset()  # a plan's run ID, or `<run_id>#n` for a session
-    dropped: frozenset[str] = frozenset()  # plans' run IDs
+    dropped: frozenset[str] = frozenset()  # plans' run IDs, or `<run_id>#n` for a session
+    # Where a moved plan or session happens now: (date, start) by its `<run_id>[#n]`.
+    moved: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
 NO_MARKS = Marks()
@@ -103,6 +106,16 @@ NO_MARKS = Marks()
 def session_ref(run_id: str, session: int | None) -> str:
     """How the log names a plan (its run ID) or session n of a series (`<run_id>#n`)."""
     return run_id if session is None else f"{run_id}#{session}"
+
+
+def split_ref(text: str) -> tuple[str, int | None]:
+    """`RUN#n` as (RUN, n); anything else as (text, None). ValueError when n is not 1 to 60."""
+    run, mark, number = text.partition("#")
+    if not mark:
+        return text, None
+    if not number.isascii() or not number.isdigit() or not 1 <= int(number) <= 60:
+        raise ValueError(t("{ref}: the session number after # must be 1 to 60", ref=text))
+    return run, int(number)
 
 
 def row_ref(row: dict) -> str:
@@ -239,7 +252,13 @@ def _mark(row: dict, marks: Marks) -> None:
     if marks.done:
         row["done"] = row_ref(row) in marks.done
     if marks.dropped:
-        row["dropped"] = row["run_id"] in marks.dropped
+        row["dropped"] = row["run_id"] in marks.dropped or row_ref(row) in marks.dropped
+    if marks.moved:
+        where = marks.moved.get(row_ref(row))
+        if where is not None:
+            # Plan files are never rewritten: the log's latest move says where it is now.
+            row["date"], row["start"] = where
+            row["moved"] = True
 
 
 def confirmation_warnings(home: Home, mode: str, plan: Proposal,

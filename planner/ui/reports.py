@@ -52,7 +52,8 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
         past = len(plans) - upcoming
         wide = out.width >= WIDE
         sessions = any(row.get("session") is not None for row in plans)
-        marked = any(row.get("done") or row.get("dropped") for row in plans)
+        marked = any(row.get("done") or row.get("dropped") or row.get("moved")
+                     for row in plans)
         grid = _list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
                                 folder=folder, upcoming=upcoming, past=past))
@@ -75,6 +76,8 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
             if row.get("dropped"):
                 style = "dim strike"
             date = f"{row['date']} {_short_weekday(day)}" if day else row["date"]
+            if row.get("start"):
+                date += f" {row['start']}"
             title, notes = _cell(row["title"]), _cell(", ".join(row["note_ids"]))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
@@ -86,6 +89,7 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
             if marked:
                 cells.append(Text(_("dropped"), style="yellow") if row.get("dropped")
                              else Text(_("done"), style="green") if row.get("done")
+                             else Text(_("moved"), style="cyan") if row.get("moved")
                              else Text(""))
             if wide:
                 cells.append(_cell(row["file"], "dim"))

@@ -1,0 +1,154 @@
+"""One session on its own: planner move RUN#n --date YYYY-MM-DD [--start HH:MM]."""
+
+import datetime as _dt
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import ConfigOption, HomeOption, _log_warnings, _usage, _workspace
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
+
+
+def move_command(
+    ctx: typer.Context,
+    session: Annotated[
+        str,
+        typer.Argument(metavar="RUN#n", show_default=False,
+                       help="The session: a run (as for planner show) and its session number "
+                       "after # (RUN alone for a single plan)."),
+    ],
+    date: Annotated[
+        str,
+        typer.Option("--date", metavar="YYYY-MM-DD", show_default=False,
+                     help="The session's new day."),
+    ],
+    start: Annotated[
+        str | None,
+        typer.Option("--start", metavar="HH:MM", show_default=False,
+                     help="Its new start (default: it keeps its start)."),
+    ] = None,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Move one saved session to another day or time, checked as a proposed one is.
+
+    Study hours, busy time, the other sessions, the daily minutes and the plan's deadline
+    (its goal's day) all count. The move is recorded in the review log; the plan file stays
+    as it was, and plans, week and the calendars show the session where it was moved to.
+
+    Example: planner move 20261204T101500000000Z-ab12cd#3 --date 2026-12-20 --start 19:30
+    """
+    from planner.cli.reviews import _pick_plan_run, _reviewing
+    from planner.cli.run import timetable_for
+    from planner.memory import log as review_log
+    from planner.memory import reviewing
+    from planner.plans import files as plans
+
+    workspace = _workspace(ctx, home, config_path)
+    folder = workspace.home
+    try:
+        wanted, number = plans.split_ref(session)
+    except ValueError as error:
+        _usage(str(error))
+    day = _day(date)
+    if start is not None and not _START.fullmatch(start):
+        _usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
+    config = workspace.config()
+    today = _dt.date.today()
+    log = _reviewing(reviewing.read_log, folder)
+    _log_warnings(log.warnings)
+    found = _pick_plan_run(folder, wanted)
+    rows = _reviewing(reviewing.plan_rows, folder, found, today, reviewing.marks_from(log.events))
+    row = _session_row(rows, found, number)
+    clock = start or row["start"] or config.review_time
+    until = _deadline(folder, config, row)
+    timetable = timetable_for(config, folder, "live", today, until)
+    timetable.leave_out = plans.row_ref(row)
+    from planner.calendar.moving import move_problem
+
+    hours, minutes = clock.split(":")
+    moment = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    problem = move_problem(timetable, moment, row["minutes"])
+    for line in timetable.unsaid_warnings():
+        ui.notice(line)
+    if problem is not None:
+        _usage(t("{session} cannot move there: {problem}; nothing was changed",
+                 session=_shown(row), problem=problem))
+    try:
+        review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
+    except review_log.ReviewLogError as error:
+        from planner.cli.common import _failed
+
+        _failed(error)
+    ui.info(t("Moved {session} to {date} {start}: plans, week and the calendars show it "
+              "there (planner sync or export updates the calendars).", session=_shown(row),
+              date=day.isoformat(), start=clock))
+
+
+def _day(text: str) -> _dt.date:
+    from planner.base import days
+
+    try:
+        day = _dt.date.fromisoformat(text) if _DATE.fullmatch(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        _usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
+    if not days.usable_day(day):
+        _usage(t("--date {date}: planner uses dates from {first} to {last}", date=text,
+                 first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))
+    return day
+
+
+def _session_row(rows: list[dict], run_id: str, number: int | None) -> dict:
+    """The row to move: the plan's one row, or session `number`; one line, exit 2, else."""
+    if number is None:
+        if len(rows) > 1 or rows[0]["session"] is not None:
+            _usage(t("{file} has {count} sessions: name one as {run_id}#n", file=rows[0]["file"],
+                     count=len(rows), run_id=run_id))
+        row = rows[0]
+    else:
+        from planner.cli.reviews import _session_rows
+
+        row = _session_rows(rows, number)[0]
+    if row["dropped"]:
+        _usage(t("{session} was dropped; planner drop --undo brings it back first",
+                 session=_shown(row)))
+    if row["done"]:
+        _usage(t("{session} is done (it has reviews); a done session is not moved",
+                 session=_shown(row)))
+    return row
+
+
+def _deadline(folder: Path, config: object, row: dict) -> _dt.date | None:
+    """The day before the plan's goal, or the --until of the run that saved it, else None."""
+    goal = row.get("goal")
+    if goal is not None:
+        for each in getattr(config, "goals", ()) or ():
+            if str(getattr(each, "name", "")).casefold() == goal.casefold():
+                return _dt.date.fromisoformat(str(each.date)) - _dt.timedelta(days=1)
+    from planner.records import history
+    from planner.records.summary import DamagedRun
+
+    try:
+        summary = history.read_run(str(Path(history.records_dir(folder)) / row["run_id"]),
+                                   row["run_id"], False)[0]
+    except (OSError, ValueError):
+        return None
+    until = None if isinstance(summary, DamagedRun) else summary.until
+    try:
+        return _dt.date.fromisoformat(until) if until else None
+    except ValueError:
+        return None
+
+
+def _shown(row: dict) -> str:
+    if row["session"] is None:
+        return row["file"]
+    return t("{file} (session {session})", file=row["file"], session=row["session"])
