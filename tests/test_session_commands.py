@@ -1,0 +1,156 @@
+"""Each session of a study plan on its own (README "A study plan to a goal"): planner move
+RUN#n checked as a proposal and recorded in the log, drop and done of one session, and what
+plans, plans --json and the calendar export show afterwards. Real processes, real files."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_planner, snapshot, today
+from test_week_flow import write_class_vdir
+
+from planner.plans import files as plans
+from planner.plans.study import Session, StudyPlan
+
+RUN = "20261130T100000000000Z-aaaaaa"
+MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
+
+
+def day(offset: int) -> str:
+    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
+
+
+class _Note:
+    def __init__(self, note_id: str) -> None:
+        self.id, self.title = note_id, f"note {note_id}"
+
+
+def write_study_plan(home: Path, *sessions: Session, goal: str | None = None,
+                     run_id: str = RUN) -> Path:
+    """A version-4 plan file as planner writes it."""
+    plan = StudyPlan("Exam", tuple(sessions))
+    content = plans.plan_file_content(plan, simulated=False, run_id=run_id,
+                                      created_at="2026-11-30T10:00:00.000+00:00",
+                                      notes=[_Note(note) for note in plan.note_ids], goal=goal)
+    (home / "plans").mkdir(exist_ok=True)
+    path = home / "plans" / f"{run_id}.json"
+    path.write_bytes(content)
+    return path
+
+
+def configure(home: Path, **values: object) -> None:
+    data = {"study_hours": {"daily": ["19:00-22:00"]}, "busy_calendars": [{"vdir": "classes"}],
+            **values}
+    (home / "config.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture
+def week(home: Path) -> Path:
+    write_class_vdir(home / "classes", MONDAY + _dt.timedelta(days=2))  # Wednesdays 19-20
+    configure(home, daily_minutes=60)
+    write_study_plan(home, Session(day(0), 30, ("N1",), "19:00"),
+                     Session(day(1), 30, ("N2", "N3"), "19:00"),
+                     Session(day(3), 40, ("N1",), "19:00"))
+    return home
+
+
+def listing(home: Path) -> list[dict]:
+    done = run_planner("plans", "--json", "--all")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_session_moves_to_free_time_and_every_view_shows_it_there(week: Path) -> None:
+    plan_file = (week / "plans" / f"{RUN}.json").read_bytes()
+    done = run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "20:00")
+    assert done.returncode == 0, done.stderr
+    assert f"Moved plans/{RUN}.json (session 2) to {day(4)} 20:00" in done.stdout
+    # The plan file is never rewritten; the log holds the move.
+    assert (week / "plans" / f"{RUN}.json").read_bytes() == plan_file
+    (line,) = (week / "reviews.jsonl").read_text().splitlines()
+    move = json.loads(line)
+    assert move == {"version": 1, "kind": "move", "run_id": f"{RUN}#2", "date": day(4),
+                    "start": "20:00", "moved_at": move["moved_at"]}
+    rows = listing(week)
+    moved = next(row for row in rows if row["session"] == 2)
+    assert (moved["date"], moved["start"]) == (day(4), "20:00")
+    assert "moved" not in moved  # plans --json: simply the new date and start
+    shown = run_planner("plans")
+    assert "moved" in shown.stdout and "20:00" in shown.stdout
+    # The calendar export places the event at its new time.
+    exported = run_planner("export", "--ics", "--output", str(week / "out.ics"))
+    assert exported.returncode == 0, exported.stderr
+    text = (week / "out.ics").read_text()
+    assert "DTSTART;TZID=" in text or "DTSTART:" in text
+    assert day(4).replace("-", "") + "T200000" in text
+    assert f"UID:{RUN}-2@planner" in text
+    # The latest move wins.
+    again = run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "21:00")
+    assert again.returncode == 0, again.stderr
+    assert next(row for row in listing(week) if row["session"] == 2)["start"] == "21:00"
+
+
+@pytest.mark.parametrize(("where", "words"), [
+    (("--date", "{wed}", "--start", "19:30"), "overlaps busy time 19:00–20:00 on {wed}"),
+    (("--date", "{mon}", "--start", "18:00"), "starts at 18:00 on {mon}, outside the study "
+                                              "hours"),
+    (("--date", "{mon}", "--start", "19:15"), "overlaps the saved plan at 19:00–19:30"),
+    (("--date", "{thu}", "--start", "20:00"), "would make {thu} hold 70 planned minutes; "
+                                              "daily_minutes is 60"),
+    (("--date", "2020-01-06",), "2020-01-06 is in the past"),
+])
+def test_a_move_into_taken_time_is_one_line_exit_2_and_nothing_changes(
+        week: Path, where: tuple[str, ...], words: str) -> None:
+    names = {"wed": day(2), "mon": day(0), "thu": day(3)}
+    before = snapshot(week / "plans")
+    done = run_planner("move", f"{RUN}#2", *(part.format(**names) for part in where))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert words.format(**names) in done.stderr and "nothing was changed" in done.stderr
+    # The busy cache (.planner/) may be written; the plans and the log are as they were.
+    assert snapshot(week / "plans") == before and not (week / "reviews.jsonl").exists()
+
+
+def test_a_move_past_the_goal_is_refused(week: Path) -> None:
+    exam = MONDAY + _dt.timedelta(days=10)
+    configure(week, daily_minutes=60, goals=[{"name": "JLPT", "date": exam.isoformat(),
+                                              "notes": ["N1"]}])
+    write_study_plan(week, Session(day(5), 30, ("N1",), "19:00"), goal="JLPT",
+                     run_id="20261130T110000000000Z-bbbbbb")
+    done = run_planner("move", "20261130T110000000000Z-bbbbbb#1", "--date", day(11))
+    assert done.returncode == 2, done.stdout
+    assert f"is after the deadline {day(9)}" in done.stderr
+
+
+@pytest.mark.parametrize(("ref", "words"), [
+    (f"{RUN}#9", f"plans/{RUN}.json has no session 9 (it has 3)"),
+    (f"{RUN}#0", "the session number after # must be 1 to 60"),
+    (f"{RUN}#x", "the session number after # must be 1 to 60"),
+    (RUN, f"has 3 sessions: name one as {RUN}#n"),
+])
+def test_a_wrong_session_is_named(week: Path, ref: str, words: str) -> None:
+    done = run_planner("move", ref, "--date", day(4))
+    assert done.returncode == 2 and words in done.stderr
+
+
+def test_one_session_is_dropped_and_done_on_its_own(week: Path) -> None:
+    dropped = run_planner("drop", f"{RUN}#3")
+    assert dropped.returncode == 0, dropped.stderr
+    rows = listing(week)
+    assert [row["dropped"] for row in rows] == [False, False, True]
+    recorded = run_planner("done", f"{RUN}#2", "--rating", "good", "--json")
+    assert recorded.returncode == 0, recorded.stderr
+    reviews = json.loads(recorded.stdout)
+    assert [review["note_id"] for review in reviews] == ["N2", "N3"]
+    assert {review["run_id"] for review in reviews} == {f"{RUN}#2"}
+    rows = listing(week)
+    assert [row["done"] for row in rows] == [False, True, False]
+    # A done or dropped session is not moved.
+    assert run_planner("move", f"{RUN}#2", "--date", day(4)).returncode == 2
+    assert run_planner("move", f"{RUN}#3", "--date", day(4)).returncode == 2
+    back = run_planner("drop", "--undo", f"{RUN}#3")
+    assert back.returncode == 0, back.stderr
+    assert [row["dropped"] for row in listing(week)] == [False, False, False]
