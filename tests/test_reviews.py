@@ -225,7 +225,7 @@ def test_unreadable_lines_are_skipped_one_warning_each_and_every_other_line_coun
         (18, 'run_id is "", not a non-empty string'),
         (19, "has no minutes"),
         (20, 'has the unknown key "extra"'),
-        (21, 'kind is "promote", not review, undo, drop or drop-undo'),
+        (21, 'kind is "promote", not review, undo, drop, drop-undo or move'),
         (22, f'undone_at is "yesterday", {utc}'),
         (23, "run_id is null, not a non-empty string"),
         (25, 'rating is "good\\u202e", not again, hard, good or easy'),

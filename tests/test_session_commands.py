@@ -154,3 +154,16 @@ def test_one_session_is_dropped_and_done_on_its_own(week: Path) -> None:
     back = run_planner("drop", "--undo", f"{RUN}#3")
     assert back.returncode == 0, back.stderr
     assert [row["dropped"] for row in listing(week)] == [False, False, False]
+
+
+def test_a_review_needs_no_plan(home: Path) -> None:
+    configure(home)
+    done = run_planner("done", "--note", "N1", "--note", "N2", "--rating", "hard")
+    assert done.returncode == 0, done.stderr
+    assert "Recorded hard for notes without a plan: N1, N2" in done.stdout
+    lines = [json.loads(line) for line in (home / "reviews.jsonl").read_text().splitlines()]
+    assert [(line["note_id"], line["run_id"]) for line in lines] == [("N1", None), ("N2", None)]
+    missing = run_planner("done", "--note", "N99")
+    assert missing.returncode == 2
+    assert missing.stderr == "Error: --note N99: no such note (planner notes lists them)\n"
+    assert len((home / "reviews.jsonl").read_text().splitlines()) == 2

@@ -178,7 +178,16 @@ def done_command(
     log = _reviewing(reviewing.read_log, folder)
     _log_warnings(log.warnings)
     marks = reviewing.marks_from(log.events)
-    if run_id is None:
+    if run_id is None and note:
+        # A review needs no plan: notes that no open plan holds are recorded on their own.
+        try:
+            target = reviewing.latest_open(folder, today, marks)
+        except reviewing.Refused:
+            target = None
+        if target is None or not set(note) <= set(target.row["note_ids"]):
+            target = _reviewing(reviewing.without_plan, note,
+                                _quiet_catalog(folder, config), today)
+    elif run_id is None:
         target = _reviewing(reviewing.latest_open, folder, today, marks)
     else:
         wanted, number = _session_ref(run_id)

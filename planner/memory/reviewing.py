@@ -41,13 +41,15 @@ class Target(NamedTuple):
     row: dict
 
     @property
-    def ref(self) -> str:
-        """The log's name for it: `<run_id>` or `<run_id>#n`."""
-        return plans.row_ref(self.row)
+    def ref(self) -> str | None:
+        """The log's name for it: `<run_id>` or `<run_id>#n`; None for notes without a plan."""
+        return None if self.row["run_id"] is None else plans.row_ref(self.row)
 
     @property
     def shown(self) -> str:
         """How a person reads it: `plans/<run_id>.json` and, for a session, which one."""
+        if self.row["run_id"] is None:
+            return t("notes without a plan")
         session = self.row["session"]
         if session is None:
             return self.row["file"]
@@ -148,6 +150,22 @@ def latest_open(home: Home, today: _dt.date, marks: plans.Marks) -> Target:
                      newest["run_id"])
 
 
+def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Target:
+    """`done --note ID ...` when no saved plan holds them: a review of those notes alone
+    (recorded with run_id null); Refused for a note that does not exist."""
+    found = []
+    for note_id in dict.fromkeys(wanted):
+        note = notes.get(note_id)  # type: ignore[attr-defined]
+        if note is None:
+            raise Refused(t("--note {note_id}: no such note (planner notes lists them)",
+                            note_id=note_id))
+        found.append({"id": note.id, "title": note.title})
+    return Target({"run_id": None, "session": None, "file": None, "date": today.isoformat(),
+                   "title": ", ".join(note["id"] for note in found),
+                   "note_ids": [note["id"] for note in found], "notes": found,
+                   "done": False, "dropped": False})
+
+
 def chosen_notes(target: Target, wanted: Sequence[str]) -> list[str]:
     """The notes to record: the plan's, or those of them that --note names (in its order)."""
     note_ids = list(target.row["note_ids"])
@@ -213,9 +231,11 @@ def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
             for ref, changes in moments.items()}
 
 
-def saved_day(run_id: str) -> _dt.date | None:
+def saved_day(run_id: str | None) -> _dt.date | None:
     """The local day a plan was saved, from planner's own run-ID form (UTC time first); None
     for a run ID of another form (a version-1 file's name)."""
+    if not run_id:
+        return None
     stamp = run_id.partition("-")[0]
     try:
         moment = _dt.datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=_dt.UTC)
