@@ -52,7 +52,8 @@ def test_forecast_json_counts_each_day_from_todays_memory(home):
         count = sum(1 for date in due.values()
                     if (date <= first if index == 0 else date == day))
         # Minutes per review: 30/2, 30/2, 10, 30/2, 30/2 -> the median is 15.
-        expected.append({"date": day.isoformat(), "reviews": count, "minutes": count * 15.0})
+        expected.append({"date": day.isoformat(), "reviews": count, "minutes": count * 15.0,
+                         "planned_minutes": 0})
     assert shown == {"days": expected, "simulation": []}
     assert sum(row["reviews"] for row in shown["days"]) >= 2
 

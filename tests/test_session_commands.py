@@ -167,3 +167,15 @@ def test_a_review_needs_no_plan(home: Path) -> None:
     assert missing.returncode == 2
     assert missing.stderr == "Error: --note N99: no such note (planner notes lists them)\n"
     assert len((home / "reviews.jsonl").read_text().splitlines()) == 2
+
+
+def test_forecast_counts_the_minutes_planned_each_day(week: Path) -> None:
+    run_planner("drop", f"{RUN}#3")
+    run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "20:00")
+    done = run_planner("forecast", "--days", "14", "--json")
+    assert done.returncode == 0, done.stderr
+    planned = {row["date"]: row["planned_minutes"] for row in json.loads(done.stdout)["days"]}
+    assert planned[day(0)] == 30 and planned[day(4)] == 30  # session 2, moved
+    assert planned[day(1)] == 0 and planned[day(3)] == 0  # moved away; dropped
+    chart = run_planner("forecast", "--days", "14")
+    assert "30 min planned" in chart.stdout

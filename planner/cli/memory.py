@@ -261,6 +261,12 @@ def forecast_command(
         _usage(str(error))
     finally:
         catalog.close()
+    from planner.memory.reviewing import quiet_marks
+    from planner.plans.planned import minutes_by_day
+
+    planned = minutes_by_day(folder, today, quiet_marks(folder))
+    for row in rows:
+        row["planned_minutes"] = planned.get(str(row["date"]), 0)
     if as_json:
         ui.print_json({"days": rows, "simulation": simulation})
         return

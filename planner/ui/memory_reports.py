@@ -59,8 +59,10 @@ def forecast_chart(rows: list[dict], today: _dt.date, minutes: float) -> None:
     labels = [f"{row['date'][5:]} {_short_weekday(_dt.date.fromisoformat(row['date']))}"
               for row in rows]
     label_width = max(cell_len(label) for label in labels)
-    tails = [_("{reviews:,} · {minutes:g} min").format(reviews=row["reviews"],
-                                                       minutes=row["minutes"]) for row in rows]
+    tails = [(_("{reviews:,} · {minutes:g} min · {planned} min planned") if row.get(
+        "planned_minutes") else _("{reviews:,} · {minutes:g} min")).format(
+            reviews=row["reviews"], minutes=row["minutes"], planned=row.get("planned_minutes"))
+        for row in rows]
     tail_width = max(cell_len(tail) for tail in tails)
     room = max(1, width - label_width - tail_width - 3)
     most = max((row["reviews"] for row in rows), default=0)
