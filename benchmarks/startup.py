@@ -95,21 +95,52 @@ def start_server() -> tuple[subprocess.Popen, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--start-up-only", action="store_true",
+                        help="only the baseline, --help and --dry-run (no run, no server use)")
     args = parser.parse_args()
     server, url = start_server()
     try:
         with tempfile.TemporaryDirectory(prefix="planner-bench-") as folder:
-            report(Path(folder), url, args.rounds)
+            report(Path(folder), url, args.rounds, args.start_up_only)
     finally:
         server.terminate()
         server.wait()
 
 
-def report(home: Path, url: str, rounds: int) -> None:
+# The start-up commands and what each is held to: a command that imports only what it uses
+# starts no later than a bare script importing Typer and Rich (1.0x); Chinese within 1.2x.
+BASELINE = "import typer, rich.console"
+START_UP_TARGETS = {"planner --help": 1.0, "planner --dry-run": 1.0,
+                    "planner --help (zh)": 1.20, "planner --dry-run (zh)": 1.20}
+
+
+def start_up_commands(env: dict) -> dict[str, tuple]:
+    """The baseline and the start-up commands: {name: (argv, answer[, env])}."""
+    # SPEC 19: the Chinese interface loads its catalog; at most 1.2x the English start-up.
+    chinese = {**env, "LANGUAGE": "zh_CN"}
+    return {
+        BASELINE: ([sys.executable, "-c", "import typer, rich.console"], None),
+        "planner --help": ([PLANNER, "--help"], None),
+        "planner --dry-run": ([PLANNER, "--dry-run"], None),
+        "planner --help (zh)": ([PLANNER, "--help"], None, chinese),
+        "planner --dry-run (zh)": ([PLANNER, "--dry-run"], None, chinese),
+    }
+
+
+def report(home: Path, url: str, rounds: int, start_up_only: bool = False) -> None:
     (home / "config.json").write_text(json.dumps({"base_url": url}))
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(NO_COLOR="1", DEEPSEEK_API_KEY=KEY, TERM="dumb")
     python = sys.executable
+    baselines = {
+        "planner --help": BASELINE,
+        "planner --dry-run": BASELINE,
+        "planner --help (zh)": "planner --help",
+        "planner --dry-run (zh)": "planner --dry-run",
+    }
+    if start_up_only:
+        measure(home, env, rounds, start_up_commands(env), baselines, START_UP_TARGETS)
+        return
     # The bare script sends the very bodies planner sends: captured from one planner run.
     run_in_pty([PLANNER, "--request", "plan it"], home, env, b"SAVE\n")
     (run,) = sorted((home / "tool-records").iterdir())
@@ -119,14 +150,8 @@ def report(home: Path, url: str, rounds: int) -> None:
     # A terminal that can redraw a line: the live run shows its waiting line there (on "dumb"
     # it does not), so its cost is measured too.
     xterm = {**env, "TERM": "xterm-256color"}
-    # SPEC 19: the Chinese interface loads its catalog; at most 1.2x the English start-up.
-    chinese = {**env, "LANGUAGE": "zh_CN"}
     commands = {
-        "import typer, rich.console": ([python, "-c", "import typer, rich.console"], None),
-        "planner --help": ([PLANNER, "--help"], None),
-        "planner --dry-run": ([PLANNER, "--dry-run"], None),
-        "planner --help (zh)": ([PLANNER, "--help"], None, chinese),
-        "planner --dry-run (zh)": ([PLANNER, "--dry-run"], None, chinese),
+        **start_up_commands(env),
         "planner --demo (SAVE)": ([PLANNER, "--demo"], b"SAVE\n"),
         "bare SDK script, 2 calls": ([python, "bare.py", "bodies.json", KEY, url], None),
         "bare SDK script + gc.freeze() at exit": (
@@ -135,6 +160,24 @@ def report(home: Path, url: str, rounds: int) -> None:
         "planner --request (SAVE), waiting line (TERM=xterm)": (
             [PLANNER, "--request", "plan it"], b"SAVE\n", xterm),
     }
+    baselines.update({
+        "planner --demo (SAVE)": BASELINE,
+        "planner --request (SAVE)": "bare SDK script, 2 calls",
+        "planner --request (SAVE), waiting line (TERM=xterm)": "bare SDK script, 2 calls",
+    })
+    targets = {**START_UP_TARGETS, "planner --request (SAVE)": 1.10,
+               "planner --request (SAVE), waiting line (TERM=xterm)": 1.10}
+    median = measure(home, env, rounds, commands, baselines, targets)
+    # Informational: planner against a bare script that exits the way planner does, so the
+    # table shows the app's own overhead apart from the exit-time saving.
+    extra = ("planner --request (SAVE)", "bare SDK script + gc.freeze() at exit")
+    ratio = median[extra[0]] / median[extra[1]]
+    print(f"`{extra[0]}` vs `{extra[1]}`: {ratio:.2f}x (informational: the app's own overhead)")
+
+
+def measure(home: Path, env: dict, rounds: int, commands: dict[str, tuple],
+            baselines: dict[str, str], targets: dict[str, float]) -> dict[str, float]:
+    """Run the commands in interleaved rounds; print the table of medians; the medians."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     memory: dict[str, list[int]] = {name: [] for name in commands}
     for _ in range(rounds):
@@ -143,21 +186,6 @@ def report(home: Path, url: str, rounds: int) -> None:
             times[name].append(seconds)
             memory[name].append(peak)
     median = {name: statistics.median(values) for name, values in times.items()}
-    baselines = {
-        "planner --help": "import typer, rich.console",
-        "planner --dry-run": "import typer, rich.console",
-        "planner --demo (SAVE)": "import typer, rich.console",
-        "planner --help (zh)": "planner --help",
-        "planner --dry-run (zh)": "planner --dry-run",
-        "planner --request (SAVE)": "bare SDK script, 2 calls",
-        "planner --request (SAVE), waiting line (TERM=xterm)": "bare SDK script, 2 calls",
-    }
-    # Informational: planner against a bare script that exits the way planner does, so the
-    # table shows the app's own overhead apart from the exit-time saving.
-    extra = ("planner --request (SAVE)", "bare SDK script + gc.freeze() at exit")
-    targets = {"planner --help (zh)": 1.20, "planner --dry-run (zh)": 1.20,
-               "planner --request (SAVE)": 1.10,
-               "planner --request (SAVE), waiting line (TERM=xterm)": 1.10}
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}, "
           f"Python {platform.python_version()}; {rounds} interleaved rounds, medians")
     print()
@@ -175,9 +203,8 @@ def report(home: Path, url: str, rounds: int) -> None:
         peak = statistics.median(memory[name]) / 1024
         print(f"| `{name}` | {median[name] * 1000:.0f} ms | {cell} | {goal} | {peak:.1f} MiB |")
     print()
-    ratio = median[extra[0]] / median[extra[1]]
-    print(f"`{extra[0]}` vs `{extra[1]}`: {ratio:.2f}x (informational: the app's own overhead)")
     print("all targets met" if all(verdicts) else "TARGET MISSED")
+    return median
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import typer
 from planner import ui
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
-from planner.cli import history, keys, memory, notes, plans, reviews, run, sessions
+from planner.cli import history, init, keys, memory, notes, plans, reviews, run, sessions
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
 from planner.records import status
@@ -51,6 +51,8 @@ key_app = typer.Typer(no_args_is_help=False, rich_markup_mode=None)
 
 # The order here is the order of `planner --help`.
 app.callback(invoke_without_command=True)(run.main_command)
+app.command("init", short_help="Set planner up: a few questions, then config.json.")(
+    init.init_command)
 app.command("runs", short_help="List your runs, newest first.")(history.runs_command)
 app.command("show", short_help="One run step by step (default: the newest).",
              # `show -1`: -1 is a run (the newest), not an option; see _pick_run.

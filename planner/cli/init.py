@@ -1,0 +1,508 @@
+"""planner init: every setting asked once on the terminal, checked as config.json is, written
+only after SAVE.
+
+Each answer is checked by the config's own loader (planner.base.config.parse_config) in the
+config it would become, so a rule lives in one place. Nothing is written before SAVE: the key
+typed for the OS keyring waits in memory, and Ctrl+C at any question leaves every file as it was.
+An existing config.json is kept as config.json.bak-<time> and the new one moved in whole.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
+
+import typer
+
+from planner import ui
+from planner.base.i18n import N_, _, lookup, t
+from planner.base.oserrors import os_reason
+from planner.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    ConfigOption,
+    HomeOption,
+    _workspace,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from planner.cli.init_calendars import Found
+
+# The keys a provider preset fills: an old provider's values would win over a new preset's.
+PRESET_KEYS = ("base_url", "api_key_env", "model", "extra_body", "prices", "api",
+               "max_tokens_field")
+NONE_WORDS = frozenset({"none", "无", "不"})
+KEYRING_WORDS = frozenset({"keyring"})
+SAVE_PROMPT = N_("Type SAVE to write this config.json; anything else cancels: ")
+
+
+class Refused(Exception):
+    """An answer that cannot be used; the message says why."""
+
+
+class Interrupted(Exception):
+    """The person left (Ctrl+C, end of input, the terminal gone): nothing is written."""
+
+
+def init_command(
+    ctx: typer.Context,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Set planner up in a few questions: language, provider, model and key, notes folder,
+    study hours, busy calendars and a first goal; config.json is written only after SAVE.
+
+    Example: planner init
+    """
+    if not (sys.stdin.isatty() and ui.has_terminal()):
+        ui.error(t("planner init asks its questions on a terminal; run it in one (nothing was "
+                   "written)"))
+        raise typer.Exit(EXIT_USAGE)
+    workspace = _workspace(ctx, home, config_path)
+    from planner.base.config import DEFAULT_CONFIG_FILE
+
+    target = workspace.config_path or workspace.home / DEFAULT_CONFIG_FILE
+    if target.is_symlink():
+        _stop(t("{path} is a link; planner init never replaces it (edit the file it points "
+                "to, or give --config PATH)", path=target))
+    screen = Screen()
+    try:
+        answers = Questions(screen, target, workspace.home, _current(screen, target)).ask_all()
+        if not screen.confirm(target, answers.data):
+            screen.say(_("Nothing was written."))
+            return
+    except Interrupted:
+        ui.error(t("interrupted; nothing was written"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if answers.secret is not None:
+        _store_key(answers)
+    backup = _write(target, answers.data)
+    if backup is None:
+        screen.say(_("Written: {path}").format(path=target))
+    else:
+        screen.say(_("Written: {path} (the old one is kept as {backup})").format(
+            path=target, backup=backup.name))
+
+
+def _stop(message: str) -> NoReturn:
+    ui.error(message)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _current(screen: Screen, target: Path) -> dict:
+    """What config.json holds now, as written (the defaults when it is missing or unusable)."""
+    from planner.base import storage, strictjson
+    from planner.base.config import ConfigError, load_config
+
+    if not target.exists():
+        return {}
+    try:
+        load_config(target)
+        data = strictjson.loads(storage.read_regular_file(target, storage.MIB).decode("utf-8"))
+    except (ConfigError, OSError, ValueError) as error:
+        screen.warn(_("{path} cannot be used ({problem}); the questions start from the defaults, "
+                      "and the old file will be kept beside the new one.").format(
+            path=target, problem=error))
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class Answers(NamedTuple):
+    """The config to write, and a key to store in the OS keyring after SAVE (or None)."""
+
+    data: dict
+    secret: str | None
+    key_user: str
+
+
+class Screen:
+    """The terminal the questions are asked on: lines wrapped to its width, answers edited."""
+
+    def __init__(self) -> None:
+        self.console = _terminal_console()
+
+    def say(self, line: str, style: str = "") -> None:
+        from rich.text import Text
+
+        from planner.base.inert import inert_line
+        from planner.ui.wrapping import wrap_text
+
+        self.console.print(wrap_text(Text(inert_line(line), style=style), self.console.width),
+                           soft_wrap=True)
+
+    def warn(self, line: str) -> None:
+        self.say(line, "yellow")
+
+    def ask(self, question: str, default: str) -> str:
+        """One edited line; Enter gives `default`. Interrupted when the person leaves."""
+        from planner.base.inert import inert_line
+        from planner.ui.conversation import fitted_prompt
+
+        shown = question if not default else _("{question} [{default}]").format(
+            question=question, default=inert_line(default))
+        try:
+            line = ui.read_edited_line(fitted_prompt(shown + " "))
+        except KeyboardInterrupt:
+            raise Interrupted from None
+        if line is None or not line.endswith("\n"):
+            raise Interrupted  # the terminal went away, or Ctrl+D: nobody is answering
+        return line.strip() or default
+
+    def ask_until(self, question: str, default: str, accept: Callable[[str], object]) -> object:
+        """Ask until `accept` takes the answer; each refusal is named and the question asked
+        again."""
+        while True:
+            answer = self.ask(question, default)
+            try:
+                return accept(answer)
+            except Refused as refused:
+                self.warn(_("Not used: {reason}").format(reason=refused))
+
+    def confirm(self, target: Path, data: dict) -> bool:
+        """The config as it will be written, then SAVE (a near miss asked once more)."""
+        from planner.base.inert import inert_block, inert_line
+        from planner.conversation.turn_values import is_near_miss
+        from planner.ui.conversation import fitted_prompt
+
+        self.say(_("{path} will hold:").format(path=target))
+        self.console.print(inert_block(_config_text(data).decode("utf-8")), markup=False,
+                           highlight=False, soft_wrap=True)
+        prompt = lookup(SAVE_PROMPT)
+        for _attempt in range(2):
+            try:
+                line = ui.read_tty_line(fitted_prompt(prompt), discard_typed_ahead=True)
+            except KeyboardInterrupt:
+                raise Interrupted from None
+            if line == "SAVE\n":
+                return True
+            if line is None or not line.endswith("\n") or not is_near_miss(line):
+                return False
+            prompt = _('You typed "{typed}"; only SAVE in capitals saves. {prompt}').format(
+                typed=inert_line(line.removesuffix("\n")), prompt=lookup(SAVE_PROMPT))
+        return False
+
+
+def _terminal_console() -> Console:
+    """stdout when it is the terminal; else the terminal itself, so the config to confirm is
+    shown where SAVE is asked."""
+    from planner.ui.console import TTY
+
+    if ui.out.file.isatty():
+        return ui.out
+    from rich.console import Console
+
+    tty = open(TTY, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+    return Console(file=tty, highlight=False, emoji=False)
+
+
+class Questions:
+    """The questions in order, each answer checked in the config it would become."""
+
+    def __init__(self, screen: Screen, target: Path, home: Path, current: dict) -> None:
+        self.screen = screen
+        self.target = target
+        self.home = home
+        self.data = dict(current)
+        self.secret: str | None = None
+        self.key_user = ""
+
+    def ask_all(self) -> Answers:
+        self.language()
+        self.provider()
+        self.model()
+        self.key()
+        self.notes()
+        self.study_hours()
+        self.daily_minutes()
+        self.busy_calendars()
+        self.goal()
+        return Answers(self.data, self.secret, self.key_user)
+
+    def check(self, **values: object) -> object:
+        """The config with these values, loaded by the config's own checks; Refused with the
+        loader's line when it cannot be used. Values of None remove their key."""
+        from planner.base.config import ConfigError, parse_config
+
+        data = {**self.data, **values}
+        data = {key: value for key, value in data.items() if value is not None}
+        try:
+            config = parse_config(data, self.target.name)
+        except ConfigError as error:
+            raise Refused(str(error)) from None
+        self.data = data
+        return config
+
+    def language(self) -> None:
+        from planner.base import i18n
+
+        def accept(answer: str) -> str:
+            self.check(language=answer)
+            return answer
+
+        chosen = self.screen.ask_until(_("Language: auto (the system's), en or zh"),
+                                       self.data.get("language", "auto"), accept)
+        i18n.install(i18n.choose(str(chosen), os.environ))
+
+    def provider(self) -> None:
+        from planner.base import providers
+
+        self.screen.say(_("Providers: {names}").format(names=", ".join(providers.PRESETS)))
+        now = self.data.get("provider") or providers.provider_for(
+            None, self.data.get("base_url", "https://api.deepseek.com")) or "none"
+
+        def accept(answer: str) -> str:
+            name = answer.lower()
+            if name in NONE_WORDS:
+                self.check(provider=None)
+                return "none"
+            # A new provider's preset fills its keys: the old provider's values go.
+            kept = {key: None for key in PRESET_KEYS} if name != now else {}
+            self.check(**kept, provider=name)
+            return name
+
+        chosen = self.screen.ask_until(
+            _("Provider (none: give the server's base_url yourself)"), now, accept)
+        if chosen == "none":
+            self.screen.ask_until(_("The server's base_url (http:// or https://)"),
+                                  self.data.get("base_url", ""),
+                                  lambda answer: self.check(base_url=answer))
+
+
+    def model(self) -> None:
+        from planner.base.config import parse_config
+
+        preset_model = parse_config({k: v for k, v in self.data.items() if k != "model"},
+                                    self.target.name).model
+        now = self.data.get("model", preset_model)
+
+        def accept(answer: str) -> str:
+            # The preset's own model needs no key of its own.
+            self.check(model=None if answer == preset_model else answer)
+            return answer
+
+        self.screen.ask_until(_("Model"), now, accept)
+
+    def key(self) -> None:
+        from planner.base.config import parse_config
+        from planner.model import keys
+
+        config = parse_config(self.data, self.target.name)
+        self.key_user = keys.key_user(config)
+        if config.api_key_env is None:
+            self.screen.say(_("No key is needed: a local server takes any."))
+            return
+        self.screen.say(_("The API key is never written to config.json. Type keyring to keep it "
+                          "in the OS keyring now (typed at a hidden prompt, stored after SAVE), "
+                          "or the name of the environment variable that holds it."))
+        preset_env = parse_config({k: v for k, v in self.data.items() if k != "api_key_env"},
+                                  self.target.name).api_key_env
+
+        def accept(answer: str) -> str:
+            if answer.lower() in KEYRING_WORDS:
+                try:
+                    keys.check_keyring()
+                except keys.KeyProblem as problem:
+                    raise Refused(str(problem)) from None
+                return "keyring"
+            self.check(api_key_env=None if answer == preset_env else answer)
+            return answer
+
+        if self.screen.ask_until(_("Key"), str(config.api_key_env), accept) == "keyring":
+            self.secret = self.hidden_key()
+
+    def hidden_key(self) -> str:
+        while True:
+            try:
+                secret = ui.ask_hidden(_("Key for {user} (input hidden): ").format(
+                    user=self.key_user)).strip()
+            except (KeyboardInterrupt, EOFError):
+                raise Interrupted from None
+            if secret:
+                return secret
+            self.screen.warn(_("Not used: {reason}").format(reason=_("no key was typed")))
+
+    def notes(self) -> None:
+        def accept(answer: str) -> str | None:
+            if answer.lower() in NONE_WORDS:
+                self.check(notes_dir=None)
+                return None
+            self.check(notes_dir=answer)
+            # As a run reads it: relative to the home folder, ~ for the person's own.
+            folder = self.home / os.path.expanduser(answer)
+            if not folder.is_dir():
+                raise Refused(_("{folder} is not a folder").format(folder=folder))
+            return answer
+
+        self.screen.say(_("Your notes: a folder of Markdown files (an Obsidian vault works); "
+                          "none: notes/ in the home folder, or the sample notes."))
+        chosen = self.screen.ask_until(_("Notes folder"), self.data.get("notes_dir") or "none",
+                                       accept)
+        if chosen is not None and (self.home / os.path.expanduser(str(chosen)) /
+                                   ".obsidian").is_dir():
+            self.screen.say(_("An Obsidian vault: its Markdown notes, front matter and tags are "
+                              "read; .obsidian/ itself is left alone."))
+
+    def study_hours(self) -> None:
+        from planner.base.config import study_windows
+        from planner.base.study_hours import shown
+
+        hours = study_windows(self.check())  # type: ignore[arg-type]
+        now = "; ".join(f"{day} {', '.join(shown(windows))}" for day, windows in hours.items())
+        self.screen.say(_("Study hours: HH:MM-HH:MM windows, for every day or by weekday, e.g. "
+                          "19:00-22:00, or mon 18:00-20:00; daily 19:00-21:30"))
+        self.screen.ask_until(_("Study hours"), now,
+                              lambda answer: self.check(study_hours=_hours(answer)))
+
+    def daily_minutes(self) -> None:
+        def accept(answer: str) -> object:
+            if answer.lower() in NONE_WORDS:
+                return self.check(daily_minutes=None)
+            # Text that is no whole number goes to the check as it is: its line names the rule.
+            number = int(answer) if answer.isascii() and answer.isdigit() else answer
+            return self.check(daily_minutes=number)
+
+        now = self.data.get("daily_minutes")
+        self.screen.ask_until(_("The most minutes of review on one day (5-600, none: no limit)"),
+                              "none" if now is None else str(now), accept)
+
+    def busy_calendars(self) -> None:
+        from planner.cli.init_calendars import found_calendars
+
+        found = found_calendars()
+        if found:
+            self.screen.say(_("Calendars found on this computer:"))
+            for number, calendar in enumerate(found, 1):
+                self.screen.say(f"  {number}. {calendar.name} ({calendar.source}: "
+                                f"{calendar.path})")
+        self.screen.say(_("Busy calendars (only read, never written): numbers from the list, "
+                          ".ics files, calendar folders or CalDAV URLs, separated by spaces; "
+                          "none for none."))
+        now = self.data.get("busy_calendars") or []
+        default = " ".join(next(iter(source.values())) for source in now) or "none"
+
+        def accept(answer: str) -> object:
+            if answer == default:
+                return None
+            sources = [] if answer.lower() in NONE_WORDS else \
+                [_busy_source(word, found) for word in answer.replace(",", " ").split()]
+            return self.check(busy_calendars=sources)
+
+        self.screen.ask_until(_("Busy calendars"), default, accept)
+
+    def goal(self) -> None:
+        from planner.base import config
+
+        if "goals" not in config.KEYS:
+            return  # this version of the config has no goals
+        goals = list(self.data.get("goals") or [])
+        self.screen.say(_("A first goal (an exam, a trip): its name, its date and the notes it "
+                          "covers. Enter: no new goal."))
+        retention = self.data.get("desired_retention", 0.9)
+        typed = {"name": "", "date": "", "notes": ""}
+        while True:
+            typed["name"] = self.screen.ask(_("Goal name"), typed["name"])
+            if not typed["name"]:
+                return
+            typed["date"] = self.screen.ask(_("Goal date (YYYY-MM-DD)"), typed["date"])
+            typed["notes"] = self.screen.ask(
+                _("Its notes: note IDs, folder:NAME/ or tag:NAME, separated by spaces"),
+                typed["notes"])
+            goal = {"name": typed["name"], "date": typed["date"],
+                    "notes": typed["notes"].replace(",", " ").split(), "retention": retention}
+            others = [old for old in goals if not isinstance(old, dict)
+                      or str(old.get("name", "")).lower() != typed["name"].lower()]
+            try:
+                self.check(goals=[*others, goal])
+                return
+            except Refused as refused:
+                self.screen.warn(_("Not used: {reason}").format(reason=refused))
+
+
+def _hours(answer: str) -> dict[str, list[str]]:
+    """`19:00-22:00` or `mon 18:00-20:00, 21:00-22:00; daily 19:00-22:00` as study_hours."""
+    hours: dict[str, list[str]] = {}
+    for part in answer.split(";"):
+        words = part.replace(",", " ").split()
+        if not words:
+            continue
+        # A first word without a digit names the day (daily, mon, ...); an unknown one goes to
+        # the check as it is, and so does a window that is not one: its line names the problem.
+        named = not any(char.isdigit() for char in words[0])
+        day, windows = (words[0].lower(), words[1:]) if named else ("daily", words)
+        hours.setdefault(day, []).extend(windows)
+    return hours
+
+
+def _busy_source(word: str, found: list[Found]) -> dict[str, str]:
+    """One busy calendar from an answer: a number from the list, a URL, a folder or a file."""
+    if word.isascii() and word.isdigit():
+        number = int(word)
+        if not 1 <= number <= len(found):
+            raise Refused(_("{number} is not a number from the list").format(number=word))
+        return {"vdir": str(found[number - 1].path)}
+    if word.startswith(("http://", "https://")):
+        return {"caldav": word}
+    path = Path(os.path.expandvars(os.path.expanduser(word)))
+    if path.is_dir():
+        return {"vdir": str(path.absolute())}
+    if path.is_file():
+        return {"ics": str(path.absolute())}
+    raise Refused(_("{path}: no such file or folder").format(path=word))
+
+
+def _store_key(answers: Answers) -> None:
+    """The key typed for the OS keyring, stored as `planner key set` stores it."""
+    from planner.model import keys
+
+    try:
+        keys.set_key(answers.key_user, answers.secret or "")
+    except keys.KeyProblem as problem:
+        ui.error(t("{problem}; config.json was not written", problem=problem))
+        raise typer.Exit(EXIT_USAGE) from None
+    ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
+              user=answers.key_user, service=keys.SERVICE))
+
+
+def _config_text(data: dict) -> bytes:
+    import json
+
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _write(target: Path, data: dict) -> Path | None:
+    """config.json written whole: a new file created exclusively, or the old one kept as
+    config.json.bak-<time> and the new one moved in (never edited in place). The backup's
+    path, or None."""
+    from planner.base import storage
+
+    text = _config_text(data)
+    try:
+        if not os.path.lexists(target):
+            # "x": a config.json made meanwhile by someone else is never overwritten.
+            storage.create_exclusive(target, text)
+            return None
+        import datetime as _dt
+
+        stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+        backup = target.with_name(f"{target.name}.bak-{stamp}")
+        try:
+            # A hard link keeps the old file under the backup's name, created exclusively.
+            os.link(target, backup)
+        except OSError:
+            # A file system without hard links: the old bytes copied into a new file.
+            storage.create_exclusive(backup, storage.read_regular_file(target, storage.MIB))
+        try:
+            storage.write_atomic(target, text)
+        except BaseException:
+            os.unlink(backup)
+            raise
+        return backup
+    except OSError as error:
+        ui.error(t("could not write {path} ({reason}); it was left as it was", path=target,
+                   reason=os_reason(error)))
+        raise typer.Exit(1) from None

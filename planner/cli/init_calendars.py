@@ -1,0 +1,137 @@
+"""The calendars already on this computer, for planner init to offer by name: khal's configured
+calendars and vdirsyncer's filesystem folders.
+
+Both programs keep a calendar as a vdir (a folder of .ics files), which busy_calendars reads as
+`{"vdir": PATH}`. Their config files are only read here, never written; a file that cannot be
+read or understood offers nothing.
+"""
+
+from __future__ import annotations
+
+import configparser
+import glob
+import os
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_FOUND = 30
+# khal's config (configobj): `[calendars]`, then one `[[name]]` per calendar with `path = ...`.
+_SECTION = re.compile(r"^\s*(\[+)\s*([^\]]*?)\s*(\]+)\s*$")
+_SETTING = re.compile(r"^\s*([A-Za-z_]+)\s*=\s*(.*?)\s*$")
+
+
+class Found(NamedTuple):
+    """One calendar folder found: its name, which program keeps it, and its folder."""
+
+    name: str
+    source: str
+    path: Path
+
+
+def found_calendars(environ: os._Environ[str] | dict[str, str] = os.environ) -> list[Found]:
+    """khal's calendars, then vdirsyncer's folders not already among them; at most MAX_FOUND."""
+    found: list[Found] = []
+    for calendar in [*_khal(environ), *_vdirsyncer(environ)]:
+        if calendar.path.is_dir() and all(calendar.path != seen.path for seen in found):
+            found.append(calendar)
+    return found[:MAX_FOUND]
+
+
+def _config_home(environ) -> Path:
+    return Path(environ.get("XDG_CONFIG_HOME") or Path(environ.get("HOME", "~")) / ".config")
+
+
+def _expanded(value: str, environ) -> Path:
+    """A path as khal and vdirsyncer read it: quotes dropped, ~ and $VARS expanded."""
+    value = value.strip().strip("\"'")
+    home = environ.get("HOME")
+    if home and (value == "~" or value.startswith("~/")):
+        value = home + value[1:]
+    return Path(os.path.expandvars(os.path.expanduser(value)))
+
+
+def _read(path: Path) -> str | None:
+    from planner.base import storage
+
+    try:
+        return storage.read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+
+
+def _khal(environ) -> list[Found]:
+    """The calendars in khal's config: each `[[name]]` of `[calendars]` with its `path`
+    (`type = discover`: every folder its glob matches)."""
+    text = None
+    for path in (_config_home(environ) / "khal" / "config",
+                 Path(environ.get("HOME", "~")) / ".khal" / "khal.conf"):
+        text = _read(path)
+        if text is not None:
+            break
+    if text is None:
+        return []
+    calendars: list[tuple[str, dict[str, str]]] = []
+    in_calendars = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        section = _SECTION.match(line)
+        if section is not None:
+            depth = len(section[1])
+            if depth == 1:
+                in_calendars = section[2].lower() == "calendars"
+            elif depth == 2 and in_calendars:
+                calendars.append((section[2], {}))
+            continue
+        setting = _SETTING.match(line)
+        if setting is not None and in_calendars and calendars:
+            calendars[-1][1][setting[1].lower()] = setting[2]
+    found = []
+    for name, settings in calendars:
+        if "path" not in settings:
+            continue
+        path = _expanded(settings["path"], environ)
+        if settings.get("type", "").strip().strip("\"'").lower() == "discover":
+            for match in sorted(glob.glob(str(path)))[:MAX_FOUND]:
+                found.append(Found(Path(match).name, "khal", Path(match)))
+        else:
+            found.append(Found(name, "khal", path))
+    return found
+
+
+def _vdirsyncer(environ) -> list[Found]:
+    """The folders of vdirsyncer's `filesystem` storages: one per collection (subfolder)."""
+    candidates = [Path(environ["VDIRSYNCER_CONFIG"])] if environ.get("VDIRSYNCER_CONFIG") else []
+    candidates += [Path(environ.get("HOME", "~")) / ".vdirsyncer" / "config",
+                   _config_home(environ) / "vdirsyncer" / "config"]
+    text = None
+    for path in candidates:
+        text = _read(path)
+        if text is not None:
+            break
+    if text is None:
+        return []
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    found = []
+    for section in parser.sections():
+        kind, _, name = section.partition(" ")
+        storage = parser[section]
+        if kind != "storage" or storage.get("type", "").strip("\"' ") != "filesystem" \
+                or "path" not in storage:
+            continue
+        folder = _expanded(storage["path"], environ)
+        try:
+            # A storage's folder holds one subfolder per collection (calendar).
+            children = sorted(child for child in folder.iterdir() if child.is_dir()
+                              and not child.name.startswith("."))
+        except OSError:
+            continue
+        for child in children[:MAX_FOUND]:
+            found.append(Found(f"{name.strip()}/{child.name}", "vdirsyncer", child))
+    return found
