@@ -26,6 +26,7 @@ from planner.conversation.continuing import NOT_RUN, CannotContinue, earlier_con
 from planner.conversation.flow import run_flow
 from planner.conversation.turn_values import Limits
 from planner.model.client import ScriptedClient
+from planner.model.wire import RESPONSES
 from planner.notes.catalog import SAMPLE_NOTES
 
 TEXT = "Make it 30 minutes, please."
@@ -119,7 +120,7 @@ def test_a_call_the_earlier_run_never_ran_is_answered_not_run(home: Path) -> Non
 
 @pytest.mark.slow  # planner in a subprocess
 def test_a_responses_run_continues_over_chat(home: Path) -> None:
-    client = ScriptedClient([RESPONSES_PROPOSAL, RESPONSES_EXPLANATION], api="responses")
+    client = ScriptedClient([RESPONSES_PROPOSAL, RESPONSES_EXPLANATION], wire=RESPONSES)
     client.simulated = False
     run_id = earlier(home, [], ["SAVE\n"], client=client, config=parse_config({"api": "responses"}))
     assert "input" in request_of(home, run_id, 2)

@@ -128,5 +128,5 @@ def test_the_demo_uses_the_samples_whatever_the_home_holds(home: Path) -> None:
     assert "built-in sample notes" in result.stderr
     request = json.loads((run_dirs(home)[0] / "01-request.json").read_text())
     assert [tool["function"]["name"] for tool in request["tools"]] == ["save_review_plan",
-                                                                       "save_review_series"]
+                                                                       "save_review_series", "save_study_plan"]
     assert "N1: RAG 的基本流程" in request["messages"][0]["content"]

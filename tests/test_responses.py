@@ -45,6 +45,7 @@ from planner.conversation.protocol import build_request, first_messages, registr
 from planner.model import costs, responses_wire
 from planner.model.client import LiveClient, ModelCallError, ScriptedClient, config_fix, reply_usage
 from planner.model.turns import ReplyError, tool_message
+from planner.model.wire import RESPONSES
 from planner.notes.catalog import SAMPLE_NOTES
 
 KEY = "sk-responses-test-0123456789"
@@ -92,7 +93,7 @@ def test_the_openai_preset_sends_a_responses_body(server: StubServer) -> None:
                         "description": function["description"],
                         "parameters": function["parameters"], "strict": False}
     assert [tool["name"] for tool in body["tools"]] == ["save_review_plan",
-                                                        "save_review_series"]
+                                                        "save_review_series", "save_study_plan"]
     assert body["tool_choice"] == "auto"
     assert protocol.endpoint(openai_config(server)) == "/responses"
 
@@ -361,7 +362,7 @@ def test_chat_usage_is_returned_as_received() -> None:
 
 
 def test_a_scripted_model_can_speak_responses() -> None:
-    client = ScriptedClient([RESPONSES_QUESTION], api="responses")
+    client = ScriptedClient([RESPONSES_QUESTION], wire=RESPONSES)
     assert client.read_turn(client.complete({})).text == QUESTION
 
 

@@ -25,9 +25,6 @@ if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.review_memory import ReviewMemory
 
-# responses_wire.OUTPUT_ITEMS, named here so a Chat request never imports the Responses code.
-_OUTPUT_ITEMS = "output_items"
-
 DEFAULT_REQUEST = "请把N1和N2安排在2026-10-05复习20分钟，标题为RAG基础复习。只保存本地计划。"
 
 
@@ -181,16 +178,11 @@ def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[No
 def build_request(
     config: Config, messages: list[dict], registry: Registry, tool_choice: str
 ) -> dict:
-    """The exact JSON body sent for config's `api` (dry-run prints this same body).
+    """The exact JSON body sent over the run's wire (dry-run prints this same body): config's
+    max_tokens in `max_tokens_field`, built in the Chat shape and given to the wire
+    (planner.model.wire), which sends it as it is or as a Responses request."""
+    from planner.model.wire import wire_for
 
-    Chat Completions: POST /chat/completions, config's max_tokens in `max_tokens_field`.
-    Responses: POST /responses, the same request converted by planner.model.responses_wire (imported
-    only then), with the output items of earlier replies sent back unchanged.
-    """
-    if config.api != "responses" and any(_OUTPUT_ITEMS in message for message in messages):
-        # Continued from a Responses run: the kept output items are not a Chat field.
-        messages = [{name: value for name, value in message.items() if name != _OUTPUT_ITEMS}
-                    for message in messages]
     body = {
         "model": config.model,
         "messages": messages,
@@ -202,11 +194,7 @@ def build_request(
     # Provider-specific fields go at the top level of the body, as the SDK's extra_body sends
     # them; config refuses an extra_body that would replace one of the fields above.
     body.update(config.extra_body)
-    if config.api == "responses":
-        from planner.model.responses_wire import request_body as responses_body
-
-        return responses_body(body)
-    return body
+    return wire_for(config.api).request_body(body)
 
 
 # The same function under the name the edge uses for "the body of the configured api".
@@ -215,4 +203,6 @@ request_body = build_request
 
 def endpoint(config: Config) -> str:
     """The path the request is sent to, after base_url (dry-run names it)."""
-    return "/responses" if config.api == "responses" else "/chat/completions"
+    from planner.model.wire import wire_for
+
+    return wire_for(config.api).endpoint

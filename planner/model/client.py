@@ -10,19 +10,14 @@ from planner.base import providers, strictjson
 from planner.base.config import Config
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.i18n import t
-from planner.model.chat_wire import dialect_named, error_fields, parse_reply
+from planner.model.chat_wire import dialect_named, error_fields
 from planner.model.turns import Turn
+from planner.model.wire import CHAT, ChatWire, wire_for
 
 if TYPE_CHECKING:
     import httpx2
     import openai
 
-# Body fields the SDK's create() takes by name; anything else goes through extra_body.
-_SDK_PARAMS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens",
-               "max_completion_tokens")
-# The same for responses.create(); `input` goes through extra_body, so the output items sent
-# back reach the server exactly as they were received.
-_RESPONSES_PARAMS = ("model", "tools", "tool_choice", "store", "max_output_tokens", "include")
 _MESSAGE_LIMIT = 200
 # Shorter keys are placeholders (local servers take "x" or "EMPTY"), not secrets: cutting them
 # out of replies would change ordinary words in what the model proposed.
@@ -64,19 +59,15 @@ class ScriptedClient:
     simulated = True
 
     def __init__(self, replies: Iterable[Reply], revisable: bool = True,
-                 api: str = "chat") -> None:
+                 wire: ChatWire = CHAT) -> None:
         self.replies = list(replies)
         self.requests: list[dict] = []
         self.revisable = revisable
-        # The wire format of the scripted replies: "chat" or "responses".
-        self.api = api
+        # The wire format of the scripted replies (planner.model.wire).
+        self.wire = wire
 
     def read_turn(self, body: object) -> Turn:
-        if self.api == "responses":
-            from planner.model.responses_wire import parse_response
-
-            return parse_response(body)
-        return parse_reply(body)
+        return self.wire.read(body)
 
     def assert_all_used(self) -> None:
         """Fail when a scripted reply was never asked for (a test expected more turns)."""
@@ -108,6 +99,7 @@ class LiveClient:
         self._openai = openai
         self._key = api_key
         self._config = config
+        self.wire = wire_for(config.api)
         # The provider's reply rules: from config's `provider`, else from the base_url's host.
         self._provider = providers.provider_for(config.provider, config.base_url)
         self._dialect = dialect_named(self._provider)
@@ -132,8 +124,7 @@ class LiveClient:
                 "characters); check {env} or the key you typed", env=self._config.api_key_env
             )
             raise ModelCallError(message, {"error": {"kind": "invalid_key"}})
-        responses = self._config.api == "responses"
-        names = _RESPONSES_PARAMS if responses else _SDK_PARAMS
+        names = self.wire.sdk_params
         params = {name: body[name] for name in names if name in body}
         extra = {name: value for name, value in body.items() if name not in names}
         # timeout_seconds bounds each read; this bounds the whole request (SPEC 28), so a server
@@ -142,14 +133,11 @@ class LiveClient:
                             self._sockets.shut_down)
         try:
             with deadline:
-                if responses:
-                    raw = self._client.responses.with_raw_response.create(
-                        **params, extra_body=extra or None
-                    )
-                else:
-                    raw = self._client.chat.completions.with_raw_response.create(
-                        **params, extra_body=extra or None
-                    )
+                api: object = self._client
+                for name in self.wire.sdk_path:  # client.chat.completions, client.responses
+                    api = getattr(api, name)
+                raw = api.with_raw_response.create(  # type: ignore[attr-defined]
+                    **params, extra_body=extra or None)
                 text = raw.http_response.text
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
@@ -183,11 +171,7 @@ class LiveClient:
         return data
 
     def read_turn(self, body: object) -> Turn:
-        if self._config.api == "responses":
-            from planner.model.responses_wire import parse_response
-
-            return parse_response(body, self._dialect)
-        return parse_reply(body, self._dialect)
+        return self.wire.read(body, self._dialect)
 
     def _traced(self, request: httpx2.Request) -> None:
         """httpx's request hook: the connections the request opens are reported to _opened."""
@@ -212,7 +196,7 @@ class LiveClient:
         server = said_text or ""
         line = error_line(status, error_codes(body), server, self._config.api_key_env,
                           config_file=self._config.file,
-                          api=self._config.api)
+                          other_api=self.wire.has_other_api)
         record = {"error": {"kind": "http_status", "status": status, "message": server,
                             "body": body}}
         return ModelCallError(line, record)
@@ -293,10 +277,11 @@ def error_codes(body: object) -> set[str]:
 
 
 def error_line(status: int, codes: set[str], server: str, env: str | None,
-               api: str = "chat", config_file: str = "config.json") -> str:
+               other_api: bool = False, config_file: str = "config.json") -> str:
     """`STATUS: what happened; what to do`, by the provider's error code first, then by status;
     `server` is what the server said (may be empty), `env` the key's variable (may be None),
-    `config_file` the settings file in use, named where a change there is the fix."""
+    `config_file` the settings file in use, named where a change there is the fix;
+    `other_api`: a 404 may mean the server lacks this wire's API (planner.model.wire)."""
     # Each line whole (with and without the server's words), so the screen can translate it.
     fix = config_fix(server)
     # The server's own words stay data: in quotes, never mistaken for planner's (SPEC 25).
@@ -354,7 +339,7 @@ def error_line(status: int, codes: set[str], server: str, env: str | None,
                      "this model", status=status, server=server)
         return t("{status}: access was denied; check the key's permissions for this model",
                  status=status)
-    if status == 404 and api == "responses":
+    if status == 404 and other_api:
         if server:
             return t("{status}: not found ({server}); check base_url and model in {config}, "
                      'or, if this server has no Responses API, set "api": "chat"',
