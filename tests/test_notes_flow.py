@@ -58,8 +58,8 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
     first, second, third = (request.body for request in server.chat_requests())
     names = [tool["function"]["name"] for tool in first["tools"]]
-    assert names == ["save_review_plan", "save_review_series", "search_notes", "get_note",
-                     "free_slots"]
+    assert names == ["save_review_plan", "save_review_series", "save_study_plan", "search_notes",
+                     "get_note", "free_slots"]
     # A folder's notes are not listed and note_ids has no enum; the program checks the IDs.
     assert "note-0001" not in first["messages"][0]["content"]
     assert "enum" not in first["tools"][0]["function"]["parameters"]["properties"]["note_ids"][
@@ -115,9 +115,9 @@ def test_the_first_request_does_not_grow_with_the_notes(home: Path, count: int) 
     body = json.loads(result.stdout)
     assert "nothing was written but the notes index (.planner/)" in result.stderr
     assert sorted(path.name for path in home.iterdir()) == [".planner", "notes"]
-    # Bounded whatever the notes: the tools' schemas (free_slots and start included) and the
-    # system message, about 9 KiB.
-    assert len(result.stdout.encode()) <= 10 * 1024
+    # Bounded whatever the notes: the three save tools' schemas (free_slots and start
+    # included) and the system message, about 12.5 KiB.
+    assert len(result.stdout.encode()) <= 13 * 1024
     assert f"The person has {count:,} notes" in body["messages"][0]["content"]
 
 
@@ -127,6 +127,6 @@ def test_the_demo_uses_the_samples_whatever_the_home_holds(home: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "built-in sample notes" in result.stderr
     request = json.loads((run_dirs(home)[0] / "01-request.json").read_text())
-    assert [tool["function"]["name"] for tool in request["tools"]] == ["save_review_plan",
-                                                                       "save_review_series", "save_study_plan"]
+    assert [tool["function"]["name"] for tool in request["tools"]] == [
+        "save_review_plan", "save_review_series", "save_study_plan"]
     assert "N1: RAG 的基本流程" in request["messages"][0]["content"]
