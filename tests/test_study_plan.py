@@ -9,12 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import today
+from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 from test_week_flow import configure, results_sent, write_class_vdir
 
 from planner.cli.run import timetable_for
+from planner.conversation.continuing import earlier_conversation
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient
 from planner.notes.catalog import SAMPLE_NOTES
@@ -124,6 +125,12 @@ def test_a_study_plan_that_is_never_repaired_ends_with_its_lines_and_the_way_bac
     notices = [event.text for event in person.events if type(event).__name__ == "Notice"]
     assert any(text.startswith("session 3 (") for text in notices)
     assert not (home / "plans").exists()
+    # The conversation is kept: --continue sends the rejection's every line back to the model.
+    (folder,) = run_dirs(home)
+    assert "rejected" in read_summary(folder)["error"]
+    earlier = earlier_conversation(home, folder.name)
+    sent = json.loads(earlier[-1]["content"])
+    assert sent["status"] == "rejected" and "session 12 (" in sent["error"]
 
 
 def test_sessions_of_a_saved_study_plan_block_a_later_one(home: Path,
