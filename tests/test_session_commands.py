@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,24 @@ def test_forecast_counts_the_minutes_planned_each_day(week: Path) -> None:
     assert planned[day(1)] == 0 and planned[day(3)] == 0  # moved away; dropped
     chart = run_planner("forecast", "--days", "14")
     assert "30 min planned" in chart.stdout
+
+
+@pytest.mark.slow
+def test_khal_reads_each_session_and_the_moved_one_at_its_new_time(week: Path,
+                                                                   tmp_path: Path) -> None:
+    from test_export import Khal
+
+    assert run_planner("move", f"{RUN}#3", "--date", day(4), "--start", "21:00").returncode == 0
+    out = tmp_path / "plan.ics"
+    exported = run_planner("export", "--ics", "--output", str(out), env={**os.environ,
+                                                                         "TZ": "UTC"})
+    assert exported.returncode == 0, exported.stderr
+    agenda = Khal(tmp_path / "khal", zone="UTC")
+    agenda.import_file(out)
+    events = {event["uid"]: event for event in agenda.events(day(-1), day(10))}
+    assert sorted(events) == [f"{RUN}-{number}@planner" for number in (1, 2, 3)]
+    assert (events[f"{RUN}-2@planner"]["start-date"],
+            events[f"{RUN}-2@planner"]["start-time"]) == (day(1), "19:00")
+    moved = events[f"{RUN}-3@planner"]
+    assert (moved["start-date"], moved["start-time"], moved["end-time"]) == (day(4), "21:00",
+                                                                             "21:40")
