@@ -337,8 +337,12 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
         case "rejected":
             then = (_("sent back to be corrected ({repair})").format(repair=step.repair)
                     if step.repair else _("not sent back; the run stopped"))
-            return "planner", _cell(_("rejected {tool}: {error}; {then}").format(
-                tool=step.tool, error=_line(step.error), then=then), "yellow")
+            # A study plan's rejection names each failing session on a line of its own.
+            first, *sessions = (step.error or "-").split("\n")
+            words = _("rejected {tool}: {error}; {then}").format(
+                tool=step.tool, error=_line(first), then=then)
+            return "planner", Text("\n".join([inert_line(words), *(
+                "  " + inert_line(_line(line)) for line in sessions)]), style="yellow")
         case "lookup":
             arguments = json.dumps(step.arguments, ensure_ascii=False)
             return "planner", _cell(_("looked up {tool} {arguments} → {found}").format(
