@@ -29,8 +29,6 @@ from planner.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from planner.cli.init_calendars import Found
 
 # The keys a provider preset fills: an old provider's values would win over a new preset's.
@@ -123,17 +121,10 @@ class Answers(NamedTuple):
 class Screen:
     """The terminal the questions are asked on: lines wrapped to its width, answers edited."""
 
-    def __init__(self) -> None:
-        self.console = _terminal_console()
-
     def say(self, line: str, style: str = "") -> None:
-        from rich.text import Text
+        from planner.ui import init_screen
 
-        from planner.base.inert import inert_line
-        from planner.ui.wrapping import wrap_text
-
-        self.console.print(wrap_text(Text(inert_line(line), style=style), self.console.width),
-                           soft_wrap=True)
+        init_screen.say(line, style)
 
     def warn(self, line: str) -> None:
         self.say(line, "yellow")
@@ -165,13 +156,13 @@ class Screen:
 
     def confirm(self, target: Path, data: dict) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
-        from planner.base.inert import inert_block, inert_line
+        from planner.base.inert import inert_line
         from planner.conversation.turn_values import is_near_miss
+        from planner.ui import init_screen
         from planner.ui.conversation import fitted_prompt
 
         self.say(_("{path} will hold:").format(path=target))
-        self.console.print(inert_block(_config_text(data).decode("utf-8")), markup=False,
-                           highlight=False, soft_wrap=True)
+        init_screen.show_block(_config_text(data).decode("utf-8"))
         prompt = lookup(SAVE_PROMPT)
         for _attempt in range(2):
             try:
@@ -185,19 +176,6 @@ class Screen:
             prompt = _('You typed "{typed}"; only SAVE in capitals saves. {prompt}').format(
                 typed=inert_line(line.removesuffix("\n")), prompt=lookup(SAVE_PROMPT))
         return False
-
-
-def _terminal_console() -> Console:
-    """stdout when it is the terminal; else the terminal itself, so the config to confirm is
-    shown where SAVE is asked."""
-    from planner.ui.console import TTY
-
-    if ui.out.file.isatty():
-        return ui.out
-    from rich.console import Console
-
-    tty = open(TTY, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
-    return Console(file=tty, highlight=False, emoji=False)
 
 
 class Questions:
@@ -355,8 +333,9 @@ class Questions:
         now = "; ".join(f"{day} {', '.join(shown(windows))}" for day, windows in hours.items())
         self.screen.say(_("Study hours: HH:MM-HH:MM windows, for every day or by weekday, e.g. "
                           "19:00-22:00, or mon 18:00-20:00; daily 19:00-21:30"))
-        self.screen.ask_until(_("Study hours"), now,
-                              lambda answer: self.check(study_hours=_hours(answer)))
+        # The hours in force kept as they are written (review_time's window stays implied).
+        self.screen.ask_until(_("Study hours"), now, lambda answer: None if answer == now
+                              else self.check(study_hours=_hours(answer)))
 
     def daily_minutes(self) -> None:
         def accept(answer: str) -> object:
@@ -377,8 +356,8 @@ class Questions:
         if found:
             self.screen.say(_("Calendars found on this computer:"))
             for number, calendar in enumerate(found, 1):
-                self.screen.say(f"  {number}. {calendar.name} ({calendar.source}: "
-                                f"{calendar.path})")
+                self.screen.say(f"{number}. {calendar.name} ({calendar.source}: "
+                                f"{_tilde(calendar.path)})")
         self.screen.say(_("Busy calendars (only read, never written): numbers from the list, "
                           ".ics files, calendar folders or CalDAV URLs, separated by spaces; "
                           "none for none."))
@@ -436,6 +415,13 @@ def _hours(answer: str) -> dict[str, list[str]]:
         day, windows = (words[0].lower(), words[1:]) if named else ("daily", words)
         hours.setdefault(day, []).extend(windows)
     return hours
+
+
+def _tilde(path: Path) -> str:
+    """A path under the person's home folder as ~/...: short enough to read."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home):] if home != "~" and text.startswith(home + os.sep) else text
 
 
 def _busy_source(word: str, found: list[Found]) -> dict[str, str]:

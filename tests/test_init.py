@@ -1,0 +1,282 @@
+"""planner init: the questions on a real terminal (80 columns, English and Chinese), each answer
+checked by the config's own loader and asked again when refused, khal's and vdirsyncer's
+calendars offered by name, an Obsidian vault recognised, the key kept in the OS keyring (the
+tests' file backend), config.json written only after SAVE: new, or the old one kept as .bak.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pexpect
+import pytest
+from conftest import PLANNER, ROOT, run_planner, snapshot
+from test_whole_truths import columns, screen_lines
+
+from planner.base import config as config_module
+from planner.cli.init import _hours, _write
+from planner.cli.init_calendars import found_calendars
+
+SECRET = "sk-init-SECRET-0123456789abcdef"
+SAVE_PROMPT = "anything else cancels: "
+ZH_SAVE_PROMPT = "输入其他内容则取消："
+GOALS = "goals" in config_module.KEYS  # the goals key, when this config has it
+
+
+@pytest.fixture
+def machine(tmp_path: Path, home: Path) -> dict[str, Path]:
+    """A person's computer: khal configured with two calendars (one a real vdir of events),
+    vdirsyncer with a filesystem storage, an Obsidian vault and a calendar file."""
+    user = Path(os.environ["HOME"])
+    classes = user / ".calendars" / "classes"
+    classes.mkdir(parents=True)
+    (classes / "lecture.ics").write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:lecture-1\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261207T090000Z\r\n"
+        "DTEND:20261207T103000Z\r\nSUMMARY:Lecture\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    (user / ".calendars" / "work").mkdir()
+    (user / ".config" / "khal").mkdir(parents=True)
+    (user / ".config" / "khal" / "config").write_text(
+        "[calendars]\n\n  [[classes]]\n    path = ~/.calendars/classes/\n    color = dark cyan\n"
+        "\n  [[work]]\n    path = ~/.calendars/work\n    readonly = True\n\n[locale]\n"
+        "timeformat = %H:%M\n")
+    synced = user / ".local" / "share" / "vdirsyncer" / "fastmail"
+    (synced / "personal").mkdir(parents=True)
+    (user / ".config" / "vdirsyncer").mkdir(parents=True)
+    (user / ".config" / "vdirsyncer" / "config").write_text(
+        '[general]\nstatus_path = "~/.vdirsyncer/status/"\n\n[storage fastmail_local]\n'
+        'type = "filesystem"\npath = "~/.local/share/vdirsyncer/fastmail/"\nfileext = ".ics"\n')
+    vault = tmp_path / "vault"
+    (vault / ".obsidian").mkdir(parents=True)
+    (vault / "N1.md").write_text("# Keigo\n", encoding="utf-8")
+    exam = tmp_path / "exams.ics"
+    exam.write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n")
+    return {"classes": classes, "work": user / ".calendars" / "work",
+            "personal": synced / "personal", "vault": vault, "exam": exam, "home": home}
+
+
+def environment(store: Path, language: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring_backends.FileKeyring",
+           "PLANNER_TEST_KEYRING": str(store), "PYTHONPATH": str(ROOT / "tests"),
+           "LANGUAGE": language, "COLUMNS": "80", "TERM": "xterm"}
+    env.pop("XDG_CONFIG_HOME", None)  # khal and vdirsyncer are found under HOME/.config
+    return env
+
+
+class Session:
+    """planner init in an 80-column pseudo-terminal: each answer typed after its question."""
+
+    def __init__(self, home: Path, store: Path, language: str = "en") -> None:
+        self.seen: list[str] = []
+        seen = self.seen
+
+        class Log:
+            def write(self, text: str) -> None:
+                seen.append(text)
+
+            def flush(self) -> None:
+                pass
+
+        self.child = pexpect.spawn(PLANNER, ["init"], cwd=str(home), encoding="utf-8",
+                                   env=environment(store, language), timeout=30,
+                                   dimensions=(50, 80))
+        self.child.logfile_read = Log()
+
+    def answer(self, question: str, typed: str) -> None:
+        self.child.expect_exact(question)
+        self.child.sendline(typed)
+
+    def refused(self, because: str) -> None:
+        """The last answer was named as not used, with the loader's reason (however the
+        line was wrapped at 80 columns)."""
+        self.child.expect(r"\s+".join(re.escape(word) for word in because.split()))
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus
+
+    @property
+    def screen(self) -> str:
+        return "\n".join(screen_lines("".join(self.seen)))
+
+
+def stored(store: Path) -> dict[str, str]:
+    entries = json.loads(store.read_text(encoding="utf-8")) if store.exists() else {}
+    return {key.split("\n", 1)[1]: value for key, value in entries.items()}
+
+
+# --- no terminal ------------------------------------------------------------------------------
+
+
+def test_without_a_terminal_it_is_one_line_and_nothing_is_written(home: Path) -> None:
+    before = snapshot(home)
+    result = run_planner("init", cwd=home)
+    assert result.returncode == 2
+    assert result.stderr == ("Error: planner init asks its questions on a terminal; run it in "
+                             "one (nothing was written)\n")
+    assert result.stdout == ""
+    assert snapshot(home) == before
+
+
+# --- on a terminal ----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.terminal
+def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
+        machine: dict[str, Path], tmp_path: Path) -> None:
+    home = machine["home"]
+    old = b'{"language": "en", "max_tokens": 2000}\n'
+    (home / "config.json").write_bytes(old)
+    store = tmp_path / "keyring.json"
+    init = Session(home, store)
+    init.answer("Language: auto (the system's), en or zh [en] ", "")
+    init.answer("Provider (none: give the server's base_url yourself) [deepseek] ", "opneai")
+    init.refused("Not used: config.json: key 'provider' must be one of deepseek, openai")
+    init.answer("[deepseek] ", "openai")
+    init.answer("Model [gpt-6-luna] ", "")
+    init.answer("Key [OPENAI_API_KEY] ", "keyring")
+    init.answer("Key for openai (input hidden): ", SECRET)
+    init.answer("Notes folder [none] ", str(tmp_path / "no-such-vault"))
+    init.refused(f"Not used: {tmp_path / 'no-such-vault'} is not a folder")
+    init.answer("Notes folder [none] ", str(machine["vault"]))
+    init.child.expect_exact("An Obsidian vault")
+    init.answer("Study hours [daily 19:00-22:00] ", "19:00-25:00")
+    init.refused("key 'study_hours' \"daily\" holds '19:00-25:00'")
+    init.answer("Study hours [daily 19:00-22:00] ", "mon 18:00-20:00; daily 19:00-21:30")
+    init.answer("no limit) [none] ", "700")
+    init.refused("key 'daily_minutes' must be a whole number from 5 to 600")
+    init.answer("no limit) [none] ", "90")
+    init.child.expect_exact("Calendars found on this computer:")
+    init.answer("Busy calendars [none] ", f"1 {machine['exam']}")
+    goal = None
+    if GOALS:
+        goal = {"name": "JLPT N2", "date": "2027-07-04", "notes": ["N1", "tag:jlpt"],
+                "retention": 0.9}
+        init.answer("Goal name ", "JLPT N2")
+        init.answer("Goal date (YYYY-MM-DD) ", "2027-07-04")
+        init.answer("separated by spaces ", "N1 tag:jlpt")
+    init.answer(SAVE_PROMPT, "SAVE")
+    assert init.finish() == 0
+    screen = " ".join(init.screen.split())
+    assert ("Calendars found on this computer: 1. classes (khal: ~/.calendars/classes) "
+            "2. work (khal: ~/.calendars/work) 3. fastmail_local/personal (vdirsyncer: "
+            "~/.local/share/vdirsyncer/fastmail/personal)") in screen
+    expected = {"language": "en", "max_tokens": 2000, "provider": "openai",
+                "notes_dir": str(machine["vault"]),
+                "study_hours": {"mon": ["18:00-20:00"], "daily": ["19:00-21:30"]},
+                "daily_minutes": 90,
+                "busy_calendars": [{"vdir": str(machine["classes"])},
+                                   {"ics": str(machine["exam"])}]}
+    if goal is not None:
+        expected["goals"] = [goal]
+    assert json.loads((home / "config.json").read_text(encoding="utf-8")) == expected
+    (backup,) = home.glob("config.json.bak-*")
+    assert backup.read_bytes() == old  # the old file kept whole, beside the new one
+    assert sorted(path.name for path in home.iterdir()) == ["config.json", backup.name]
+    assert f"Written: config.json (the old one is kept as {backup.name})" in screen
+    assert stored(store) == {"openai": SECRET}
+    assert SECRET not in "".join(init.seen)
+    assert all(SECRET.encode() not in path.read_bytes() for path in home.iterdir())
+    # What was written is a config every command loads.
+    where = run_planner("where", cwd=home)
+    assert where.returncode == 0, where.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.terminal
+def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[str, Path],
+                                                                  tmp_path: Path) -> None:
+    home = machine["home"]
+    store = tmp_path / "keyring.json"
+    init = Session(home, store, "zh_CN")
+    init.answer("语言：auto（跟随系统）、en 或 zh [auto] ", "zh")
+    init.answer("服务商（none：自己填写服务器的 base_url） [deepseek] ", "ollama")
+    init.answer("[qwen3:8b] ", "")
+    init.child.expect_exact("不需要密钥")
+    init.answer("笔记文件夹 [none] ", "")
+    init.answer("学习时间 [daily 19:00-22:00] ", "")
+    init.answer("不限） [none] ", "")
+    init.answer("忙碌日历 [none] ", "3")
+    if GOALS:
+        init.answer("目标名称 ", "")
+    init.answer(ZH_SAVE_PROMPT, "保存")
+    # A near miss is named and asked once more (the prompt wraps at 80 columns).
+    init.refused("你输入的是“保存”；只有大写 SAVE 才会保存。")
+    init.child.expect(r"\s*".join(re.escape(char) for char in ZH_SAVE_PROMPT))
+    init.child.sendline("SAVE")
+    assert init.finish() == 0
+    assert json.loads((home / "config.json").read_text(encoding="utf-8")) == {
+        "language": "zh", "provider": "ollama",
+        "busy_calendars": [{"vdir": str(machine["personal"])}]}
+    assert sorted(path.name for path in home.iterdir()) == ["config.json"]
+    assert not store.exists()  # a local server: no key asked, none stored
+    screen = init.screen
+    assert "已写入：" in screen
+    too_wide = [line for line in screen.splitlines() if columns(line) > 80]
+    assert too_wide == []
+
+
+@pytest.mark.slow
+@pytest.mark.terminal
+def test_ctrl_c_at_a_question_writes_nothing(machine: dict[str, Path], tmp_path: Path) -> None:
+    home = machine["home"]
+    (home / "config.json").write_text('{"language": "en"}\n', encoding="utf-8")
+    store = tmp_path / "keyring.json"
+    before = snapshot(home)
+    init = Session(home, store)
+    init.answer("Language: auto (the system's), en or zh [en] ", "")
+    init.answer("Provider (none: give the server's base_url yourself) [deepseek] ", "openai")
+    init.answer("Model [gpt-6-luna] ", "")
+    init.answer("Key [OPENAI_API_KEY] ", "keyring")
+    init.answer("Key for openai (input hidden): ", SECRET)
+    init.child.expect_exact("Notes folder [none] ")
+    init.child.sendintr()
+    assert init.finish() == 130
+    assert "Error: interrupted; nothing was written" in init.screen
+    assert snapshot(home) == before
+    assert not store.exists()  # the key typed before Ctrl+C was never stored
+
+
+# --- the parts, without a terminal --------------------------------------------------------------
+
+
+def test_khal_and_vdirsyncer_calendars_are_found_by_name(machine: dict[str, Path]) -> None:
+    found = found_calendars()
+    assert [(calendar.name, calendar.source, calendar.path) for calendar in found] == [
+        ("classes", "khal", machine["classes"]), ("work", "khal", machine["work"]),
+        ("fastmail_local/personal", "vdirsyncer", machine["personal"])]
+
+
+def test_khal_discover_and_a_missing_folder(home: Path) -> None:
+    user = Path(os.environ["HOME"])
+    for name in ("a", "b"):
+        (user / "cals" / name).mkdir(parents=True)
+    (user / ".config" / "khal").mkdir(parents=True)
+    (user / ".config" / "khal" / "config").write_text(
+        "[calendars]\n[[all]]\npath = ~/cals/*\ntype = discover\n"
+        "[[gone]]\npath = ~/not-there\n")
+    assert [calendar.name for calendar in found_calendars()] == ["a", "b"]
+
+
+def test_study_hours_answers() -> None:
+    assert _hours("19:00-22:00") == {"daily": ["19:00-22:00"]}
+    assert _hours("mon 18:00-20:00, 21:00-22:00; daily 07:00-08:00") == {
+        "mon": ["18:00-20:00", "21:00-22:00"], "daily": ["07:00-08:00"]}
+    # Words that are not a day go to the config's check as they are, so its line names them.
+    assert _hours("someday 19:00-20:00") == {"someday": ["19:00-20:00"]}
+
+
+def test_an_existing_config_is_kept_and_the_new_one_moved_in(home: Path) -> None:
+    target = home / "config.json"
+    target.write_text('{"language": "en"}', encoding="utf-8")
+    inode = target.stat().st_ino
+    backup = _write(target, {"language": "zh"})
+    assert backup is not None and backup.read_text(encoding="utf-8") == '{"language": "en"}'
+    assert backup.stat().st_ino == inode  # the old file itself, never edited in place
+    assert json.loads(target.read_text(encoding="utf-8")) == {"language": "zh"}
+    assert sorted(path.name for path in home.iterdir()) == ["config.json", backup.name]
