@@ -9,6 +9,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from planner.base import providers, storage, strictjson, study_hours
+from planner.base.errors import UsageError
 from planner.base.i18n import LANGUAGES, t
 from planner.base.oserrors import os_reason
 
@@ -42,7 +43,7 @@ BUSY_KINDS = ("ics", "vdir", "caldav")
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError, ValueError):
     """config.json cannot be used; the message names the key."""
 
 

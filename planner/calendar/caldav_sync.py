@@ -19,6 +19,7 @@ import urllib.parse
 from collections.abc import Iterable
 
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed
+from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.install import install_command
 from planner.base.oserrors import os_reason
@@ -30,7 +31,7 @@ _ERRNO_TEXT = re.compile(r"\[Errno -?[0-9]+\] ([^'\")\]]+)")
 _NAMES_SHOWN = 5
 
 
-class SyncError(Exception):
+class SyncError(Failure):
     """A sync that could not be done or finished; one line naming which, never the password."""
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.calendar import ics
@@ -31,7 +32,7 @@ _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXE
 _SAFE_NAME = re.compile(r"[0-9A-Za-z@_+-][0-9A-Za-z@._+-]*", re.ASCII)
 
 
-class CalendarFileError(Exception):
+class CalendarFileError(Failure):
     """A feed or vdir that cannot be written; one line for the person, nothing half-written."""
 
 

@@ -9,6 +9,7 @@ import gc
 import typer
 
 from planner import ui
+from planner.base.errors import PlannerError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.cli import history, init, keys, memory, notes, plans, reviews, run, sessions
@@ -162,6 +163,10 @@ def main() -> None:
         command(args=arguments, prog_name="planner")
     except SystemExit as done:
         ending = done
+    except PlannerError as error:
+        # Every failure a command lets rise ends here: its one line and its own exit code.
+        ui.error(str(error))
+        ending = SystemExit(error.exit_code)
     finally:
         # Every file is written and closed by now. Freezing the heap spares the interpreter's
         # final collection a sweep over every object of every imported module: ~80 ms at exit

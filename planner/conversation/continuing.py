@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from planner.base import storage, strictjson
+from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.model.turns import ReplyError, Turn, tool_message
@@ -37,7 +38,7 @@ NOT_RUN = {"status": "not_run",
            "error": "the earlier run ended before this call was answered; nothing was run"}
 
 
-class CannotContinue(Exception):
+class CannotContinue(UsageError):
     """The earlier run cannot be continued; str() is the one line the person reads."""
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
+from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 
@@ -96,7 +97,7 @@ class LogContents(NamedTuple):
     warnings: list[str]
 
 
-class ReviewLogError(Exception):
+class ReviewLogError(Failure):
     """The log cannot be read or appended to; str() is the one line for the person."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base.days import AfterLastDay, usable_time
+from planner.base.errors import Failure, UsageError
 from planner.base.i18n import t
 from planner.memory import log as review_log
 from planner.plans import files as plans
@@ -27,11 +28,11 @@ REVIEW_KEYS = ("review_id", "note_id", "title", "run_id", "reviewed_at", "rating
                "undone")
 
 
-class Refused(Exception):
+class Refused(UsageError):
     """The command cannot do what was asked; one line for the person (exit 2)."""
 
 
-class Failed(Exception):
+class Failed(Failure):
     """The log cannot be read or appended to; one line for the person (exit 1)."""
 
 

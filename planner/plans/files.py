@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
+from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.plan import (
@@ -83,7 +84,7 @@ def is_run_id(value: object) -> bool:
     return type(value) is str and _RUN_ID.fullmatch(value) is not None
 
 
-class PlansError(Exception):
+class PlansError(Failure):
     """The plans folder exists but cannot be listed; one line for the person."""
 
 

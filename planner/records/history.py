@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.model import costs
@@ -41,7 +42,7 @@ SUMMARY_LIMIT = storage.MIB
 LINKED_FOLDER = t("run folder is a symbolic link (not followed)")
 
 
-class HistoryError(Exception):
+class HistoryError(Failure):
     """tool-records/ exists but cannot be listed; one line for the person."""
 
 

@@ -1,0 +1,23 @@
+"""The program's failures as a small family: each carries its one line and its exit code.
+
+A module raises the member that fits; the command line turns any of them into the line and the
+exit code in one place (planner.cli.app.main), so no command has to catch them one by one.
+"""
+
+
+class PlannerError(Exception):
+    """A failure planner explains in one line (str()); `exit_code` says how the command ends."""
+
+    exit_code = 1
+
+
+class UsageError(PlannerError):
+    """What was asked cannot be done as asked (a value, a file, a name to correct): exit 2."""
+
+    exit_code = 2
+
+
+class Failure(PlannerError):
+    """What was asked could not be carried out (a file, a folder, a log, a server): exit 1."""
+
+    exit_code = 1
