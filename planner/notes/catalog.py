@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base import storage, strictjson
+from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.notes.folder import MAX_ID, id_fault, parse_tags, read_note, scan_folder
@@ -33,7 +34,7 @@ MAX_WARNINGS = 10  # warning lines shown; the rest are counted in one more line
 MAX_QUERY = 200
 
 
-class NotesError(ValueError):
+class NotesError(UsageError, ValueError):
     """The notes cannot be used; the message is the one line shown (exit 2)."""
 
 
@@ -324,7 +325,12 @@ def _folder_catalog(home: Path, folder: Path,
                                error=error)) from None
 
     def checked(index: NoteIndex) -> tuple[int, list[tuple[str, str]], list[str]]:
-        return index.count(), index.problems(), _shared_ids(folder, index.duplicates())
+        # A skipped file is warned about once per cause (the index remembers it), not by
+        # every command.
+        problems = index.problems(new_only=True)
+        if problems:
+            index.warned()
+        return index.count(), problems, _shared_ids(folder, index.duplicates())
 
     index = index_for(rebuild=False)
     try:

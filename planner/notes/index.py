@@ -14,6 +14,15 @@
 # inode) changed are read again. Files modified within the last two seconds are re-read on
 # the next search too: a file system clock ticks coarsely, so an edit in the same tick as the
 # last look could keep its size and time.
+#
+# Every text is folded before it is indexed, and so is every query (planner.notes.folding):
+# the simplified, traditional and Japanese forms of a character are one form in the index, so
+# 敬语 finds 敬語. A note whose text the fold changed keeps its own text beside (files.original):
+# get_note gives it back, and a snippet is cut from it at the place the folded match stands.
+#
+# A file skipped for a problem (damaged front matter, not UTF-8, ...) is warned about once per
+# cause: files.cause is (size, modification time, problem) and files.warned says the person has
+# been told; a file read again with the same cause keeps the mark.
 
 from __future__ import annotations
 
@@ -29,8 +38,11 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.oserrors import os_reason
+from planner.notes.folding import fold
 
-VERSION = "3"  # 3: sr-due dates kept beside each note (SPEC 16)
+# 3: sr-due dates kept beside each note; 4: folded text (simplified, traditional and Japanese
+# forms as one) and warnings once per cause.
+VERSION = "4"
 INDEX_FILE = "notes-index.sqlite3"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 24
@@ -56,8 +68,11 @@ _SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     # One row per file seen: a note (id set) or a file skipped with the reason (problem set).
     # sr_due: Obsidian Spaced Repetition's `sr-due` date (YYYY-MM-DD) from the front matter.
+    # original: the note's text when folding changed it (else NULL: the indexed body is it).
+    # cause and warned: a skipped file's (size, time, problem), and whether it was warned about.
     "CREATE TABLE files(rowid INTEGER PRIMARY KEY, path TEXT UNIQUE, size INTEGER, "
-    "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT, sr_due TEXT)",
+    "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT, sr_due TEXT, "
+    "original TEXT, cause TEXT, warned INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX files_by_id ON files(id)",
     "CREATE INDEX files_skipped ON files(path) WHERE problem IS NOT NULL",
     f"CREATE VIRTUAL TABLE notes_fts USING fts5(id, title, tags, body, tokenize='{TOKENIZER}')",
@@ -117,10 +132,11 @@ def _spread(match: re.Match) -> str:
 
 
 def match_expression(query: str) -> str | None:
-    """An FTS5 query: every whitespace-separated term must appear; None when none can match."""
+    """An FTS5 query: every whitespace-separated term must appear, each character in its folded
+    form (as the notes are indexed); None when none can match."""
     phrases: dict[str, None] = {}
     # Control characters are never in a token; a NUL would end FTS5's reading of the string.
-    for term in _CONTROLS.sub(" ", query).split():
+    for term in fold(_CONTROLS.sub(" ", query)).split():
         if _WORDY.search(term):
             # A quoted string is one phrase: its tokens must stand in this order, side by side.
             # A repeated term is asked once: each costs a pass over its words' postings.
@@ -167,15 +183,19 @@ class NoteIndex:
         if known is not None and known[0] == scan:
             return 0
         changed, gone = _changes(self._stored(), files)
+        warned: dict[str, str] = {}
         # Look again under the write lock: another planner may have updated the same files.
         db.execute("BEGIN IMMEDIATE")
         try:
             if changed or gone:
-                changed, gone = _changes(self._stored(), files)
+                stored = self._stored()
+                # The causes already warned about, kept when a file is read again unchanged.
+                warned = {path: row[5] for path, row in stored.items() if row[6]}
+                changed, gone = _changes(stored, files)
             db.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone)
             db.executemany("DELETE FROM files WHERE rowid = ?", gone)
             for number, entry in enumerate(changed, 1):
-                self._insert(entry, read(entry), racy_after)
+                self._insert(entry, read(entry), racy_after, warned.get(entry[0]))
                 if progress is not None and number % PROGRESS_STEP == 0:
                     progress(number, len(changed))
             if progress is not None:
@@ -191,35 +211,40 @@ class NoteIndex:
         return len(changed)
 
     def _stored(self) -> dict[str, tuple]:
-        """path -> (path, size, mtime_ns, ino, rowid) of every file seen last time."""
-        return {row[0]: row for row in
-                self._db.execute("SELECT path, size, mtime_ns, ino, rowid FROM files")}
+        """path -> (path, size, mtime_ns, ino, rowid, cause, warned) of every file seen last
+        time."""
+        return {row[0]: row for row in self._db.execute(
+            "SELECT path, size, mtime_ns, ino, rowid, cause, warned FROM files")}
 
-    def _insert(self, entry: FileStat, parsed: Parsed | str, racy_after: int) -> None:
+    def _insert(self, entry: FileStat, parsed: Parsed | str, racy_after: int,
+                warned: str | None = None) -> None:
+        """Store one file; `warned` is the cause last warned about for its path, if any."""
         db = self._db
         path, size, mtime_ns, ino = entry
+        if isinstance(parsed, str):
+            cause = f"{size}:{mtime_ns}:{parsed}"
         # A file changed moments ago is stored with no size, so the next sync reads it again:
         # an edit within the same clock tick may have kept its size and time.
         if mtime_ns >= racy_after:
             size = -1
         if isinstance(parsed, str):
-            db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem) "
-                       "VALUES (?, ?, ?, ?, ?)", (path, size, mtime_ns, ino, parsed))
+            db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem, cause, warned) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (path, size, mtime_ns, ino, parsed, cause, int(cause == warned)))
             return
+        fields, original = _folded(parsed)
         rowid = db.execute(
-            "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags, sr_due) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags, sr_due, original) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (path, size, mtime_ns, ino, parsed.id, parsed.title, "\n".join(parsed.tags),
-             parsed.sr_due),
+             parsed.sr_due, original),
         ).lastrowid
-        self._insert_text(rowid, parsed)
+        self._insert_text(rowid, fields)
 
-    def _insert_text(self, rowid: int | None, note: Parsed) -> None:
+    def _insert_text(self, rowid: int | None, fields: tuple[str, str, str, str]) -> None:
         self._db.execute(
             "INSERT INTO notes_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)",
-            (rowid, spaced(note.id), spaced(note.title), spaced(" ".join(note.tags)),
-             spaced(note.text)),
-        )
+            (rowid, *fields))
 
     def add(self, notes: Iterable[Parsed]) -> None:
         """Index notes that have no file (notes.json, the samples), in the order given."""
@@ -227,9 +252,12 @@ class NoteIndex:
         try:
             db.execute("BEGIN")
             for note in notes:
-                rowid = db.execute("INSERT INTO files(id, title, tags) VALUES (?, ?, ?)",
-                                   (note.id, note.title, "\n".join(note.tags))).lastrowid
-                self._insert_text(rowid, note)
+                fields, original = _folded(note)
+                rowid = db.execute("INSERT INTO files(id, title, tags, original) "
+                                   "VALUES (?, ?, ?, ?)",
+                                   (note.id, note.title, "\n".join(note.tags), original)
+                                   ).lastrowid
+                self._insert_text(rowid, fields)
             db.execute("COMMIT")
         except sqlite3.Error as error:
             db.rollback()
@@ -237,10 +265,19 @@ class NoteIndex:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def problems(self) -> list[tuple[str, str]]:
-        """(path, reason) for every file that was skipped, by path."""
+    def problems(self, new_only: bool = False) -> list[tuple[str, str]]:
+        """(path, reason) for every file that was skipped, by path; with new_only, only those
+        not warned about yet (see warned)."""
         return self._query("SELECT path, problem FROM files WHERE problem IS NOT NULL "
-                           "ORDER BY path")
+                           + ("AND warned = 0 " if new_only else "") + "ORDER BY path")
+
+    def warned(self) -> None:
+        """Remember that the person has been told of every skipped file's present cause."""
+        try:
+            self._db.execute("UPDATE files SET warned = 1 WHERE problem IS NOT NULL AND "
+                             "warned = 0")
+        except sqlite3.Error:
+            pass  # busy or read-only: the warning is simply given again next time
 
     def ids(self) -> list[str]:
         """Every note's ID (an ID two files share is no note's)."""
@@ -273,7 +310,7 @@ class NoteIndex:
     def note(self, note_id: str) -> tuple[IndexRow, str] | None:
         """One note's row and its full text, or None when no note has this ID."""
         rows = self._query(
-            "SELECT f.id, f.title, f.tags, f.path, n.body FROM files f "
+            "SELECT f.id, f.title, f.tags, f.path, coalesce(f.original, n.body) FROM files f "
             "JOIN notes_fts n ON n.rowid = f.rowid WHERE f.id = ?1 AND (SELECT count(*) FROM "
             "files WHERE id = ?1) = 1", (note_id,))
         if not rows:
@@ -290,17 +327,21 @@ class NoteIndex:
                             f"rowid NOT IN ({_HIDDEN_ROWS})", (expression,))[0][0]
         # The best rowids first, then their rows and snippets: joining every match before
         # sorting costs twice as much when a common word matches all 10,000 notes.
+        # A note whose text folding changed: its folded body too, to cut the snippet from its own.
         found = self._query(
             "SELECT f.id, f.title, f.tags, f.path, "
-            f"snippet(notes_fts, 3, '', '', '…', {SNIPPET_TOKENS}) "
+            f"snippet(notes_fts, 3, '', '', '…', {SNIPPET_TOKENS}), f.original, "
+            "CASE WHEN f.original IS NULL THEN NULL ELSE notes_fts.body END "
             f"FROM (SELECT rowid AS best, {_RANK} AS score FROM notes_fts "
             f"WHERE notes_fts MATCH ?1 AND rowid NOT IN ({_HIDDEN_ROWS}) "
             "ORDER BY score, rowid LIMIT ?2) "
             "JOIN notes_fts ON notes_fts.rowid = best JOIN files f ON f.rowid = best "
             "WHERE notes_fts MATCH ?1 ORDER BY score, best",
             (expression, -1 if limit is None else limit))
-        rows = [IndexRow(note_id, title, _tags(tags), path, _snippet(snippet))
-                for note_id, title, tags, path, snippet in found]
+        rows = [IndexRow(note_id, title, _tags(tags), path,
+                         _snippet(snippet if original is None
+                                  else _unfolded(snippet, body, original)))
+                for note_id, title, tags, path, snippet, original, body in found]
         return rows, total
 
     def _query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
@@ -332,6 +373,36 @@ def _fingerprint(files: list[FileStat]) -> str:
     # collision needs a different scan with the same 64 bits; the notes folder is the person's.
     data = repr(files).encode("utf-8", "surrogatepass")
     return f"{len(data)}:{zlib.crc32(data):08x}:{zlib.adler32(data):08x}"
+
+
+def _folded(note: Parsed) -> tuple[tuple[str, str, str, str], str | None]:
+    """The note's id, title, tags and body as indexed (folded, CJK spaced), and its own text
+    when folding changed it (else None)."""
+    text = note.text.replace(_MARK, "")
+    body = fold(text)
+    return ((spaced(fold(note.id)), spaced(fold(note.title)),
+             spaced(fold(" ".join(note.tags))), spaced(body)),
+            None if body == text else text)
+
+
+def _unfolded(snippet: str | None, body: str, original: str) -> str | None:
+    """The snippet FTS5 cut from the folded `body`, taken from the note's `original` text at
+    the same place (a fold keeps every character's place); the folded one if not found."""
+    if not snippet:
+        return snippet
+    core, before, after = snippet, False, False
+    at = body.find(core)
+    if at < 0 and core.startswith("…"):
+        core, before = core[1:], True
+        at = body.find(core)
+    if at < 0 and core.endswith("…"):
+        core, after = core[:-1], True
+        at = body.find(core)
+    if at < 0 or not core:
+        return snippet
+    start = at - body.count(_MARK, 0, at)
+    end = start + len(core) - core.count(_MARK)
+    return ("…" if before else "") + original[start:end] + ("…" if after else "")
 
 
 def _tags(text: str | None) -> tuple[str, ...]:
