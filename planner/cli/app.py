@@ -36,7 +36,9 @@ when it holds one of those, else your data folder; planner where tells which.
 """
 
 app = typer.Typer(
-    add_completion=False,
+    # --install-completion and --show-completion (bash, zsh, fish): Tab completes commands,
+    # options, run IDs and goal names (planner.cli.common.complete_run, complete_goal).
+    add_completion=True,
     pretty_exceptions_enable=False,
     # Plain `planner` shows the help with exit 0 (main_command): Click's no_args_is_help
     # would exit 2, the code of a usage error.

@@ -1,7 +1,7 @@
 """What every command shares: the home and config options, the workspace, one-line exits."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 
 import typer
 
@@ -173,3 +173,68 @@ def _history_failed(error: Exception) -> NoReturn:
 
 
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read
+
+
+# --- Shell completion (planner --install-completion): the values people type --------------------
+# Called by the shell at each Tab, so each reads only folder names or config.json, and never
+# prints: a problem completes nothing.
+
+MAX_COMPLETIONS = 200
+
+
+def _completion_home(ctx: typer.Context) -> Path:
+    """The home the command line being completed names: its --home (or PLANNER_HOME), else
+    the one planner would choose."""
+    context: Any = ctx  # typer.Context, then its parents (Click contexts)
+    while context is not None:
+        given = context.params.get("home")
+        if given:
+            return Path(given)
+        context = context.parent
+    from planner.base.home import choose
+
+    return choose(None, None).path
+
+
+def complete_run(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Run IDs that start with what is typed, newest first: the runs in tool-records/ and the
+    saved plans (show, done, drop and move)."""
+    import os
+
+    try:
+        home = _completion_home(ctx)
+        names: set[str] = set()
+        for folder, suffix in (("tool-records", ""), ("plans", ".json")):
+            try:
+                with os.scandir(home / folder) as entries:
+                    for entry in entries:
+                        name = entry.name.removesuffix(suffix) if suffix else entry.name
+                        if name[:1] not in (".", "") and name.startswith(incomplete) \
+                                and (not suffix or entry.name.endswith(suffix)):
+                            names.add(name)
+            except OSError:
+                continue
+        # Run IDs begin with their time: the newest sorts last.
+        return sorted(names, reverse=True)[:MAX_COMPLETIONS]
+    except Exception:  # noqa: BLE001 - a Tab never ends in a traceback
+        return []
+
+
+def complete_goal(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The goals in config.json whose names start with what is typed (any case), for --goal."""
+    try:
+        context: Any = ctx  # typer.Context, then its parents (Click contexts)
+        config_path = None
+        while context is not None and config_path is None:
+            config_path = context.params.get("config_path")
+            context = context.parent
+        from planner.base.config import DEFAULT_CONFIG_FILE, load_config
+
+        path = Path(config_path) if config_path else _completion_home(ctx) / DEFAULT_CONFIG_FILE
+        config = load_config(path)  # a ConfigError is an Exception: nothing is printed
+        names = [goal.get("name") if isinstance(goal, dict) else getattr(goal, "name", None)
+                 for goal in getattr(config, "goals", ())]
+        return [name for name in names if isinstance(name, str)
+                and name.lower().startswith(incomplete.lower())]
+    except Exception:  # noqa: BLE001 - a bad or missing config completes nothing, silently
+        return []

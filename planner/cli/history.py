@@ -15,6 +15,7 @@ from planner.cli.common import (
     _pick_run,
     _records_label,
     _workspace,
+    complete_run,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def show_command(
     ctx: typer.Context,
     run_id: Annotated[
         str,
-        typer.Argument(metavar="[RUN]", show_default=False,
+        typer.Argument(metavar="[RUN]", show_default=False, autocompletion=complete_run,
                        help="last or -1 (the newest run, the default), -2 (the one before), "
                        "..., or a run ID or a unique start of one."),
     ] = "last",

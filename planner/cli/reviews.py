@@ -20,6 +20,7 @@ from planner.cli.common import (
     _pick_run,
     _usage,
     _workspace,
+    complete_run,
 )
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 RATINGS = answers.RATINGS
 RunArgument = Annotated[
     str | None,
-    typer.Argument(metavar="[RUN]", show_default=False,
+    typer.Argument(metavar="[RUN]", show_default=False, autocompletion=complete_run,
                    help="last or -1 (the newest run), -2 (the one before), ..., or a run ID or "
                    "a unique start of one, as for planner show."),
 ]
@@ -310,7 +311,7 @@ def drop_command(
     ctx: typer.Context,
     run_id: Annotated[
         str,
-        typer.Argument(metavar="RUN", show_default=False,
+        typer.Argument(metavar="RUN", show_default=False, autocompletion=complete_run,
                        help="last or -1 (the newest run), -2, ..., or a run ID or a unique "
                        "start of one, as for planner show."),
     ],

@@ -9,7 +9,14 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
-from planner.cli.common import ConfigOption, HomeOption, _log_warnings, _usage, _workspace
+from planner.cli.common import (
+    ConfigOption,
+    HomeOption,
+    _log_warnings,
+    _usage,
+    _workspace,
+    complete_run,
+)
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
@@ -19,7 +26,7 @@ def move_command(
     ctx: typer.Context,
     session: Annotated[
         str,
-        typer.Argument(metavar="RUN#n", show_default=False,
+        typer.Argument(metavar="RUN#n", show_default=False, autocompletion=complete_run,
                        help="The session: a run (as for planner show) and its session number "
                        "after # (RUN alone for a single plan)."),
     ],
