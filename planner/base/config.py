@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -41,6 +42,9 @@ MAX_BUSY_SOURCES = 10
 BUSY_KINDS = ("ics", "vdir", "caldav")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
+# $NAME or ${NAME} in a path of the config (notes_dir, busy_calendars' ics and vdir).
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_PATH_KINDS = ("ics", "vdir")
 
 
 class ConfigError(UsageError, ValueError):
@@ -141,7 +145,36 @@ def load_config(path: Path | None) -> Config:
         value = strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
         raise ConfigError(t("{path}: {problem}", path=path, problem=error)) from None
-    return parse_config(value, str(path))
+    return _busy_paths(parse_config(value, str(path)), path)
+
+
+def expand_path(value: str, config_file: str | os.PathLike[str]) -> Path:
+    """A path of the config as planner uses it: $VAR and ${VAR} replaced by the variable's
+    value, ~ by the home folder, and a relative path taken from the folder of `config_file` (the
+    file it was read from), made absolute. parse_config keeps paths as written (and checks that
+    their variables are set); load_config gives busy_calendars' paths expanded, and notes_dir
+    is expanded where it is used (planner.notes.catalog), so messages can show it as written."""
+    expanded = _VARIABLE.sub(lambda found: os.environ.get(found[1] or found[2], found[0]), value)
+    folder = os.path.dirname(os.fspath(config_file))
+    return Path(os.path.abspath(os.path.join(folder, os.path.expanduser(expanded))))
+
+
+def _busy_paths(config: Config, path: Path) -> Config:
+    """The config with busy_calendars' files and folders expanded from the config's folder."""
+    if not config.busy_calendars:
+        return config
+    return config._replace(busy_calendars=tuple(
+        {name: str(expand_path(text, path)) if name in _PATH_KINDS else text
+         for name, text in source.items()} for source in config.busy_calendars))
+
+
+def _set_variables(value: str, source: str, key: str) -> str:
+    """A path whose every $VAR is set: an unset one is a config error naming it."""
+    for found in _VARIABLE.finditer(value):
+        if (found[1] or found[2]) not in os.environ:
+            raise ConfigError(t("{source}: key '{key}' uses the variable {variable}, which is not "
+                                "set", source=source, key=key, variable=found[0]))
+    return value
 
 
 def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
@@ -296,7 +329,7 @@ def _notes_dir(value: object, source: str) -> str | None:
     if not isinstance(value, str) or not value.strip() or "\0" in value:
         raise ConfigError(t("{source}: key 'notes_dir' must be a folder path (a string) or null",
                             source=source))
-    return value
+    return _set_variables(value, source, "notes_dir")
 
 
 def _review_time(value: object, source: str) -> str:
@@ -331,6 +364,8 @@ def _busy_calendars(value: object, source: str) -> tuple[Mapping[str, str], ...]
                                 key=key))
         if kind == "caldav":
             _check_url(checked["caldav"], source, f"{key}.caldav")
+        else:
+            _set_variables(checked[kind], source, f"{key}.{kind}")
         sources.append(checked)
     return tuple(sources)
 

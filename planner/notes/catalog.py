@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from planner.notes.index import FileStat, IndexRow, NoteIndex, Parsed
 
 NOTES_FILE = "notes.json"
+NOTES_CONFIG = "config.json"  # named in messages when no config file is given
 NOTES_FOLDER = "notes"
 INDEX_FOLDER = ".planner"
 # A catalog this small whose listing fits in LISTED_MAX_BYTES is listed in the first request.
@@ -244,11 +245,12 @@ class FolderCatalog(Catalog):
 # --- choosing the source ---------------------------------------------------------------------
 
 
-def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.json",
+def load_catalog(home: Path, notes_dir: str | None, config_file: str | None = None,
                  progress: Callable[[int, int], None] | None = None) -> Catalog:
     """The notes: notes_dir (or home/notes/ when it exists), else home/notes.json, else samples;
-    `config_file` (where notes_dir was set) is named when notes_dir is wrong; `progress` is
-    told (files read, files to read) while a large folder is indexed from nothing."""
+    notes_dir is taken from the folder of `config_file` (where it was set; None: the home's
+    config.json), which is named when notes_dir is wrong; `progress` is told (files read,
+    files to read) while a large folder is indexed from nothing."""
     folder = _notes_folder(home, notes_dir, config_file)
     if folder is not None:
         return _folder_catalog(home, folder, progress)
@@ -258,11 +260,12 @@ def load_catalog(home: Path, notes_dir: str | None, config_file: str = "config.j
     return sample_catalog()
 
 
-def notes_source(home: Path, notes_dir: str | None) -> tuple[str, Path | None]:
+def notes_source(home: Path, notes_dir: str | None,
+                 config_file: str | None = None) -> tuple[str, Path | None]:
     """Where load_catalog would take the notes from, nothing read: ("folder", its path),
     ("notes.json", its path) or ("samples", None)."""
     if notes_dir is not None:
-        return "folder", home / os.path.expanduser(notes_dir)
+        return "folder", notes_path(home, notes_dir, config_file)
     if (home / NOTES_FOLDER).is_dir():
         return "folder", home / NOTES_FOLDER
     if os.path.lexists(home / NOTES_FILE):
@@ -281,17 +284,30 @@ def load_notes(home: Path) -> tuple[Note, ...]:
     return SAMPLE_NOTES if notes is None else notes
 
 
-def _notes_folder(home: Path, notes_dir: str | None, config_file: str) -> Path | None:
+def notes_path(home: Path, notes_dir: str, config_file: str | None = None) -> Path:
+    """The folder notes_dir names: ~ and $VAR expanded, a relative path taken from the folder
+    of the config file that set it (None: the home's config.json)."""
+    from planner.base.config import DEFAULT_CONFIG_FILE, expand_path
+
+    return expand_path(notes_dir, config_file or home / DEFAULT_CONFIG_FILE)
+
+
+def _notes_folder(home: Path, notes_dir: str | None, config_file: str | None) -> Path | None:
     if notes_dir is None:
         default = home / NOTES_FOLDER
         return default if default.is_dir() else None
-    folder = home / os.path.expanduser(notes_dir)
+    folder = notes_path(home, notes_dir, config_file)
     if not folder.is_dir():
+        # Named as written (a relative path is the config file's folder's, and that file is
+        # named); with ~ or $VAR in it, the folder it became as well.
+        shown = notes_dir if not any(mark in notes_dir for mark in "~$") \
+            else f"{notes_dir} ({folder})"
+        config = config_file or NOTES_CONFIG
         if os.path.lexists(folder):
             raise NotesError(t("notes_dir: {folder} is not a folder; create it or change "
-                               "notes_dir in {config}", folder=folder, config=config_file))
+                               "notes_dir in {config}", folder=shown, config=config))
         raise NotesError(t("notes_dir: {folder} does not exist; create it or change notes_dir in "
-                           "{config}", folder=folder, config=config_file))
+                           "{config}", folder=shown, config=config))
     return folder
 
 
