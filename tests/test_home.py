@@ -108,7 +108,8 @@ def test_the_where_screen_says_where_and_why(place: dict[str, Path]) -> None:
     assert result.exit_code == 0
     lines = [line.rstrip() for line in result.stdout.splitlines()]
     labels = [line.split()[0] for line in lines if not line.startswith(" ")]
-    assert labels == ["Home", "Config", "Notes", "Index"]
+    # Then the busy calendars and the memory in use (tests/test_where.py).
+    assert labels == ["Home", "Config", "Notes", "Index", "Busy", "Memory"]
     # The table wraps to the terminal, and folds a long path anywhere: compare the characters.
     words = "".join(result.stdout.split())
     data = place["data"]
@@ -120,7 +121,10 @@ def test_the_where_screen_says_where_and_why(place: dict[str, Path]) -> None:
         "(config.example.json shows them) "
         "Notes the built-in samples N1, N2, N3 the home has no notes/ folder and no notes.json "
         f"Index {data / '.planner' / 'notes-index.sqlite3'} not built yet; used only when the "
-        "notes are a folder").split())
+        "notes are a folder "
+        "Busy none busy_calendars in the config lists calendars whose events are busy time "
+        f"Memory {data / 'memory.json'} FSRS's default parameters are used (planner fit fits "
+        "them to your reviews)").split())
 
 
 def test_where_names_the_notes_source_in_spec_order(place: dict[str, Path]) -> None:

@@ -6,6 +6,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.cli.common import (
     HOME_ENV,
     ConfigOption,
@@ -92,7 +93,8 @@ def where_command(
     config_path: ConfigOption = None,
 ) -> None:
     """Show the home folder in use and which rule chose it, the config file, where the notes
-    come from and the notes index. Reads nothing but names, and creates nothing.
+    come from, the notes index, the busy calendars (and whether each can be read), the goals
+    and the memory model in use. Reads no calendar or note, and creates nothing.
 
     Example: planner where --json
     """
@@ -107,13 +109,14 @@ def where_command(
     config_file = workspace.config_path or folder / DEFAULT_CONFIG_FILE
     config_exists = os.path.lexists(config_file)
     problem = None
-    notes_dir = None
+    config = None
     if config_exists or workspace.config_path is not None:
         try:
-            notes_dir = load_config(config_file).notes_dir
+            config = load_config(config_file)
         except ConfigError as error:
             problem = str(error)
-    source, notes_path = notes_source(folder, notes_dir)
+    notes_dir = None if config is None else config.notes_dir
+    source, notes_path = notes_source(folder, notes_dir, str(config_file))
     index = folder / INDEX_FOLDER / INDEX_FILE
     report = {
         "home": os.path.abspath(folder),
@@ -128,11 +131,85 @@ def where_command(
         "notes_exists": None if notes_path is None else os.path.lexists(notes_path),
         "index": os.path.abspath(index),
         "index_exists": os.path.lexists(index),
+        "busy_calendars": [_busy_source(source) for source in
+                           (() if config is None else config.busy_calendars)],
+        "memory": _memory_in_use(folder),
     }
+    # Goals, when this config has them (the key is newer than this command).
+    goals = getattr(config, "goals", None)
+    if goals is not None:
+        report["goals"] = [_goal(goal) for goal in goals]
     if as_json:
         ui.print_json(report)
     else:
         ui.where_report(report)
+
+
+def _busy_source(source) -> dict:
+    """A busy calendar of the config: what it is and whether it can be read, nothing read."""
+    import os
+
+    from planner.base import storage
+
+    if "caldav" in source:
+        # A server: asked only when a command needs the busy time (where sends nothing).
+        return {"kind": "caldav", "place": _shown_url(source["caldav"]),
+                "calendar": source.get("calendar"), "readable": None, "problem": None}
+    kind = "ics" if "ics" in source else "vdir"
+    place = source[kind]
+    problem = None
+    try:
+        info = os.stat(place)
+    except FileNotFoundError:
+        problem = t("does not exist")
+    except OSError as error:
+        problem = t("cannot be read ({why})", why=os_reason(error))
+    else:
+        import stat
+
+        wanted = stat.S_ISREG if kind == "ics" else stat.S_ISDIR
+        if not wanted(info.st_mode):
+            problem = (t("is not a folder") if kind == "vdir"
+                       else t("is {kind}, not a calendar file",
+                              kind=storage.file_kind(info.st_mode)))
+        elif not os.access(place, os.R_OK | (os.X_OK if kind == "vdir" else 0)):
+            problem = t("cannot be read (no permission)")
+    return {"kind": kind, "place": os.path.abspath(place), "calendar": None,
+            "readable": problem is None, "problem": problem}
+
+
+def _shown_url(url: str) -> str:
+    from planner.calendar.caldav_sync import shown_url
+
+    return shown_url(url)
+
+
+def _goal(goal) -> dict:
+    """A goal of the config as where lists it: name, date and how many note selectors."""
+    def field(name: str):
+        return goal.get(name) if isinstance(goal, dict) else getattr(goal, name, None)
+
+    date, notes = field("date"), field("notes")
+    return {"name": str(field("name")), "date": None if date is None else str(date),
+            "selectors": len(notes) if isinstance(notes, (list, tuple)) else None}
+
+
+def _memory_in_use(folder) -> dict:
+    """The memory model's parameters in use: fitted (memory.json) or FSRS's defaults."""
+    import os
+
+    from planner.memory import fitted
+
+    path = os.path.abspath(fitted.memory_path(folder))
+    try:
+        memory = fitted.read_memory(folder)
+    except fitted.MemoryFileError as error:
+        return {"in_use": "defaults", "file": path, "problem": str(error), "reviews": None,
+                "fitted_at": None}
+    fitted_at = memory.data.get("fitted_at")
+    return {"in_use": "defaults" if memory.parameters is None else "fitted", "file": path,
+            "problem": None, "reviews": memory.reviews,
+            "fitted_at": fitted_at if isinstance(fitted_at, str) else None}
 
 
 def _home_why(workspace: Workspace) -> str:

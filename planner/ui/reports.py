@@ -191,19 +191,59 @@ def where_report(report: dict) -> None:
     else:
         index = (_("built; used only when the notes are a folder") if report["index_exists"]
                  else _("not built yet; used only when the notes are a folder"))
+    rows = [(_("Home"), report["home"], home), (_("Config"), report["config"], config),
+            (_("Notes"), notes_place, notes), (_("Index"), report["index"], index),
+            *_where_more(report)]
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
-    for label, place, detail in ((_("Home"), report["home"], home),
-                                 (_("Config"), report["config"], config),
-                                 (_("Notes"), notes_place, notes),
-                                 (_("Index"), report["index"], index)):
+    for label, place, detail in rows:
         # Paths fold anywhere (they have no spaces to wrap at); the sentences wrap at spaces.
         cell = Text(inert_line(place), overflow="fold")
         cell.append("\n")
         cell.append(inert_line(detail), style="dim")
         grid.add_row(Text(label, style="bold"), cell)
     out.print(grid)
+
+
+def _where_more(report: dict) -> list[tuple[str, str, str]]:
+    """`planner where`'s rows for the busy calendars, the goals (when the config has them) and
+    the memory model: (label, place, detail)."""
+    rows = []
+    for number, source in enumerate(report["busy_calendars"]):
+        label = _("Busy") if number == 0 else ""
+        if source["kind"] == "caldav":
+            place = source["place"] + (f" ({source['calendar']})" if source["calendar"] else "")
+            detail = _("a CalDAV server: asked only when a command needs the busy time")
+        elif source["readable"]:
+            detail = _("can be read")
+        else:
+            detail = _("cannot be used: {problem}; its busy time is unknown").format(
+                problem=source["problem"])
+        rows.append((label, place if source["kind"] == "caldav" else source["place"], detail))
+    if not report["busy_calendars"]:
+        rows.append((_("Busy"), _("none"), _("busy_calendars in the config lists calendars "
+                                             "whose events are busy time")))
+    if "goals" in report:
+        for number, goal in enumerate(report["goals"]):
+            rows.append((_("Goals") if number == 0 else "", goal["name"],
+                         _("on {date}").format(date=goal["date"])))
+        if not report["goals"]:
+            rows.append((_("Goals"), _("none"), _("goals in the config sets them")))
+    memory = report["memory"]
+    if memory["problem"] is not None:
+        detail = _("FSRS's default parameters are used: {problem}").format(
+            problem=memory["problem"])
+    elif memory["in_use"] == "fitted" and memory["reviews"] is not None:
+        detail = _("fitted parameters are used (planner fit made them from {count} reviews)"
+                   ).format(count=memory["reviews"])
+    elif memory["in_use"] == "fitted":
+        detail = _("fitted parameters are used (planner fit made them)")
+    else:
+        detail = _("FSRS's default parameters are used (planner fit fits them to your "
+                   "reviews)")
+    rows.append((_("Memory"), memory["file"], detail))
+    return rows
 
 
 # --- planner due ------------------------------------------------------------------------------
