@@ -68,3 +68,45 @@ def ensure(home: Home) -> None:
     # The folders above it (~/.local/share) are ordinary ones; the home itself is private.
     home.path.parent.mkdir(parents=True, exist_ok=True)
     storage.ensure_dir(home.path)
+
+
+# --- the other home, said once -------------------------------------------------------------------
+# A folder that holds plans/ or notes/ is the home even when the person's config.json is in the
+# data folder: they may have meant that one. One line says so, the first time in that folder
+# (remembered in the data folder's .planner/SAID_FILE, one folder per line); `planner where`
+# says it every time.
+SAID_FILE = "other-home-said"
+MAX_SAID = 200  # folders remembered; the oldest are forgotten (and would be told again)
+_SAID_BYTES = 256 * 1024
+
+
+def other_home(home: Home) -> Path | None:
+    """The per-user data folder when the current folder is the home only because it holds
+    planner's folders (no config.json) and the data folder has a config.json; else None."""
+    if home.rule != "current" or MARKERS[0] in home.markers:
+        return None
+    data = user_folder()
+    if _same(data, home.path) or not os.path.isfile(data / MARKERS[0]):
+        return None
+    return data
+
+
+def first_time_said(data: Path, here: Path) -> bool:
+    """Whether the current folder `here` is said to be the home instead of `data` for the first
+    time; remembers that it was. A record that cannot be read or written: said again."""
+    place = data / ".planner" / SAID_FILE
+    folder = os.path.abspath(here)
+    try:
+        said = storage.read_regular_file(place, _SAID_BYTES, follow_links=False).decode(
+            "utf-8", "replace").splitlines()
+    except (OSError, ValueError):
+        said = []
+    if folder in said:
+        return False
+    try:
+        storage.ensure_dir(place.parent)
+        kept = [*said, folder][-MAX_SAID:]
+        storage.write_atomic(place, ("\n".join(kept) + "\n").encode("utf-8", "surrogateescape"))
+    except (OSError, ValueError):
+        pass
+    return True

@@ -71,10 +71,32 @@ def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) 
     else:
         from planner.base.home import choose
 
-        home, rule = choose(None, None)[:2]
+        chosen = choose(None, None)
+        home, rule = chosen[:2]
+        _other_home_said(ctx, chosen)
     if config_path is None and isinstance(outer, Workspace):
         config_path = outer.config_path
     return Workspace(home, config_path, rule)
+
+
+def _other_home_said(ctx: typer.Context, chosen) -> None:
+    """One line, the first time in this folder, when it is the home only because it holds
+    planner's folders while the data folder has a config.json (planner where says it always)."""
+    from planner.base.home import first_time_said, other_home
+
+    data = other_home(chosen)
+    if data is None or "where" in (ctx.info_name, getattr(ctx, "invoked_subcommand", None)):
+        return
+    if first_time_said(data, chosen.path):
+        ui.notice(other_home_line(chosen.markers, data))
+
+
+def other_home_line(markers: tuple[str, ...], data: Path) -> str:
+    """Which home is used, and how to choose the other."""
+    found = ", ".join(name if "." in name else f"{name}/" for name in markers)
+    return t("The home is the current folder (it holds {found}), not your data folder {data}, "
+             "which has a config.json too; planner --home {data} uses that one (said once: "
+             "planner where tells which)", found=found, data=data)
 
 def _checked_home(ctx: typer.Context, home: Path) -> tuple[Path, str]:
     """The home folder given by --home or PLANNER_HOME, and which of them gave it; it must

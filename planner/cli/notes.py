@@ -123,6 +123,8 @@ def where_command(
         "home_exists": folder.is_dir(),
         "rule": workspace.rule,
         "why": _home_why(workspace),
+        # The data folder, when it has a config.json the current folder's home leaves unused.
+        "other_home": _other_home(workspace),
         "config": os.path.abspath(config_file),
         "config_exists": config_exists,
         "config_problem": problem,
@@ -212,8 +214,17 @@ def _memory_in_use(folder) -> dict:
             "fitted_at": fitted_at if isinstance(fitted_at, str) else None}
 
 
+def _other_home(workspace: Workspace) -> str | None:
+    import os
+
+    from planner.base.home import Home, markers_in, other_home
+
+    found = other_home(Home(workspace.home, workspace.rule, markers_in(workspace.home)))
+    return None if found is None else os.path.abspath(found)
+
+
 def _home_why(workspace: Workspace) -> str:
-    """In words, the rule that chose the home."""
+    """In words, the rule that chose the home (and the other home it leaves unused)."""
     from planner.base.home import MARKERS, markers_in
 
     if workspace.rule == "option":
@@ -222,6 +233,11 @@ def _home_why(workspace: Workspace) -> str:
         return t("given by {variable}", variable=HOME_ENV)
     if workspace.rule == "current":
         found = ", ".join(_marker_name(name) for name in markers_in(workspace.home))
+        other = _other_home(workspace)
+        if other is not None:
+            return t("the current folder is a planner home (it holds {found}); your data folder "
+                     "{data} has a config.json too: planner --home {data} uses that one",
+                     found=found, data=other)
         return t("the current folder is a planner home (it holds {found})", found=found)
     markers = ", ".join(_marker_name(name) for name in MARKERS)
     return t("your data folder: no --home, no {variable}, and the current folder is not a "
