@@ -97,11 +97,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--start-up-only", action="store_true",
                         help="only the baseline, --help and --dry-run (no run, no server use)")
+    parser.add_argument("--compare", metavar="COMMAND",
+                        help="another planner command (an earlier checkout's) measured beside")
     args = parser.parse_args()
+    # Measured as installed: bytecode compiled. Otherwise a PYTHONDONTWRITEBYTECODE environment
+    # (or a module changed since its .pyc) compiles source at every start, and that is counted.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "planner")],
+                   check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
     server, url = start_server()
     try:
         with tempfile.TemporaryDirectory(prefix="planner-bench-") as folder:
-            report(Path(folder), url, args.rounds, args.start_up_only)
+            report(Path(folder), url, args.rounds, args.start_up_only, args.compare)
     finally:
         server.terminate()
         server.wait()
@@ -127,7 +133,8 @@ def start_up_commands(env: dict) -> dict[str, tuple]:
     }
 
 
-def report(home: Path, url: str, rounds: int, start_up_only: bool = False) -> None:
+def report(home: Path, url: str, rounds: int, start_up_only: bool = False,
+           compare: str | None = None) -> None:
     (home / "config.json").write_text(json.dumps({"base_url": url}))
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(NO_COLOR="1", DEEPSEEK_API_KEY=KEY, TERM="dumb")
@@ -139,7 +146,12 @@ def report(home: Path, url: str, rounds: int, start_up_only: bool = False) -> No
         "planner --dry-run (zh)": "planner --dry-run",
     }
     if start_up_only:
-        measure(home, env, rounds, start_up_commands(env), baselines, START_UP_TARGETS)
+        commands = start_up_commands(env)
+        if compare:
+            for name in ("--help", "--dry-run"):
+                commands[f"{compare} {name}"] = ([compare, name], None)
+                baselines[f"{compare} {name}"] = BASELINE
+        measure(home, env, rounds, commands, baselines, START_UP_TARGETS)
         return
     # The bare script sends the very bodies planner sends: captured from one planner run.
     run_in_pty([PLANNER, "--request", "plan it"], home, env, b"SAVE\n")

@@ -14,8 +14,11 @@ from planner.base import storage
 
 HOME_ENV = "PLANNER_HOME"
 APP_NAME = "planner"
+# The settings file in a home (planner.base.config.DEFAULT_CONFIG_FILE names the same file;
+# here it costs no import of the config's checks, which `--help` does not need).
+CONFIG_FILE = "config.json"
 # What makes a folder a planner home: any one of these in it.
-MARKERS = ("config.json", "plans", "tool-records", "notes")
+MARKERS = (CONFIG_FILE, "plans", "tool-records", "notes")
 HERE = Path(".")
 
 

@@ -162,6 +162,10 @@ def main() -> None:
         command = typer.main.get_command(app)
         if use_language(arguments) == "zh":
             translate_commands(command)
+        # Collection off while the modules loaded (planner/__init__.py): what they made is
+        # frozen (never swept again), and collection is back on for the command itself.
+        gc.freeze()
+        gc.enable()
         command(args=arguments, prog_name="planner")
     except SystemExit as done:
         ending = done

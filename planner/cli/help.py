@@ -34,17 +34,15 @@ def _configured_language(arguments: list[str], environ) -> str:
     A config that cannot be read or is wrong gives `auto` here: the command reports it in full
     when it loads the config.
     """
-    from planner.base.config import DEFAULT_CONFIG_FILE
-
     config = _argument_value(arguments, ("--config", "-c"))
     if config:
         path = Path(config)
     else:
-        from planner.base.home import choose
+        from planner.base.home import CONFIG_FILE, choose
 
         given = _argument_value(arguments, ("--home",)) or environ.get(HOME_ENV)
         path = choose(Path(given) if given else None, "option" if given else None).path \
-            / DEFAULT_CONFIG_FILE
+            / CONFIG_FILE
     from planner.base import storage, strictjson
 
     try:

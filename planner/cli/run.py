@@ -151,14 +151,19 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.calendar.ics import local_zone
     from planner.calendar.timetable import Timetable
     from planner.cli.plans import _caldav_password
-    from planner.memory.reviewing import quiet_marks
+
+    def marks():
+        # Read only when a session is placed (never by a dry run): imported then.
+        from planner.memory.reviewing import quiet_marks
+
+        return quiet_marks(home)
 
     return Timetable(home=home, mode=mode, hours=study_windows(config),
                      daily_minutes=config.daily_minutes, review_time=config.review_time,
                      today=today, until=until,
                      sources=config.busy_calendars if busy else (),
                      zone=local_zone().tzinfo, password=_caldav_password,
-                     marks=lambda: quiet_marks(home))
+                     marks=marks)
 
 
 def _nothing_given(ctx: typer.Context) -> bool:

@@ -1,8 +1,8 @@
 """The terminal edge: output primitives, the live conversation, the report tables.
 
-Callers use `planner.ui.NAME`. The output primitives come with the package, as they always
-did (their consoles read COLUMNS when built); the report tables and the line editor are
-imported on first use, so a command loads only what it shows. Tests stand in for the
+Callers use `planner.ui.NAME`. Every name is imported on first use (the output primitives,
+the report tables, the line editor), so a command loads only what it shows: `--help` never
+loads Rich. Tests stand in for the
 terminal by replacing `read_tty_line`, `read_edited_line` and `has_terminal` here. The live
 screen (`planner.ui.conversation`) is imported by name: it reads those three from here.
 """
@@ -12,23 +12,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from planner.ui.console import (  # noqa: F401 - re-exported
-    ask_hidden,
-    cut_by_terminal,
-    err,
-    error,
-    has_terminal,
-    indexing_progress,
-    info,
-    notice,
-    out,
-    print_json,
-    print_json_lines,
-    read_tty_line,
-    write_bytes,
-)
-
+# The output primitives too: `planner --help` prints through Click and never loads Rich.
+_CONSOLE = ("ask_hidden", "cut_by_terminal", "err", "error", "has_terminal", "indexing_progress",
+            "info", "notice", "out", "print_json", "print_json_lines", "read_tty_line",
+            "write_bytes")
 _LAZY = {
+    **dict.fromkeys(_CONSOLE, "console"),
     "runs_table": "run_reports", "run_detail": "run_reports", "costs_table": "run_reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
@@ -39,6 +28,21 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # the same names, for the type checker
+    from planner.ui.console import (  # noqa: F401
+        ask_hidden,
+        cut_by_terminal,
+        err,
+        error,
+        has_terminal,
+        indexing_progress,
+        info,
+        notice,
+        out,
+        print_json,
+        print_json_lines,
+        read_tty_line,
+        write_bytes,
+    )
     from planner.ui.editor import read_edited_line  # noqa: F401
     from planner.ui.memory_reports import (  # noqa: F401
         fit_report,

@@ -18,9 +18,23 @@ from planner.base.inert import inert_block, inert_line
 TTY = "/dev/tty"
 TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
 
+
+
+def _console(stderr: bool = False) -> Console:
+    """A console that reads COLUMNS and LINES at each use (Rich's size), never once when it is
+    built: planner.ui loads this module on first use, and that moment's size must not stay."""
+    import os
+
+    saved = {name: os.environ.pop(name) for name in ("COLUMNS", "LINES") if name in os.environ}
+    try:
+        return Console(stderr=stderr, highlight=False, emoji=False)
+    finally:
+        os.environ.update(saved)
+
+
 # Rich turns colour off by itself when NO_COLOR is set or the stream is not a terminal.
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+out = _console()
+err = _console(stderr=True)
 
 
 def error(message: str) -> None:
