@@ -170,7 +170,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
                 "notes_dir": str(machine["vault"]),
                 "study_hours": {"mon": ["18:00-20:00"], "daily": ["19:00-21:30"]},
                 "daily_minutes": 90,
-                "busy_calendars": [{"vdir": str(machine["classes"])},
+                "busy_calendars": [{"vdir": "~/.calendars/classes"},
                                    {"ics": str(machine["exam"])}]}
     if goal is not None:
         expected["goals"] = [goal]
@@ -212,7 +212,7 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
     assert init.finish() == 0
     assert json.loads((home / "config.json").read_text(encoding="utf-8")) == {
         "language": "zh", "provider": "ollama",
-        "busy_calendars": [{"vdir": str(machine["personal"])}]}
+        "busy_calendars": [{"vdir": "~/.local/share/vdirsyncer/fastmail/personal"}]}
     assert sorted(path.name for path in home.iterdir()) == ["config.json"]
     assert not store.exists()  # a local server: no key asked, none stored
     screen = init.screen

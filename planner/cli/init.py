@@ -305,13 +305,15 @@ class Questions:
             self.screen.warn(_("Not used: {reason}").format(reason=_("no key was typed")))
 
     def notes(self) -> None:
+        from planner.base.config import expand_path
+
         def accept(answer: str) -> str | None:
             if answer.lower() in NONE_WORDS:
                 self.check(notes_dir=None)
                 return None
             self.check(notes_dir=answer)
-            # As a run reads it: relative to the home folder, ~ for the person's own.
-            folder = self.home / os.path.expanduser(answer)
+            # Written as typed; read as a run reads it (~, $VAR, from config.json's folder).
+            folder = expand_path(answer, self.target)
             if not folder.is_dir():
                 raise Refused(_("{folder} is not a folder").format(folder=folder))
             return answer
@@ -320,8 +322,7 @@ class Questions:
                           "none: notes/ in the home folder, or the sample notes."))
         chosen = self.screen.ask_until(_("Notes folder"), self.data.get("notes_dir") or "none",
                                        accept)
-        if chosen is not None and (self.home / os.path.expanduser(str(chosen)) /
-                                   ".obsidian").is_dir():
+        if chosen is not None and (expand_path(str(chosen), self.target) / ".obsidian").is_dir():
             self.screen.say(_("An Obsidian vault: its Markdown notes, front matter and tags are "
                               "read; .obsidian/ itself is left alone."))
 
@@ -368,7 +369,8 @@ class Questions:
             if answer == default:
                 return None
             sources = [] if answer.lower() in NONE_WORDS else \
-                [_busy_source(word, found) for word in answer.replace(",", " ").split()]
+                [_busy_source(word, found, self.target)
+                 for word in answer.replace(",", " ").split()]
             return self.check(busy_calendars=sources)
 
         self.screen.ask_until(_("Busy calendars"), default, accept)
@@ -424,20 +426,23 @@ def _tilde(path: Path) -> str:
     return "~" + text[len(home):] if home != "~" and text.startswith(home + os.sep) else text
 
 
-def _busy_source(word: str, found: list[Found]) -> dict[str, str]:
-    """One busy calendar from an answer: a number from the list, a URL, a folder or a file."""
+def _busy_source(word: str, found: list[Found], target: Path) -> dict[str, str]:
+    """One busy calendar from an answer: a number from the list, a URL, a folder or a file
+    (written as typed, read as the config reads it: ~, $VAR, from config.json's folder)."""
+    from planner.base.config import expand_path
+
     if word.isascii() and word.isdigit():
         number = int(word)
         if not 1 <= number <= len(found):
             raise Refused(_("{number} is not a number from the list").format(number=word))
-        return {"vdir": str(found[number - 1].path)}
+        return {"vdir": _tilde(found[number - 1].path)}
     if word.startswith(("http://", "https://")):
         return {"caldav": word}
-    path = Path(os.path.expandvars(os.path.expanduser(word)))
+    path = expand_path(word, target)
     if path.is_dir():
-        return {"vdir": str(path.absolute())}
+        return {"vdir": word}
     if path.is_file():
-        return {"ics": str(path.absolute())}
+        return {"ics": word}
     raise Refused(_("{path}: no such file or folder").format(path=word))
 
 
