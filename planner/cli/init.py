@@ -70,13 +70,15 @@ def init_command(
                 "to, or give --config PATH)", path=target))
     screen = Screen()
     try:
-        answers = Questions(screen, target, workspace.home, _current(screen, target)).ask_all()
+        answers = Questions(screen, target, _current(screen, target)).ask_all()
         if not screen.confirm(target, answers.data):
             screen.say(_("Nothing was written."))
             return
     except Interrupted:
         ui.error(t("interrupted; nothing was written"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    if workspace.config_path is None:
+        workspace.writable()  # the per-user data folder is made now, after SAVE, if need be
     if answers.secret is not None:
         _store_key(answers)
     backup = _write(target, answers.data)
@@ -181,10 +183,9 @@ class Screen:
 class Questions:
     """The questions in order, each answer checked in the config it would become."""
 
-    def __init__(self, screen: Screen, target: Path, home: Path, current: dict) -> None:
+    def __init__(self, screen: Screen, target: Path, current: dict) -> None:
         self.screen = screen
         self.target = target
-        self.home = home
         self.data = dict(current)
         self.secret: str | None = None
         self.key_user = ""
