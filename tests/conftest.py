@@ -27,6 +27,30 @@ PLANNER = str(Path(sys.executable).with_name("planner"))
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
 
+# make test-clock: the whole suite with the clock moved by PLANNER_TEST_CLOCK (`+NNNs`, from
+# tests/faketime_offset.py). This process moves its own clock with time-machine (Python's time
+# and datetime); every process a test starts (planner, khal, Radicale) gets libfaketime with the
+# same offset through LD_PRELOAD. The pytest processes themselves never load libfaketime: under
+# it, xdist's worker processes died of a segmentation fault in execnet's reading thread and the
+# run waited on them.
+_CLOCK = os.environ.get("PLANNER_TEST_CLOCK")
+if _CLOCK:
+    import time_machine
+
+    _seconds = int(_CLOCK.strip("+s"))
+    time_machine.travel(time.time() + _seconds, tick=True).start()
+    os.environ["FAKETIME"] = _CLOCK
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _children_under_faketime() -> None:
+    """Under make test-clock, every process a test starts loads libfaketime. Set here, in the
+    processes that run tests, never in xdist's controller: its workers would inherit it."""
+    if _CLOCK:
+        os.environ["LD_PRELOAD"] = os.environ.get("PLANNER_FAKETIME_LIBRARY", "")
+        # No shared memory: a test that runs planner as another user could not open it.
+        os.environ["FAKETIME_DISABLE_SHM"] = "1"
+
 # A suite started in the background of a shell inherits SIGINT ignored, and every planner it
 # starts would too: Ctrl+C in the terminal tests would do nothing. Planner gets the default.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
