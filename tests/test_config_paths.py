@@ -129,7 +129,7 @@ def test_a_missing_notes_dir_names_what_it_became(places: dict[str, Path]) -> No
 
 
 def busy_titles(config_path: Path, home: Path) -> tuple[list[str], tuple[str, ...]]:
-    config = load_config(config_path)
+    config = load_config(config_path, home)
     day = _dt.date(2026, 10, 5)
     found = read_busy(config.busy_calendars, day, day, home=home, zone=None, cache=False)
     return [event.title for event in found.events], found.unknown
@@ -146,7 +146,7 @@ def test_busy_calendar_paths_expand_and_follow_the_config(places: dict[str, Path
     config = settings / "config.json"
     config.write_text(json.dumps({"busy_calendars": [
         {"ics": "~/classes.ics"}, {"vdir": "$CALS/work"}, {"ics": "beside.ics"}]}))
-    loaded = load_config(config)
+    loaded = load_config(config, home)
     assert loaded.busy_calendars == (
         {"ics": str(user / "classes.ics")}, {"vdir": str(user / "calendars" / "work")},
         {"ics": str(settings / "beside.ics")})
@@ -157,10 +157,19 @@ def test_busy_calendar_paths_expand_and_follow_the_config(places: dict[str, Path
     config.write_text(json.dumps({"busy_calendars": [{"ics": "nope.ics"}]}))
     titles, unknown = busy_titles(config, home)
     assert titles == [] and unknown == (str(settings / "nope.ics"),)
+    # The home's own config.json: a plain relative path stays as written (named so), read from
+    # the home, which is its folder.
+    (home / "beside.ics").write_text(ICS)
+    (home / "config.json").write_text(json.dumps({"busy_calendars": [
+        {"ics": "beside.ics"}, {"ics": "~/classes.ics"}, {"ics": "gone.ics"}]}))
+    assert load_config(home / "config.json", home).busy_calendars == (
+        {"ics": "beside.ics"}, {"ics": str(user / "classes.ics")}, {"ics": "gone.ics"})
+    titles, unknown = busy_titles(home / "config.json", home)
+    assert titles == ["Class", "Class"] and unknown == ("gone.ics",)
 
 
 def test_caldav_urls_are_left_as_they_are(places: dict[str, Path]) -> None:
     config = places["settings"] / "config.json"
     source = {"caldav": "https://dav.example/$USER/~cal/", "calendar": "~Uni", "user": "$me"}
     config.write_text(json.dumps({"busy_calendars": [source]}))
-    assert load_config(config).busy_calendars == (source,)
+    assert load_config(config, places["home"]).busy_calendars == (source,)

@@ -95,7 +95,7 @@ def test_goals_are_listed_when_the_config_has_them(home: Path,
     goals = [{"name": "JLPT N2", "date": "2026-12-06", "notes": ["tag:jlpt", "N1"]},
              SimpleNamespace(name="读解", date="2027-01-08", notes=("folder:jp/",))]
     loaded = SimpleNamespace(notes_dir=None, busy_calendars=(), goals=goals)
-    monkeypatch.setattr(config_module, "load_config", lambda path: loaded)
+    monkeypatch.setattr(config_module, "load_config", lambda *given: loaded)
     result = runner.invoke(app, ["where", "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["goals"] == [
@@ -107,3 +107,24 @@ def test_goals_are_listed_when_the_config_has_them(home: Path,
     loaded.goals = []
     text = " ".join(runner.invoke(app, ["where"], catch_exceptions=False).stdout.split())
     assert "goals in the config sets them" in text
+
+
+def test_a_relative_busy_calendar_is_looked_for_beside_the_config(home: Path,
+                                                                   tmp_path: Path) -> None:
+    (home / "classes.ics").write_text("BEGIN:VCALENDAR\nEND:VCALENDAR\n")
+    (home / "config.json").write_text(json.dumps({"busy_calendars": [{"ics": "classes.ics"}]}))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_planner("--home", str(home), "where", "--json", cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    (busy,) = json.loads(result.stdout)["busy_calendars"]
+    assert (busy["place"], busy["readable"]) == (str(home / "classes.ics"), True)
+    # A config given with -c from another folder: its paths are that folder's.
+    settings = tmp_path / "settings"
+    settings.mkdir()
+    (settings / "config.json").write_text(json.dumps({"busy_calendars": [{"vdir": "cal"}]}))
+    result = run_planner("--home", str(home), "-c", str(settings / "config.json"), "where",
+                         "--json", cwd=elsewhere)
+    (busy,) = json.loads(result.stdout)["busy_calendars"]
+    assert (busy["place"], busy["readable"], busy["problem"]) == (
+        str(settings / "cal"), False, "does not exist")

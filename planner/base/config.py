@@ -118,8 +118,12 @@ class Config(NamedTuple):
 KEYS = frozenset(Config._fields) - {"file"}
 
 
-def load_config(path: Path | None) -> Config:
-    """Read config.json; a missing default file means the defaults, any bad key is an error."""
+def load_config(path: Path | None, home: Path | None = None) -> Config:
+    """Read config.json; a missing default file means the defaults, any bad key is an error.
+
+    busy_calendars' paths come back expanded from the file's folder (expand_path), for use
+    from `home` (None: the file's own folder); when that folder is the home, a plain relative
+    one stays as written, so it is named as the person wrote it."""
     default = path is None
     if path is None:
         path = Path(DEFAULT_CONFIG_FILE)
@@ -145,7 +149,7 @@ def load_config(path: Path | None) -> Config:
         value = strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
         raise ConfigError(t("{path}: {problem}", path=path, problem=error)) from None
-    return _busy_paths(parse_config(value, str(path)), path)
+    return _busy_paths(parse_config(value, str(path)), path, home)
 
 
 def expand_path(value: str, config_file: str | os.PathLike[str]) -> Path:
@@ -159,12 +163,18 @@ def expand_path(value: str, config_file: str | os.PathLike[str]) -> Path:
     return Path(os.path.abspath(os.path.join(folder, os.path.expanduser(expanded))))
 
 
-def _busy_paths(config: Config, path: Path) -> Config:
+def _busy_paths(config: Config, path: Path, home: Path | None) -> Config:
     """The config with busy_calendars' files and folders expanded from the config's folder."""
     if not config.busy_calendars:
         return config
+    in_home = home is None or os.path.abspath(path.parent) == os.path.abspath(home)
+
+    def expanded(text: str) -> str:
+        plain = not os.path.isabs(text) and not text.startswith("~") and "$" not in text
+        return text if in_home and plain else str(expand_path(text, path))
+
     return config._replace(busy_calendars=tuple(
-        {name: str(expand_path(text, path)) if name in _PATH_KINDS else text
+        {name: expanded(text) if name in _PATH_KINDS else text
          for name, text in source.items()} for source in config.busy_calendars))
 
 

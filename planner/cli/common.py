@@ -129,7 +129,7 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         path = candidate
     try:
         # Messages that say what to change name this file, the one really in use.
-        return load_config(path)._replace(file=str(path))
+        return load_config(path, home)._replace(file=str(path))
     except ConfigError as error:
         _usage(str(error))
 

@@ -112,7 +112,7 @@ def where_command(
     config = None
     if config_exists or workspace.config_path is not None:
         try:
-            config = load_config(config_file)
+            config = load_config(config_file, folder)
         except ConfigError as error:
             problem = str(error)
     notes_dir = None if config is None else config.notes_dir
@@ -133,7 +133,7 @@ def where_command(
         "notes_exists": None if notes_path is None else os.path.lexists(notes_path),
         "index": os.path.abspath(index),
         "index_exists": os.path.lexists(index),
-        "busy_calendars": [_busy_source(source) for source in
+        "busy_calendars": [_busy_source(source, folder) for source in
                            (() if config is None else config.busy_calendars)],
         "memory": _memory_in_use(folder),
     }
@@ -147,8 +147,9 @@ def where_command(
         ui.where_report(report)
 
 
-def _busy_source(source) -> dict:
-    """A busy calendar of the config: what it is and whether it can be read, nothing read."""
+def _busy_source(source, home) -> dict:
+    """A busy calendar of the config (a path relative to `home`, or absolute): what it is and
+    whether it can be read, nothing read."""
     import os
 
     from planner.base import storage
@@ -158,7 +159,7 @@ def _busy_source(source) -> dict:
         return {"kind": "caldav", "place": _shown_url(source["caldav"]),
                 "calendar": source.get("calendar"), "readable": None, "problem": None}
     kind = "ics" if "ics" in source else "vdir"
-    place = source[kind]
+    place = os.path.join(home, source[kind])
     problem = None
     try:
         info = os.stat(place)
