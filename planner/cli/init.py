@@ -77,11 +77,15 @@ def init_command(
     except Interrupted:
         ui.error(t("interrupted; nothing was written"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    if workspace.config_path is None:
-        workspace.writable()  # the per-user data folder is made now, after SAVE, if need be
-    if answers.secret is not None:
-        _store_key(answers)
-    backup = _write(target, answers.data)
+    try:
+        if workspace.config_path is None:
+            workspace.writable()  # the per-user data folder is made now, after SAVE, if need be
+        if answers.secret is not None:
+            _store_key(answers)
+        backup = _write(target, answers.data)  # whole or not at all, Ctrl+C included
+    except KeyboardInterrupt:
+        ui.error(t("interrupted; {path} was left as it was", path=target))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     if backup is None:
         screen.say(_("Written: {path}").format(path=target))
     else:
