@@ -14,7 +14,8 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot
-from test_whole_truths import columns, screen_lines
+from test_walkthrough_zh import problems
+from test_whole_truths import screen_lines
 
 from planner.base import config as config_module
 from planner.cli.init import _hours, _write
@@ -216,9 +217,9 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
     assert sorted(path.name for path in home.iterdir()) == ["config.json"]
     assert not store.exists()  # a local server: no key asked, none stored
     screen = init.screen
-    assert "已写入：" in screen
-    too_wide = [line for line in screen.splitlines() if columns(line) > 80]
-    assert too_wide == []
+    assert "已写入：" in screen and "服务商：deepseek、openai、" in screen
+    # No line wider than 80 columns, none starting with closing punctuation, no English left.
+    assert problems("".join(init.seen)) == []
 
 
 @pytest.mark.slow

@@ -234,7 +234,7 @@ class Questions:
     def provider(self) -> None:
         from planner.base import providers
 
-        self.screen.say(_("Providers: {names}").format(names=", ".join(providers.PRESETS)))
+        self.screen.say(_("Providers: {names}").format(names=_(", ").join(providers.PRESETS)))
         now = self.data.get("provider") or providers.provider_for(
             None, self.data.get("base_url", "https://api.deepseek.com")) or "none"
 
