@@ -36,6 +36,7 @@ PRESET_KEYS = ("base_url", "api_key_env", "model", "extra_body", "prices", "api"
                "max_tokens_field")
 NONE_WORDS = frozenset({"none", "无", "不"})
 KEYRING_WORDS = frozenset({"keyring"})
+REMOVE = object()  # an answer that takes its key out of config.json (the default applies)
 SAVE_PROMPT = N_("Type SAVE to write this config.json; anything else cancels: ")
 
 
@@ -208,11 +209,12 @@ class Questions:
 
     def check(self, **values: object) -> object:
         """The config with these values, loaded by the config's own checks; Refused with the
-        loader's line when it cannot be used. Values of None remove their key."""
+        loader's line when it cannot be used. REMOVE takes a key out (its default applies);
+        None is written as null."""
         from planner.base.config import ConfigError, parse_config
 
         data = {**self.data, **values}
-        data = {key: value for key, value in data.items() if value is not None}
+        data = {key: value for key, value in data.items() if value is not REMOVE}
         try:
             config = parse_config(data, self.target.name)
         except ConfigError as error:
@@ -241,10 +243,10 @@ class Questions:
         def accept(answer: str) -> str:
             name = answer.lower()
             if name in NONE_WORDS:
-                self.check(provider=None)
+                self.check(provider=REMOVE)
                 return "none"
             # A new provider's preset fills its keys: the old provider's values go.
-            kept = {key: None for key in PRESET_KEYS} if name != now else {}
+            kept = dict.fromkeys(PRESET_KEYS, REMOVE) if name != now else {}
             self.check(**kept, provider=name)
             return name
 
@@ -265,7 +267,7 @@ class Questions:
 
         def accept(answer: str) -> str:
             # The preset's own model needs no key of its own.
-            self.check(model=None if answer == preset_model else answer)
+            self.check(model=REMOVE if answer == preset_model else answer)
             return answer
 
         self.screen.ask_until(_("Model"), now, accept)
@@ -281,7 +283,8 @@ class Questions:
             return
         self.screen.say(_("The API key is never written to config.json. Type keyring to keep it "
                           "in the OS keyring now (typed at a hidden prompt, stored after SAVE), "
-                          "or the name of the environment variable that holds it."))
+                          "the name of the environment variable that holds it, or none for a "
+                          "server that needs no key."))
         preset_env = parse_config({k: v for k, v in self.data.items() if k != "api_key_env"},
                                   self.target.name).api_key_env
 
@@ -292,7 +295,10 @@ class Questions:
                 except keys.KeyProblem as problem:
                     raise Refused(str(problem)) from None
                 return "keyring"
-            self.check(api_key_env=None if answer == preset_env else answer)
+            if answer.lower() in NONE_WORDS:
+                self.check(api_key_env=None)  # null: a server that needs no key
+                return "none"
+            self.check(api_key_env=REMOVE if answer == preset_env else answer)
             return answer
 
         if self.screen.ask_until(_("Key"), str(config.api_key_env), accept) == "keyring":
@@ -314,7 +320,7 @@ class Questions:
 
         def accept(answer: str) -> str | None:
             if answer.lower() in NONE_WORDS:
-                self.check(notes_dir=None)
+                self.check(notes_dir=REMOVE)
                 return None
             self.check(notes_dir=answer)
             # Written as typed; read as a run reads it (~, $VAR, from config.json's folder).
@@ -346,7 +352,7 @@ class Questions:
     def daily_minutes(self) -> None:
         def accept(answer: str) -> object:
             if answer.lower() in NONE_WORDS:
-                return self.check(daily_minutes=None)
+                return self.check(daily_minutes=REMOVE)
             # Text that is no whole number goes to the check as it is: its line names the rule.
             number = int(answer) if answer.isascii() and answer.isdigit() else answer
             return self.check(daily_minutes=number)
