@@ -69,6 +69,9 @@ def init_command(
     if target.is_symlink():
         _stop(t("{path} is a link; planner init never replaces it (edit the file it points "
                 "to, or give --config PATH)", path=target))
+    if target.exists() and not target.is_file():
+        _stop(t("{path} is not a plain file; planner init never replaces it (give --config "
+                "PATH)", path=target))
     screen = Screen()
     try:
         answers = Questions(screen, target, _current(screen, target)).ask_all()
