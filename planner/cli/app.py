@@ -169,10 +169,10 @@ def main() -> None:
         command(args=arguments, prog_name="planner")
     except SystemExit as done:
         ending = done
-    except PlannerError as error:
+    except PlannerError as failure:
         # Every failure a command lets rise ends here: its one line and its own exit code.
-        ui.error(str(error))
-        ending = SystemExit(error.exit_code)
+        ui.error(str(failure))
+        ending = SystemExit(failure.exit_code)
     finally:
         # Every file is written and closed by now. Freezing the heap spares the interpreter's
         # final collection a sweep over every object of every imported module: ~80 ms at exit

@@ -39,18 +39,6 @@ RunArgument = Annotated[
 ]
 
 
-def _reviewing(call, *args, **kwargs):
-    """Run a planner.memory.reviewing step: Refused is exit 2, Failed exit 1, one line each."""
-    from planner.memory import reviewing
-
-    try:
-        return call(*args, **kwargs)
-    except reviewing.Refused as refused:
-        _usage(str(refused))
-    except reviewing.Failed as failed:
-        _failed(failed)
-
-
 def _pick_plan_run(folder: Path, wanted: str) -> str:
     """The saved plan's run that RUN names: `last`, -N, an ID or a unique start of one, as for
     `show`; an ID or start of one is looked for among the saved plans too (their records may
@@ -174,9 +162,9 @@ def done_command(
         _usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
     config = workspace.config()
     now = _dt.datetime.now(_dt.UTC)
-    reviewed_at = _reviewing(reviewing.review_time, date, now)
+    reviewed_at = reviewing.review_time(date, now)
     today = now.astimezone().date()
-    log = _reviewing(reviewing.read_log, folder)
+    log = reviewing.read_log(folder)
     _log_warnings(log.warnings)
     marks = reviewing.marks_from(log.events)
     if run_id is None and note:
@@ -186,18 +174,18 @@ def done_command(
         except reviewing.Refused:
             target = None
         if target is None or not set(note) <= set(target.row["note_ids"]):
-            target = _reviewing(reviewing.without_plan, note,
+            target = reviewing.without_plan(note,
                                 _quiet_catalog(folder, config), today)
     elif run_id is None:
-        target = _reviewing(reviewing.latest_open, folder, today, marks)
+        target = reviewing.latest_open(folder, today, marks)
     else:
         wanted, number = _session_ref(run_id)
         found = _pick_plan_run(folder, wanted)
-        rows = _session_rows(_reviewing(reviewing.plan_rows, folder, found, today, marks),
+        rows = _session_rows(reviewing.plan_rows(folder, found, today, marks),
                              number)
-        target = _reviewing(reviewing.target_of, rows, found)
-    note_ids = _reviewing(reviewing.chosen_notes, target, note or ())
-    _reviewing(reviewing.check_after_saved, target, reviewed_at)
+        target = reviewing.target_of(rows, found)
+    note_ids = reviewing.chosen_notes(target, note or ())
+    reviewing.check_after_saved(target, reviewed_at)
     if rating is None:
         # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
         rating = "good"
@@ -212,7 +200,7 @@ def done_command(
             except KeyboardInterrupt:
                 ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
                 raise typer.Exit(EXIT_INTERRUPTED) from None
-    recorded = _reviewing(reviewing.record_done, folder, target, note_ids, rating, minutes,
+    recorded = reviewing.record_done(folder, target, note_ids, rating, minutes,
                           reviewed_at)
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = reviewing.next_due(memory, note_ids)
@@ -240,10 +228,10 @@ def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
     from planner.memory.review_memory import ReviewMemory
 
     folder = workspace.home
-    log = _reviewing(reviewing.read_log, folder)
+    log = reviewing.read_log(folder)
     _log_warnings(log.warnings)
-    review = _reviewing(reviewing.find_review, log, wanted)
-    _reviewing(reviewing.undo, folder, log, review)
+    review = reviewing.find_review(log, wanted)
+    reviewing.undo(folder, log, review)
     config = workspace.config()
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = reviewing.next_due(memory, [review.note_id])[review.note_id]
@@ -288,7 +276,7 @@ def reviews_command(
 
     workspace = _workspace(ctx, home, config_path)
     folder = workspace.home
-    log = _reviewing(reviewing.read_log, folder)
+    log = reviewing.read_log(folder)
     _log_warnings(log.warnings)
     catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
     titles: dict[str, str] = {}
@@ -335,12 +323,12 @@ def drop_command(
                  option=run_id))
     wanted, number = _session_ref(run_id)
     found = _pick_plan_run(folder, wanted)
-    log = _reviewing(reviewing.read_log, folder)
+    log = reviewing.read_log(folder)
     _log_warnings(log.warnings)
-    rows = _session_rows(_reviewing(reviewing.plan_rows, folder, found, _dt.date.today(),
+    rows = _session_rows(reviewing.plan_rows(folder, found, _dt.date.today(),
                                     reviewing.marks_from(log.events)), number)
     ref = found if number is None else f"{found}#{number}"
-    _reviewing(reviewing.drop, folder, rows, ref, undo)
+    reviewing.drop(folder, rows, ref, undo)
     what = rows[0]["file"] if number is None else t(
         "{file} (session {session})", file=rows[0]["file"], session=number)
     if undo:

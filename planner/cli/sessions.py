@@ -51,7 +51,7 @@ def move_command(
 
     Example: planner move 20261204T101500000000Z-ab12cd#3 --date 2026-12-20 --start 19:30
     """
-    from planner.cli.reviews import _pick_plan_run, _reviewing
+    from planner.cli.reviews import _pick_plan_run
     from planner.cli.run import timetable_for
     from planner.memory import log as review_log
     from planner.memory import reviewing
@@ -68,10 +68,10 @@ def move_command(
         _usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
-    log = _reviewing(reviewing.read_log, folder)
+    log = reviewing.read_log(folder)
     _log_warnings(log.warnings)
     found = _pick_plan_run(folder, wanted)
-    rows = _reviewing(reviewing.plan_rows, folder, found, today, reviewing.marks_from(log.events))
+    rows = reviewing.plan_rows(folder, found, today, reviewing.marks_from(log.events))
     row = _session_row(rows, found, number)
     clock = start or row["start"] or config.review_time
     until = _deadline(folder, config, row)
@@ -87,12 +87,8 @@ def move_command(
     if problem is not None:
         _usage(t("{session} cannot move there: {problem}; nothing was changed",
                  session=_shown(row), problem=problem))
-    try:
-        review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
-    except review_log.ReviewLogError as error:
-        from planner.cli.common import _failed
-
-        _failed(error)
+    # A log that cannot be appended to is one line, exit 1 (planner.cli.app).
+    review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
     ui.info(t("Moved {session} to {date} {start}: plans, week and the calendars show it "
               "there (planner sync or export updates the calendars).", session=_shown(row),
               date=day.isoformat(), start=clock))
