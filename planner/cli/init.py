@@ -29,6 +29,7 @@ from planner.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from planner.base.config import Config
     from planner.cli.init_calendars import Found
 
 # The keys a provider preset fills: an old provider's values would win over a new preset's.
@@ -210,7 +211,7 @@ class Questions:
         self.goal()
         return Answers(self.data, self.secret, self.key_user)
 
-    def check(self, **values: object) -> object:
+    def check(self, **values: object) -> Config:
         """The config with these values, loaded by the config's own checks; Refused with the
         loader's line when it cannot be used. REMOVE takes a key out (its default applies);
         None is written as null."""
@@ -344,7 +345,7 @@ class Questions:
         from planner.base.config import study_windows
         from planner.base.study_hours import shown
 
-        hours = study_windows(self.check())  # type: ignore[arg-type]
+        hours = study_windows(self.check())
         now = "; ".join(f"{day} {', '.join(shown(windows))}" for day, windows in hours.items())
         self.screen.say(_("Study hours: HH:MM-HH:MM windows, for every day or by weekday, e.g. "
                           "19:00-22:00, or mon 18:00-20:00; daily 19:00-21:30"))
@@ -397,7 +398,7 @@ class Questions:
         goals = list(self.data.get("goals") or [])
         self.screen.say(_("A first goal (an exam, a trip): its name, its date and the notes it "
                           "covers. Enter: no new goal."))
-        retention = self.data.get("desired_retention", 0.9)
+        retention = self.check().desired_retention
         typed = {"name": "", "date": "", "notes": ""}
         while True:
             typed["name"] = self.screen.ask(_("Goal name"), typed["name"])
