@@ -143,17 +143,22 @@ class Screen:
     def ask(self, question: str, default: str) -> str:
         """One edited line; Enter gives `default`. Interrupted when the person leaves."""
         from planner.base.inert import inert_line
-        from planner.ui.conversation import fitted_prompt
+        from planner.ui.conversation import fitted_prompt, unsendable
 
         shown = question if not default else _("{question} [{default}]").format(
             question=question, default=inert_line(default))
-        try:
-            line = ui.read_edited_line(fitted_prompt(shown + " "))
-        except KeyboardInterrupt:
-            raise Interrupted from None
-        if line is None or not line.endswith("\n"):
-            raise Interrupted  # the terminal went away, or Ctrl+D: nobody is answering
-        return line.strip() or default
+        while True:
+            try:
+                line = ui.read_edited_line(fitted_prompt(shown + " "))
+            except KeyboardInterrupt:
+                raise Interrupted from None
+            if line is None or not line.endswith("\n"):
+                raise Interrupted  # the terminal went away, or Ctrl+D: nobody is answering
+            # What is written is what the person saw: no control character, no escape.
+            problem = unsendable(line)
+            if problem is None:
+                return line.strip() or default
+            self.warn(problem)
 
     def ask_until(self, question: str, default: str, accept: Callable[[str], object]) -> object:
         """Ask until `accept` takes the answer; each refusal is named and the question asked
@@ -167,6 +172,7 @@ class Screen:
 
     def confirm(self, target: Path, data: dict) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
+        from planner.base.answers import is_full_width
         from planner.base.inert import inert_line
         from planner.conversation.turn_values import is_near_miss
         from planner.ui import init_screen
@@ -184,8 +190,12 @@ class Screen:
                 return True
             if line is None or not line.endswith("\n") or not is_near_miss(line):
                 return False
-            prompt = _('You typed "{typed}"; only SAVE in capitals saves. {prompt}').format(
-                typed=inert_line(line.removesuffix("\n")), prompt=lookup(SAVE_PROMPT))
+            typed = inert_line(line.removesuffix("\n"))
+            # ＳＡＶＥ is in capitals already: what it lacks is half-width letters.
+            prompt = (_('You typed "{typed}"; only SAVE in half-width capitals saves. {prompt}')
+                      if is_full_width(typed) else
+                      _('You typed "{typed}"; only SAVE in capitals saves. {prompt}')).format(
+                typed=typed, prompt=lookup(SAVE_PROMPT))
         return False
 
 
