@@ -103,3 +103,17 @@ def test_the_line_in_chinese(place: dict[str, Path]) -> None:
     assert result.returncode == 0
     assert result.stderr.startswith("主文件夹是当前文件夹（其中有 plans/），不是你的数据文件夹")
     assert f"planner --home {place['data']} 会使用那一个" in result.stderr
+
+
+@pytest.mark.parametrize("xdg", [None, "", "  ", "/srv/data"])
+def test_the_data_folder_looked_at_is_platformdirs_answer(xdg: str | None,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    from planner.base.home import data_folder, user_folder
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    if xdg is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
+    assert data_folder() == user_folder()

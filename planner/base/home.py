@@ -88,10 +88,22 @@ def other_home(home: Home) -> Path | None:
     planner's folders (no config.json) and the data folder has a config.json; else None."""
     if home.rule != "current" or MARKERS[0] in home.markers:
         return None
-    data = user_folder()
+    data = data_folder()
     if _same(data, home.path) or not os.path.isfile(data / MARKERS[0]):
         return None
     return data
+
+
+def data_folder() -> Path:
+    """user_folder(), without importing platformdirs on Linux, where its answer is the XDG
+    rule: $XDG_DATA_HOME/planner, else ~/.local/share/planner (every command run in such a
+    home looks there, so the 4 ms import is saved; tests/test_other_home.py compares both)."""
+    import sys
+
+    if sys.platform != "linux":
+        return user_folder()
+    base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+    return Path(base) / APP_NAME
 
 
 def first_time_said(data: Path, here: Path) -> bool:
