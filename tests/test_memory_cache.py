@@ -50,7 +50,7 @@ def test_warm_then_appended_then_rebuilt_always_equal_a_whole_replay(home):
     assert (home / ".planner" / "memory-cache.txt").is_file()
     warm = cards(home)
     assert warm.how == "warm" and warm.states == first.states and warm.reviews == 100
-    review_log.append(home, reviews(10, start=100, days_ago=60 - 100 * 9 / 24))
+    review_log.append(home, reviews(10, start=100, days_ago=60))  # the next 10, in the past
     appended = cards(home)
     assert appended.how == "appended" and appended.reviews == 110
     assert same(appended.states, whole(home))

@@ -61,8 +61,9 @@ def fit_command(
         memory = fitted.read_memory(folder)
     except fitted.MemoryFileError as error:
         _usage(str(error))
+    future: list[_dt.datetime] = []  # reviews dated after now: never fitted on (one warning)
     try:
-        log = review_log.read_log(folder)
+        log = review_log.read_log(folder, future=future)
     except review_log.ReviewLogError as error:
         _failed(error)
     _log_warnings(log.warnings)
@@ -71,8 +72,11 @@ def fit_command(
     reviews: list[tuple[object, _dt.datetime, int]] = [
         (("log", review.note_id), review.reviewed_at, RATING_NUMBERS[review.rating])
         for review in counted]
+    skipped_lines = {"undone": undone, "unreadable": len(log.warnings) - bool(future)}
+    if future:
+        skipped_lines["future"] = len(future)
     sources: list[dict] = [{"kind": "log", "name": review_log.LOG_NAME, "reviews": len(counted),
-                            "skipped": {"undone": undone, "unreadable": len(log.warnings)}}]
+                            "skipped": skipped_lines}]
     reviews += _anki_reviews(anki or [], sources)
     total = len(reviews)
     if total < fitting.MIN_REVIEWS:
@@ -150,6 +154,10 @@ def _anki_reviews(files: list[Path], sources: list[dict]) -> list[tuple[object, 
         if history.skipped.get("bad_time"):
             ui.notice(t("Warning: {file}: {count} reviews at the edge of the calendar were "
                         "skipped", file=history.name, count=history.skipped["bad_time"]))
+        if history.skipped.get("future"):
+            ui.notice(t("Warning: {file}: {count} reviews dated more than a day after now were "
+                        "skipped; they do not count (is a clock wrong?)", file=history.name,
+                        count=history.skipped["future"]))
         sources.append({"kind": "anki", "name": history.name, "reviews": len(history.reviews),
                         "skipped": skipped})
     return found

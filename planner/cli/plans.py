@@ -457,6 +457,8 @@ def week_command(
                      memory=memory)
     except plans.PlansError as error:
         _failed(error)
+    # The due counts' sources said as due says them: skipped lines, a damaged cache or memory.json.
+    _log_warnings(memory.log_warnings())
     for line in found.warnings:
         ui.notice(line)
     if as_json:

@@ -13,6 +13,14 @@ Two files, both written atomically and both only ever planner's own:
 A cache is a cache: written without fsync (a file torn by a crash fails its own counts and is
 rebuilt).
 
+Read back, it is checked like any other file: every count a whole number of 0 or more, every
+number finite, every time in UTC with its zone, every field of its kind. A damaged cache is
+rebuilt from the log and says so in one line (`Memory.damaged`); a cache of another version, or
+of another log, parameters or retention, is rebuilt without a word.
+
+Reviews dated more than a day after now are not replayed (planner.memory.log): the header keeps
+how many there were and the earliest; once that one is due to count, the cache is rebuilt.
+
 Warm (the log as it was): the header, one stat and 4 KiB of the log are read; no JSON, no fsrs.
 Appended lines (the prefix's last 4 KiB unchanged, the log longer): only the new lines are read
 and checked, and their reviews replayed on top of the cached cards. Anything else rebuilds: a
@@ -25,21 +33,26 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import math
 import os
+import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage
-from planner.base.days import AFTER_LAST_DAY, AfterLastDay
+from planner.base.days import AFTER_LAST_DAY, AfterLastDay, usable_time
+from planner.base.i18n import t
 from planner.memory import log as review_log
 from planner.memory.schedule import NoteState
 
 CACHE_FOLDER = ".planner"  # the notes index's folder (planner.notes.catalog.INDEX_FOLDER)
 CACHE_NAME = "memory-cache.txt"
 IDS_NAME = "memory-cache-ids.txt"
-FORMAT = "planner-memory-cache-1"
+FORMAT = "planner-memory-cache-2"
+FORMAT_FAMILY = "planner-memory-cache-"  # an earlier or later version: rebuilt, not damaged
+HEADER_FIELDS = 12
 TAIL_BYTES = 4096
 MAX_CACHE_BYTES = 64 * storage.MIB
 _READ = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
@@ -50,14 +63,21 @@ class Memory(NamedTuple):
     how they were had: `warm`, `appended` (lines replayed on top) or `rebuilt`."""
 
     states: dict[str, NoteState]
-    warnings: list[str]
+    warnings: list[str]  # the log's, the future reviews' line last (as read_log has them)
     reviews: int
     how: str
     minutes: dict[float, int]  # minutes one review took (plan minutes / its notes): how often
+    future: int = 0  # reviews dated more than a day after now, not replayed
+    first_future: _dt.datetime | None = None  # the earliest of them
+    damaged: str | None = None  # the line saying the cache was damaged and rebuilt
 
 
 class _Rebuild(Exception):
     """The cache cannot serve this log: build it again from the whole log."""
+
+
+class _Damaged(_Rebuild):
+    """The cache is not what planner wrote: rebuilt, and said so; str() is why."""
 
 
 def cache_path(home: str | os.PathLike[str], name: str = CACHE_NAME) -> Path:
@@ -66,19 +86,24 @@ def cache_path(home: str | os.PathLike[str], name: str = CACHE_NAME) -> Path:
 
 
 def memory(home: str | os.PathLike[str], parameters: Sequence[float],
-           desired_retention: float) -> Memory:
-    """Every reviewed note's card, from the cache when it serves, else from the whole log
-    (ReviewLogError when the log cannot be read, as read_log)."""
+           desired_retention: float, now: _dt.datetime | None = None) -> Memory:
+    """Every reviewed note's card as of `now` (None: the clock's), from the cache when it
+    serves, else from the whole log (ReviewLogError when the log cannot be read, as read_log)."""
     key = _key(parameters, desired_retention)
+    now = now or _dt.datetime.now(_dt.UTC)
     try:
-        return _from_cache(home, key, parameters, desired_retention)
+        return _from_cache(home, key, parameters, desired_retention, now)
+    except _Damaged as damaged:
+        line = t("{path} is damaged ({reason}); rebuilt from {log}", path=cache_path(home),
+                 reason=str(damaged), log=review_log.LOG_NAME)
+        return rebuild(home, parameters, desired_retention, now)._replace(damaged=line)
     except _Rebuild:
         pass
-    return rebuild(home, parameters, desired_retention)
+    return rebuild(home, parameters, desired_retention, now)
 
 
 def rebuild(home: str | os.PathLike[str], parameters: Sequence[float],
-            desired_retention: float) -> Memory:
+            desired_retention: float, now: _dt.datetime | None = None) -> Memory:
     """Read and replay the whole log, and keep the result in the cache (when it can)."""
     from planner.memory.schedule import replay
 
@@ -86,14 +111,15 @@ def rebuild(home: str | os.PathLike[str], parameters: Sequence[float],
     path = review_log.log_path(home)
     before = _log_stat(path)
     first_line: dict[str, int] = {}
-    contents = review_log.read_log(home, first_line)
+    future: list[_dt.datetime] = []
+    contents = review_log.read_log(home, first_line, now, future)
     after = _log_stat(path)
     undone = review_log.undone_ids(contents.events)
     reviews = [event for event in contents.events
                if type(event) is review_log.Review and event.review_id not in undone]
     states = replay(reviews, parameters=parameters, desired_retention=desired_retention)
     result = Memory(states, list(contents.warnings), len(reviews), "rebuilt",
-                    minute_shares(reviews))
+                    minute_shares(reviews), len(future), min(future, default=None))
     if before is not None and after is not None and (
             before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
         undone_rows = [event.review_id for event in contents.events
@@ -120,20 +146,30 @@ def minute_shares(reviews: Sequence[review_log.Review]) -> dict[float, int]:
 
 
 def _from_cache(home: str | os.PathLike[str], key: str, parameters: Sequence[float],
-                desired_retention: float) -> Memory:
+                desired_retention: float, now: _dt.datetime) -> Memory:
     path = review_log.log_path(home)
     header, body = _read_cache(home, CACHE_NAME)
     fields = header.split("\t")
-    if len(fields) != 10 or fields[0] != FORMAT or fields[5] != key:
-        raise _Rebuild
-    try:
-        size, mtime, lines, warning_count, note_count, count = (
-            int(fields[1]), int(fields[2]), int(fields[4]), int(fields[6]), int(fields[7]),
-            int(fields[8]))
-        minutes = {float(share): int(times) for share, _, times in
-                   (pair.partition(":") for pair in fields[9].split(",") if pair)}
-    except ValueError:
-        raise _Rebuild from None
+    if fields[0] != FORMAT:
+        if fields[0].startswith(FORMAT_FAMILY):
+            raise _Rebuild  # written by another version of planner
+        raise _Damaged(t("its first line is not planner's"))
+    if len(fields) != HEADER_FIELDS:
+        raise _Damaged(t("its first line has {count} fields, not {wanted}", count=len(fields),
+                         wanted=HEADER_FIELDS))
+    size, lines, warning_count, note_count, count, future = (
+        _count(fields[index]) for index in (1, 4, 6, 7, 8, 10))
+    mtime = _whole(fields[2])
+    if not (_HEX.fullmatch(fields[3]) and len(fields[3]) == 64 and _HEX.fullmatch(fields[5])):
+        raise _Damaged(t("a value is not of its kind"))
+    minutes = _minutes(fields[9])
+    first_future = None if fields[11] == "" else _time(fields[11])
+    if (future == 0) != (first_future is None):
+        raise _Damaged(t("a value is not of its kind"))
+    if fields[5] != key:
+        raise _Rebuild  # other parameters or retention
+    if first_future is not None and first_future <= now + review_log.FUTURE_MARGIN:
+        raise _Rebuild  # a review skipped as from the future counts now
     digest = fields[3]
     try:
         fd = os.open(path, _READ)
@@ -147,7 +183,8 @@ def _from_cache(home: str | os.PathLike[str], key: str, parameters: Sequence[flo
             raise _Rebuild
         if info.st_size == size and info.st_mtime_ns == mtime:
             states, warnings = _parse_body(body, warning_count, note_count)
-            return Memory(states, warnings, count, "warm", minutes)
+            return Memory(states, _with_future(warnings, future), count, "warm", minutes,
+                          future, first_future)
         if info.st_size == size or info.st_size > review_log.MAX_LOG_BYTES:
             raise _Rebuild
         added = _read_from(fd, size, info.st_size)
@@ -157,26 +194,42 @@ def _from_cache(home: str | os.PathLike[str], key: str, parameters: Sequence[flo
     states, warnings = _parse_body(body, warning_count, note_count)
     kept = dict(zip(states, body[warning_count:], strict=True))
     return _appended(home, key, path, header, parameters, desired_retention,
-                     Memory(states, warnings, count, "appended", minutes), lines, added, after,
-                     kept)
+                     Memory(states, warnings, count, "appended", minutes, future, first_future),
+                     lines, added, after, kept, now)
+
+
+def _with_future(warnings: list[str], future: int) -> list[str]:
+    """The log's warnings with the line about reviews from the future, when there were any."""
+    return [*warnings, review_log.future_warning(future)] if future else warnings
+
+
+def _line_warnings(result: Memory) -> list[str]:
+    """The warnings of the log's lines, without the line about reviews from the future."""
+    return result.warnings[:-1] if result.future else result.warnings
 
 
 def _appended(home: str | os.PathLike[str], key: str, path: Path, header: str,
               parameters: Sequence[float], desired_retention: float, cached: Memory,
               lines: int, added: bytes, after: tuple[int, int],
-              kept: dict[str, str]) -> Memory:
+              kept: dict[str, str], now: _dt.datetime) -> Memory:
     """The cached cards with the appended lines' reviews replayed on top (`kept`: each cached
-    note's line, written again as it is when none of its reviews was appended)."""
+    note's line, written again as it is when none of its reviews was appended; `cached.warnings`
+    the log's lines' only)."""
     from planner.memory.schedule import replay
 
-    ids = _read_text(home, IDS_NAME)
+    try:
+        ids = _read_text(home, IDS_NAME)
+    except _Damaged:
+        raise _Rebuild from None  # only searched: a torn one is rebuilt without a word
     if not ids.startswith(header + "\n"):
         raise _Rebuild
-    contents = review_log.parse_lines(added, lines + 1)
+    appended_ids: dict[str, int] = {}
+    future: list[_dt.datetime] = []
+    contents = review_log.parse_lines(added, lines + 1, appended_ids, now, future)
     new_reviews = [event for event in contents.events if type(event) is review_log.Review]
     new_undone = review_log.undone_ids(contents.events)
-    for review in new_reviews:
-        if f"\nR\t{review.review_id}\n" in ids:
+    for review_id in appended_ids:
+        if f"\nR\t{review_id}\n" in ids:
             raise _Rebuild  # a repeated review ID: the whole log says which line it repeats
     for review_id in new_undone:
         if f"\nR\t{review_id}\n" in ids and f"\nU\t{review_id}\n" not in ids:
@@ -196,59 +249,135 @@ def _appended(home: str | os.PathLike[str], key: str, path: Path, header: str,
     minutes = dict(cached.minutes)
     for share, times in minute_shares(reviews).items():
         minutes[share] = minutes.get(share, 0) + times
-    result = Memory(states, cached.warnings + list(contents.warnings),
-                    cached.reviews + len(reviews), "appended", minutes)
-    now = _log_stat(path)
-    if now is not None and (now.st_size, now.st_mtime_ns) == after:
+    # The appended lines' warnings without their line about the future: one line says all.
+    line_warnings = cached.warnings + (contents.warnings[:-1] if future else contents.warnings)
+    count = cached.future + len(future)
+    if cached.first_future is not None:
+        future.append(cached.first_future)
+    result = Memory(states, _with_future(line_warnings, count), cached.reviews + len(reviews),
+                    "appended", minutes, count, min(future, default=None))
+    latest = _log_stat(path)
+    if latest is not None and (latest.st_size, latest.st_mtime_ns) == after:
         changed = {review.note_id for review in reviews}
-        _write(home, key, path, now, result, ids[len(header) + 1:],
-               [review.review_id for review in new_reviews], sorted(new_undone),
-               lines + added.count(b"\n"),
+        _write(home, key, path, latest, result, ids[len(header) + 1:],
+               list(appended_ids), sorted(new_undone), lines + added.count(b"\n"),
                {note_id: row for note_id, row in kept.items() if note_id not in changed})
     return result
 
 
 def _read_text(home: str | os.PathLike[str], name: str) -> str:
-    """A cache file's text; _Rebuild when it cannot be read."""
+    """A cache file's text; _Rebuild when there is none or it cannot be read, _Damaged when it
+    is not a file planner wrote."""
     try:
         data = storage.read_regular_file(cache_path(home, name), MAX_CACHE_BYTES,
                                          follow_links=False)
-        return data.decode("utf-8")
-    except (OSError, ValueError):
+    except storage.FileRefused as refused:
+        raise _Damaged(refused.reason) from None
+    except OSError:
         raise _Rebuild from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Damaged(t("not UTF-8")) from None
 
 
 def _read_cache(home: str | os.PathLike[str], name: str) -> tuple[str, list[str]]:
-    """The header and the other lines of a cache file; _Rebuild when it cannot be read."""
+    """The header and the other lines of a cache file; _Rebuild when it cannot be read,
+    _Damaged when it is torn."""
     rows = _read_text(home, name).split("\n")
     if len(rows) < 2 or rows[-1] != "":
-        raise _Rebuild
+        raise _Damaged(t("it does not end its last line"))
     rows.pop()
     return rows[0], rows[1:]
 
 
 def _parse_body(body: list[str], warning_count: int,
                 note_count: int) -> tuple[dict[str, NoteState], list[str]]:
+    """The warnings and the cards the lines after the header hold, every field checked;
+    _Damaged otherwise."""
     if len(body) != warning_count + note_count:
-        raise _Rebuild
+        raise _Damaged(t("it has {count} lines where its first line says {wanted}",
+                         count=len(body) + 1, wanted=warning_count + note_count + 1))
     warnings = body[:warning_count]
     states: dict[str, NoteState] = {}
-    parse_time = _dt.datetime.fromisoformat
-    try:
-        for row in body[warning_count:]:
-            (note_id, stability, difficulty, state, step, due, last, rating, reviews,
-             exact) = row.split("\t")
-            states[note_id] = NoteState(
-                note_id, float(stability) if stability else None,
-                float(difficulty) if difficulty else None, int(state),
-                int(step) if step else None,
-                AFTER_LAST_DAY if due == "after" else parse_time(due), parse_time(last),
-                rating, int(reviews), exact == "1")
-    except ValueError:
-        raise _Rebuild from None
-    if len(states) != note_count:
-        raise _Rebuild
+    for row in body[warning_count:]:
+        fields = row.split("\t")
+        if len(fields) != 10:
+            raise _Damaged(t("a card's line has {count} fields, not {wanted}",
+                             count=len(fields), wanted=10))
+        (note_id, stability, difficulty, state, step, due, last, rating, reviews,
+         exact) = fields
+        if not note_id or note_id in states or rating not in review_log.RATINGS \
+                or exact not in ("0", "1") or state not in _STATES:
+            raise _Damaged(t("a value is not of its kind"))
+        count = _count(reviews)
+        if count == 0:
+            raise _Damaged(t("a value is not of its kind"))
+        states[note_id] = NoteState(
+            note_id, _positive(stability), _positive(difficulty), int(state),
+            _count(step) if step else None, AFTER_LAST_DAY if due == "after" else _time(due),
+            _time(last), rating, count, exact == "1")
     return states, warnings
+
+
+_COUNT = re.compile(r"-?[0-9]{1,19}", re.ASCII)
+_HEX = re.compile(r"[0-9a-f]{32,64}", re.ASCII)
+_STATES = ("0", "1", "2", "3")
+
+
+def _whole(text: str) -> int:
+    """A whole number as the cache writes it; _Damaged otherwise."""
+    if not _COUNT.fullmatch(text):
+        raise _Damaged(t("a value is not of its kind"))
+    return int(text)
+
+
+def _count(text: str) -> int:
+    """A whole number of 0 or more; _Damaged otherwise."""
+    value = _whole(text)
+    if value < 0:
+        raise _Damaged(t("a count is negative"))
+    return value
+
+
+def _positive(text: str) -> float | None:
+    """A card's stability or difficulty: empty (unknown) or a finite number above 0."""
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise _Damaged(t("a value is not of its kind")) from None
+    if not math.isfinite(value):
+        raise _Damaged(t("a number is not finite"))
+    if value <= 0:
+        raise _Damaged(t("a value is not of its kind"))
+    return value
+
+
+def _time(text: str) -> _dt.datetime:
+    """A time in UTC, with its zone, that every zone can show; _Damaged otherwise."""
+    try:
+        moment = _dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise _Damaged(t("a value is not of its kind")) from None
+    if moment.tzinfo is None:
+        raise _Damaged(t("a time has no time zone"))
+    if moment.utcoffset() != _dt.timedelta(0) or not usable_time(moment):
+        raise _Damaged(t("a value is not of its kind"))
+    return moment.astimezone(_dt.UTC)
+
+
+def _minutes(text: str) -> dict[float, int]:
+    """The header's minutes per review: `share:times` pairs, each share finite and above 0."""
+    minutes: dict[float, int] = {}
+    for pair in text.split(",") if text else ():
+        share, _, times = pair.partition(":")
+        value = _positive(share)
+        if value is None:
+            raise _Damaged(t("a value is not of its kind"))
+        minutes[value] = _count(times)
+    return minutes
 
 
 def _digest(fd: int, size: int) -> str:
@@ -302,11 +431,13 @@ def _write(home: str | os.PathLike[str], key: str, path: Path, info: os.stat_res
     finally:
         os.close(fd)
     minutes = ",".join(f"{share!r}:{times}" for share, times in result.minutes.items())
+    warnings = _line_warnings(result)
+    first_future = "" if result.first_future is None else result.first_future.isoformat()
     header = "\t".join((FORMAT, str(size), str(info.st_mtime_ns), digest, str(lines), key,
-                        str(len(result.warnings)), str(len(result.states)),
-                        str(result.reviews), minutes))
-    texts = [*result.warnings, *review_ids, *undone]
-    rows = [header, *result.warnings]
+                        str(len(warnings)), str(len(result.states)),
+                        str(result.reviews), minutes, str(result.future), first_future))
+    texts = [*warnings, *review_ids, *undone]
+    rows = [header, *warnings]
     kept = kept or {}
     for state in result.states.values():
         row = kept.get(state.note_id)

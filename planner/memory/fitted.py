@@ -1,19 +1,25 @@
 """The memory model fitted to the person: `memory.json` in the home (SPEC 24).
 
 `{"version": 1, "parameters": [21 numbers] | null, ...}`, written atomically (a temporary file,
-fsync, rename), read through the one strict JSON reader and checked field by field. Whatever
+fsync, rename), read through the one strict JSON reader and checked field by field: planner wrote
+it, and still a hand edit or a torn disk may have changed it, so every field there is of its
+kind (counts whole and 0 or more, scores finite, times in UTC with their zone). A damaged file is
+one line; whoever schedules then uses the default parameters and says so. Whatever
 builds a schedule from the home (planner.memory.review_memory.ReviewMemory) reads the parameters
 here, so `due`, `done`, the SAVE screen, `due_notes` and `week` all use the fitted ones.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage, strictjson
+from planner.base.days import usable_time
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 
@@ -61,14 +67,79 @@ def read_memory(home: str | os.PathLike[str]) -> Memory:
         raise MemoryFileError(_damaged(path, t("it is not JSON"))) from None
     if type(data) is not dict or data.get("version") != MEMORY_VERSION:
         raise MemoryFileError(_damaged(path, t("it is not a version 1 object")))
+    if "parameters" not in data:
+        raise MemoryFileError(_damaged(path, t("it has no parameters")))
     parameters = data.get("parameters")
+    if parameters is not None and not valid_parameters(parameters):
+        raise MemoryFileError(_damaged(path, t("its parameters are not 21 finite numbers")))
+    problem = _field_problem(data)
+    if problem is not None:
+        raise MemoryFileError(_damaged(path, problem))
     if parameters is None:
         return Memory(None, None, data)
-    if not valid_parameters(parameters):
-        raise MemoryFileError(_damaged(path, t("its parameters are not 21 finite numbers")))
     reviews = data.get("reviews")
-    count = reviews if type(reviews) is int and reviews >= 0 else None
-    return Memory(tuple(float(value) for value in parameters), count, data)
+    return Memory(tuple(float(value) for value in parameters),
+                  reviews if type(reviews) is int else None, data)
+
+
+def _field_problem(data: dict) -> str | None:
+    """What is wrong with memory.json's other fields (each checked when there), or None."""
+    for key in ("fitted_at", "reset_at"):
+        if key in data and not _utc_time(data[key]):
+            return t("its {key} is not a UTC time with its zone, such as 2026-05-01T09:30:00Z",
+                     key=key)
+    if "reviews" in data and not _count(data["reviews"]):
+        return t("its {key} is not a whole number of 0 or more", key="reviews")
+    for key in ("log_loss", "rmse_bins"):
+        if key in data and not _score(data[key]):
+            return t("its {key} is not a finite number of 0 or more", key=key)
+    previous = data.get("previous", {})
+    if type(previous) is not dict:
+        return t("its {key} is not an object", key="previous")
+    for key in ("log_loss", "rmse_bins"):
+        if key in previous and not _score(previous[key]):
+            return t("its {key} is not a finite number of 0 or more", key=f"previous.{key}")
+    if "fitted_at" in previous and not _utc_time(previous["fitted_at"]):
+        return t("its {key} is not a UTC time with its zone, such as 2026-05-01T09:30:00Z",
+                 key="previous.fitted_at")
+    if previous.get("parameters") is not None and not valid_parameters(previous["parameters"]):
+        return t("its previous parameters are not 21 finite numbers")
+    sources = data.get("sources", [])
+    if type(sources) is not list or not all(_source(source) for source in sources):
+        return t("its {key} is not a list of sources (kind, name, reviews, skipped)",
+                 key="sources")
+    return None
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _score(value: object) -> bool:
+    return isinstance(value, (int, float)) and type(value) is not bool \
+        and math.isfinite(value) and value >= 0
+
+
+def _utc_time(value: object) -> bool:
+    if type(value) is not str or not _UTC_TIME.fullmatch(value):
+        return False
+    try:
+        moment = _dt.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return usable_time(moment)
+
+
+def _source(source: object) -> bool:
+    if type(source) is not dict or source.get("kind") not in ("log", "anki"):
+        return False
+    skipped = source.get("skipped", {})
+    return (type(source.get("name")) is str and _count(source.get("reviews"))
+            and type(skipped) is dict and all(_count(value) for value in skipped.values()))
+
+
+_UTC_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
+                       r"(Z|\+00:00)", re.ASCII)
 
 
 def valid_parameters(parameters: object) -> bool:

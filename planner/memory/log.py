@@ -12,6 +12,10 @@
 # read is skipped with one warning naming its number, and every other line still counts. So is a
 # line whose time lies at the edge of the calendar (SPEC 28, planner.base.days): before
 # 0001-01-02 or after 9999-12-30 it may not exist as a local time, wherever it is read.
+#
+# A review dated more than a day after now (FUTURE_MARGIN: clocks differ) does not count: it is
+# no event, for `due`, the fit and everything else, and one warning says how many were skipped.
+# As time passes it comes to count, so the reader notes the earliest one skipped.
 
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ LOG_VERSION = 1
 MAX_LOG_BYTES = 64 * storage.MIB
 RATINGS = ("again", "hard", "good", "easy")
 MAX_MINUTES = 120
+FUTURE_MARGIN = _dt.timedelta(days=1)
 
 # O_RDWR, not O_WRONLY: we read the last byte to end a torn line before ours; it also keeps a
 # FIFO from blocking the open (as O_NONBLOCK does), so fstat can refuse it.
@@ -91,7 +96,8 @@ Event = Review | Undo | Drop | DropUndo | Move
 
 
 class LogContents(NamedTuple):
-    """The events of the log in file order, and one warning per line that was skipped."""
+    """The events of the log in file order, and one warning per line that was skipped (then
+    one more saying how many reviews from the future were skipped, if any were)."""
 
     events: list[Event]
     warnings: list[str]
@@ -307,10 +313,12 @@ def _sync_dir_quietly(folder: Path) -> None:
 # --- Reading ----------------------------------------------------------------------------------
 
 
-def read_log(home: str | os.PathLike[str],
-             first_line: dict[str, int] | None = None) -> LogContents:
-    """Every readable event of the log in file order; no log is an empty one. `first_line`
-    (when given) is filled with each review ID's line."""
+def read_log(home: str | os.PathLike[str], first_line: dict[str, int] | None = None,
+             now: _dt.datetime | None = None,
+             future: list[_dt.datetime] | None = None) -> LogContents:
+    """Every readable event of the log in file order, as of `now` (None: the clock's); no log
+    is an empty one. `first_line` (when given) is filled with each review ID's line, `future`
+    with the time of each review skipped as from the future."""
     path = log_path(home)
     try:
         data = storage.read_regular_file(path, MAX_LOG_BYTES, follow_links=False)
@@ -321,16 +329,22 @@ def read_log(home: str | os.PathLike[str],
     except OSError as error:
         raise ReviewLogError(t("{path} cannot be read ({reason})", path=path,
                                reason=_reason(error))) from None
-    return parse_lines(data, 1, first_line)
+    return parse_lines(data, 1, first_line, now, future)
 
 
 def parse_lines(data: bytes, first_number: int = 1,
-                first_line: dict[str, int] | None = None) -> LogContents:
+                first_line: dict[str, int] | None = None,
+                now: _dt.datetime | None = None,
+                future: list[_dt.datetime] | None = None) -> LogContents:
     """The events of log lines (`data`, whose first line is line `first_number`), each line
     checked as read_log does; `first_line` maps each review ID met so far to its line (a
-    review repeating one is skipped) and is updated."""
+    review repeating one is skipped) and is updated. A review dated more than FUTURE_MARGIN
+    after `now` (None: the clock's) is no event: its time goes to `future`, and one warning
+    says how many there were."""
     events: list[Event] = []
     warnings: list[str] = []
+    latest = (now or _dt.datetime.now(_dt.UTC)) + FUTURE_MARGIN
+    skipped: list[_dt.datetime] = []
     if first_line is None:
         first_line = {}
     lines = data.split(b"\n")
@@ -357,8 +371,21 @@ def parse_lines(data: bytes, first_number: int = 1,
         except _BadLine as bad:
             warnings.append(_skipped(number, str(bad)))
         else:
-            events.append(event)
+            if type(event) is Review and event.reviewed_at > latest:
+                skipped.append(event.reviewed_at)
+            else:
+                events.append(event)
+    if skipped:
+        warnings.append(future_warning(len(skipped)))
+        if future is not None:
+            future += skipped
     return LogContents(events, warnings)
+
+
+def future_warning(count: int) -> str:
+    """The one line saying how many reviews were dated after now and skipped."""
+    return t("{log}: {count} reviews dated more than a day after now were skipped; they do not "
+             "count (is a clock wrong?)", log=LOG_NAME, count=count)
 
 
 def _refused(path: Path, message: str) -> str:

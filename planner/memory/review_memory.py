@@ -72,7 +72,7 @@ class ReviewMemory:
         """The log's events and warnings; empty (with `problem` set) when it cannot be read."""
         if self._log is None:
             try:
-                self._log = review_log.read_log(self.home)
+                self._log = review_log.read_log(self.home, now=self.now)
             except review_log.ReviewLogError as error:
                 self.problem = str(error)
                 self._log = review_log.LogContents([], [])
@@ -106,7 +106,8 @@ class ReviewMemory:
             used = scheduler_parameters(self.parameters())
             try:
                 try:
-                    self._cached = cache.memory(self.home, used, self.desired_retention)
+                    self._cached = cache.memory(self.home, used, self.desired_retention,
+                                                self.now)
                 except ValueError as refused:
                     if self.fitted().parameters is None:
                         raise
@@ -117,16 +118,18 @@ class ReviewMemory:
                         reason=" ".join(str(refused).split())[:200])
                     self._fitted = NO_MEMORY
                     self._cached = cache.memory(self.home, scheduler_parameters(None),
-                                                self.desired_retention)
+                                                self.desired_retention, self.now)
             except review_log.ReviewLogError as error:
                 self.problem = str(error)
                 self._cached = cache.Memory({}, [], 0, "none", {})
         return self._cached
 
     def log_warnings(self) -> list[str]:
-        """One line per log line skipped (from the cache when it serves), and a damaged
-        memory.json."""
+        """One line per log line skipped (from the cache when it serves) and one for the
+        reviews from the future skipped, a damaged cache (rebuilt) and a damaged memory.json."""
         lines = list(self._log.warnings if self._log is not None else self.memory().warnings)
+        if self._cached is not None and self._cached.damaged is not None:
+            lines.append(self._cached.damaged)
         self.fitted()
         if self._fitted_problem is not None:
             lines.append(self._fitted_problem)
