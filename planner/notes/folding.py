@@ -2,66 +2,70 @@
 only opencc import."""
 
 # Simplified (读), traditional (讀) and Japanese (読) forms of one character are folded to one
-# form, the simplified one, with OpenCC's tables: first Japanese shinjitai to traditional (jp2t:
-# 読→讀, 図→圖), then traditional to simplified (t2s: 讀→读, 語→语). The index stores folded text
-# and folds every query the same way, so 敬语 finds 敬語 and 読解 finds 读解 and 讀解. Text
-# without such characters (English, most of a query's words) is returned as it is and never
-# loads OpenCC.
+# form, with OpenCC's tables: first Japanese shinjitai to traditional (jp2t: 読→讀, 図→圖), then
+# traditional to simplified (t2s: 讀→读, 語→语). The index stores folded text and folds every
+# query the same way, so 敬语 finds 敬語 and 読解 finds 读解 and 讀解.
 #
-# A fold keeps the text's length, character for character: the index finds a snippet in the
-# folded text and shows the note's own text at the same place. OpenCC maps every single
-# character to a single character; only a phrase of its tables could change the length, and
-# then the text is folded one character at a time instead.
+# The fold is character by character, from a table OpenCC makes once (every CJK character put
+# through jp2t and t2s on its own): a query's characters fold exactly as they do inside any
+# note, and the length of a text never changes, so a snippet found in the folded text is cut
+# from the note's own text at the same place. An index keeps the table it was built with
+# (planner.notes.index), so a search reads it from there and never loads OpenCC (~10 ms and
+# 5 MiB); text without such characters (English) is returned as it is.
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
 
 # Where a character OpenCC may change can stand: CJK radicals, symbols, kana and ideographs
 # (compatibility ideographs and the supplementary planes included).
-_FOLDABLE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+_RANGES = ((0x2E80, 0xA000), (0xF900, 0xFB00), (0x20000, 0x31350))
+_FOLDABLE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _lock = threading.Lock()
-_convert: Callable[[str], str] | None = None
-_chars: dict[str, str] = {}  # one character's fold, for the rare text folded char by char
+_pairs: str | None = None
+_default: Folder | None = None
+
+
+def table_pairs() -> str:
+    """OpenCC's fold as a string of pairs (character, its folded form) for every character it
+    changes, made once per process (~40 ms with the import)."""
+    global _pairs
+    with _lock:
+        if _pairs is None:
+            # Imported here only: building an index is the one time it is needed.
+            import opencc
+
+            japanese, simplified = opencc.OpenCC("jp2t"), opencc.OpenCC("t2s")
+            chars = [chr(code) for low, high in _RANGES for code in range(low, high)]
+            # One character a line: OpenCC's phrases never join two of them.
+            folded = simplified.convert(japanese.convert("\n".join(chars))).split("\n")
+            if len(folded) != len(chars):  # never seen; then nothing is folded rather than wrong
+                folded = chars
+            _pairs = "".join(char + form for char, form in zip(chars, folded, strict=True)
+                             if form != char and len(form) == 1)
+        return _pairs
+
+
+class Folder:
+    """The fold of one table of pairs: call it on a text."""
+
+    def __init__(self, pairs: str) -> None:
+        self.pairs = pairs
+        self._table = str.maketrans(dict(zip(pairs[0::2], pairs[1::2], strict=True)))
+
+    def __call__(self, text: str) -> str:
+        """`text` with every character in its one searched form; the same length as `text`."""
+        if text.isascii() or _FOLDABLE.search(text) is None:
+            return text
+        return text.translate(self._table)
 
 
 def fold(text: str) -> str:
-    """`text` with every character in its one searched form; the same length as `text`."""
-    if text.isascii() or _FOLDABLE.search(text) is None:
+    """`text` folded with OpenCC's table as this process makes it."""
+    global _default
+    if text.isascii():
         return text
-    convert = _converter()
-    folded = convert(text)
-    if len(folded) == len(text):
-        return folded
-    return "".join(_fold_char(char, convert) for char in text)
-
-
-def _fold_char(char: str, convert: Callable[[str], str]) -> str:
-    folded = _chars.get(char)
-    if folded is None:
-        folded = convert(char) if _FOLDABLE.match(char) else char
-        if len(folded) != 1:
-            folded = char
-        _chars[char] = folded
-    return folded
-
-
-def _converter() -> Callable[[str], str]:
-    global _convert
-    if _convert is None:
-        with _lock:
-            if _convert is None:
-                # Imported at the first text that needs it (~10 ms with both tables): --help,
-                # --dry-run and English-only notes never pay for it.
-                import opencc
-
-                japanese = opencc.OpenCC("jp2t")
-                traditional = opencc.OpenCC("t2s")
-
-                def convert(text: str) -> str:
-                    return traditional.convert(japanese.convert(text))
-
-                _convert = convert
-    return _convert
+    if _default is None:
+        _default = Folder(table_pairs())
+    return _default(text)

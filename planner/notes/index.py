@@ -17,8 +17,10 @@
 #
 # Every text is folded before it is indexed, and so is every query (planner.notes.folding):
 # the simplified, traditional and Japanese forms of a character are one form in the index, so
-# 敬语 finds 敬語. A note whose text the fold changed keeps its own text beside (files.original):
-# get_note gives it back, and a snippet is cut from it at the place the folded match stands.
+# 敬语 finds 敬語. The fold's table is kept in meta ('folds'): a search folds its query with the
+# table the notes were folded with, and never loads OpenCC. A note whose text the fold changed
+# keeps its own text beside (files.original): get_note gives it back, and a snippet is cut from
+# it at the place the folded match stands.
 #
 # A file skipped for a problem (damaged front matter, not UTF-8, ...) is warned about once per
 # cause: files.cause is (size, modification time, problem) and files.warned says the person has
@@ -38,11 +40,11 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.oserrors import os_reason
-from planner.notes.folding import fold
+from planner.notes.folding import Folder, fold, table_pairs
 
-# 3: sr-due dates kept beside each note; 4: folded text (simplified, traditional and Japanese
-# forms as one) and warnings once per cause.
-VERSION = "4"
+# 3: sr-due dates kept beside each note; 4 and 5: folded text (simplified, traditional and
+# Japanese forms as one; 5: character by character, the table kept) and warnings once per cause.
+VERSION = "5"
 INDEX_FILE = "notes-index.sqlite3"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 24
@@ -131,12 +133,12 @@ def _spread(match: re.Match) -> str:
     return _MARK + _MARK.join(match.group()) + _MARK
 
 
-def match_expression(query: str) -> str | None:
+def match_expression(query: str, folding: Callable[[str], str] = fold) -> str | None:
     """An FTS5 query: every whitespace-separated term must appear, each character in its folded
     form (as the notes are indexed); None when none can match."""
     phrases: dict[str, None] = {}
     # Control characters are never in a token; a NUL would end FTS5's reading of the string.
-    for term in fold(_CONTROLS.sub(" ", query)).split():
+    for term in folding(_CONTROLS.sub(" ", query)).split():
         if _WORDY.search(term):
             # A quoted string is one phrase: its tokens must stand in this order, side by side.
             # A repeated term is asked once: each costs a pass over its words' postings.
@@ -150,6 +152,14 @@ class NoteIndex:
     def __init__(self, connection: sqlite3.Connection, location: str) -> None:
         self._db = connection
         self.location = location
+        self._folder: Folder | None = None
+
+    def _fold(self) -> Folder:
+        """The fold the notes were indexed with (its table is in meta)."""
+        if self._folder is None:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'folds'").fetchone()
+            self._folder = Folder(table_pairs() if row is None else row[0])
+        return self._folder
 
     def close(self) -> None:
         """Close the database connection."""
@@ -163,7 +173,9 @@ class NoteIndex:
         db.execute("BEGIN")
         for statement in _SCHEMA:
             db.execute(statement)
-        db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root)])
+        self._folder = Folder(table_pairs())
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root),
+                                                          ("folds", self._folder.pairs)])
         db.execute("COMMIT")
 
     def sync(self, files: list[FileStat], read: Reader, progress: Progress = None) -> int:
@@ -220,19 +232,18 @@ class NoteIndex:
                 warned: str | None = None) -> None:
         """Store one file; `warned` is the cause last warned about for its path, if any."""
         db = self._db
-        path, size, mtime_ns, ino = entry
-        if isinstance(parsed, str):
-            cause = f"{size}:{mtime_ns}:{parsed}"
+        path, real_size, mtime_ns, ino = entry
         # A file changed moments ago is stored with no size, so the next sync reads it again:
         # an edit within the same clock tick may have kept its size and time.
-        if mtime_ns >= racy_after:
-            size = -1
+        size = -1 if mtime_ns >= racy_after else real_size
         if isinstance(parsed, str):
+            # Its cause, by its real size: read again unchanged, it keeps the warned mark.
+            cause = f"{real_size}:{mtime_ns}:{parsed}"
             db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem, cause, warned) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (path, size, mtime_ns, ino, parsed, cause, int(cause == warned)))
             return
-        fields, original = _folded(parsed)
+        fields, original = _folded(parsed, self._fold())
         rowid = db.execute(
             "INSERT INTO files(path, size, mtime_ns, ino, id, title, tags, sr_due, original) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -252,7 +263,7 @@ class NoteIndex:
         try:
             db.execute("BEGIN")
             for note in notes:
-                fields, original = _folded(note)
+                fields, original = _folded(note, self._fold())
                 rowid = db.execute("INSERT INTO files(id, title, tags, original) "
                                    "VALUES (?, ?, ?, ?)",
                                    (note.id, note.title, "\n".join(note.tags), original)
@@ -320,7 +331,10 @@ class NoteIndex:
 
     def search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
         """The best matches for `query` (all when limit is None) and how many match in all."""
-        expression = match_expression(query)
+        try:
+            expression = match_expression(query, self._fold())
+        except sqlite3.Error as error:
+            raise IndexFailed(_reason(error)) from None
         if expression is None:
             return [], 0
         total = self._query("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ? AND "
@@ -375,7 +389,7 @@ def _fingerprint(files: list[FileStat]) -> str:
     return f"{len(data)}:{zlib.crc32(data):08x}:{zlib.adler32(data):08x}"
 
 
-def _folded(note: Parsed) -> tuple[tuple[str, str, str, str], str | None]:
+def _folded(note: Parsed, fold: Folder) -> tuple[tuple[str, str, str, str], str | None]:
     """The note's id, title, tags and body as indexed (folded, CJK spaced), and its own text
     when folding changed it (else None)."""
     text = note.text.replace(_MARK, "")
