@@ -369,8 +369,8 @@ class _Run(RunState):
         from planner.memory.readiness import readiness_line
 
         try:
-            return readiness_line(self.home, self.mode, goal, plan, self.memory, self.today,
-                                  self.config)
+            return GoalOutlook(*readiness_line(self.home, self.mode, goal, plan, self.memory,
+                                               self.today, self.config))
         except Exception:  # a prediction helps the decision; it must never stop it
             return None
 
@@ -394,9 +394,11 @@ class _Run(RunState):
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop(_NOTHING_SAVED, stage="executing", approved=True,
                            target=relative)
+        goal = getattr(self, "goal", None)  # a run for a goal: its study plan says which
         content = plans.plan_file_content(
             plan, simulated=self.client.simulated, run_id=self.record.run_id,
             created_at=now_iso(), notes=self._notes_of(plan),
+            goal=None if goal is None else goal.name,
         )
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target
