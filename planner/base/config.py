@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from planner.base import goals as goals_module
 from planner.base import providers, storage, strictjson, study_hours
 from planner.base.errors import UsageError
 from planner.base.i18n import LANGUAGES, t
@@ -109,6 +110,8 @@ class Config(NamedTuple):
     daily_minutes: int | None = None
     # Calendars whose events are busy time, only ever read: {"ics"|"vdir"|"caldav": ...}.
     busy_calendars: tuple[Mapping[str, str], ...] = ()
+    # Exams and trips, each with its day and its notes (README "A study plan to a goal").
+    goals: tuple[goals_module.Goal, ...] = ()
     # Not a key of the file: the file these settings came from (-c PATH, or the home's
     # config.json even when absent), so a message that says what to change names it (SPEC 21).
     file: str = DEFAULT_CONFIG_FILE
@@ -255,6 +258,13 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
                                            DAILY_MINUTES_RANGE)
     if "busy_calendars" in data:
         values["busy_calendars"] = _busy_calendars(data["busy_calendars"], source)
+    if "goals" in data:
+        # A goal without retention wants the config's desired_retention on its day.
+        retention = values.get("desired_retention", defaults.desired_retention)
+        try:
+            values["goals"] = goals_module.parse(data["goals"], retention)
+        except goals_module.BadGoals as error:
+            raise ConfigError(t("{source}: {problem}", source=source, problem=error)) from None
     return defaults._replace(**values)
 
 

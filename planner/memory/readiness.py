@@ -1,0 +1,225 @@
+"""Recall on a goal's day: the one prediction every goal screen shows (README "A study plan to
+a goal").
+
+For a note: its reviews replayed with the person's parameters (the fitted memory, through the
+cache), then one `good` review at each planned session still ahead that holds it (dated today or
+later and before the goal's day, at its date and start), then FSRS's retrievability at 09:00
+local on the goal's day; a note with no review and no session: 0. `recall_on_day` is that
+function; the SAVE screen, `planner goals`, `goal_notes` and the first request's line all ask it,
+with the sessions they mean ("with this plan", "without it").
+
+Speed: the reviews so far come replayed from the cache; only the planned reviews are replayed
+here, through planner.memory.schedule (the one module importing fsrs).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from planner.memory.log import Review
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+    from planner.base.goals import Goal
+    from planner.memory.review_memory import ReviewMemory
+    from planner.memory.schedule import NoteState
+    from planner.plans import files as plans
+
+# (when, the notes it holds): a planned session as the prediction takes it.
+Planned = tuple[_dt.datetime, Sequence[str]]
+ASKED_AT = _dt.time(9, 0)  # the goal's day is asked about at 09:00 local
+DEFAULT_START = "19:00"
+_PLANNED_RUN = "planned"  # the run_id of a review that is only planned (never written)
+
+
+class GoalTarget(NamedTuple):
+    """A goal with its notes resolved: what a run for it and its screens ask about."""
+
+    name: str
+    date: _dt.date
+    retention: float
+    note_ids: tuple[str, ...]
+
+    @property
+    def deadline(self) -> _dt.date:
+        return self.date - _dt.timedelta(days=1)
+
+
+class SavedSession(NamedTuple):
+    """A saved session as the goal screens count it."""
+
+    date: _dt.date
+    start: str | None
+    minutes: int
+    note_ids: tuple[str, ...]
+    goal: str | None
+    done: bool
+    dropped: bool
+
+
+class GoalOutlook(NamedTuple):
+    """A goal's readiness on its day with a proposed plan and without it (the SAVE screen's
+    line): the same fields as planner.conversation.events.GoalOutlook."""
+
+    name: str
+    date: _dt.date
+    retention: float
+    total: int
+    ready_with: int
+    ready_without: int
+    not_ready: tuple[tuple[str, float], ...]
+    uncovered: tuple[str, ...]
+
+
+def target(goal: Goal, note_ids: Iterable[str]) -> GoalTarget:
+    """A goal of the config with its notes (planner.notes.selectors resolved them)."""
+    return GoalTarget(goal.name, goal.date, goal.retention, tuple(note_ids))
+
+
+def asked_moment(day: _dt.date) -> _dt.datetime:
+    """09:00 local on `day`, in UTC: when recall on the goal's day is measured."""
+    return _dt.datetime.combine(day, ASKED_AT).astimezone().astimezone(_dt.UTC)
+
+
+def session_moment(day: _dt.date, start: str | None, default_start: str = DEFAULT_START
+                   ) -> _dt.datetime:
+    """A session's start (local `day` at `start`, else `default_start`), in UTC."""
+    hours, minutes = (start or default_start).split(":")
+    local = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    return local.astimezone().astimezone(_dt.UTC)
+
+
+def recall_on_day(states: Mapping[str, NoteState], parameters: Sequence[float],
+                  note_ids: Iterable[str], planned: Sequence[Planned], day: _dt.date,
+                  today: _dt.date) -> dict[str, float]:
+    """Each note's chance of recall (0-1) at 09:00 local on `day`: its card (`states`,
+    replayed with `parameters`) after one `good` review at each planned session holding it
+    that is dated from `today` to the day before `day`."""
+    from planner.memory.schedule import replay, retrievability
+
+    wanted = dict.fromkeys(note_ids)
+    # From the start of today (local) to the start of the goal's day.
+    first, cutoff = session_moment(today, "00:00"), session_moment(day, "00:00")
+    reviews: list[Review] = []
+    for moment, held in planned:
+        if not first <= moment < cutoff:
+            continue
+        for note_id in held:
+            if note_id not in wanted:
+                continue
+            state = states.get(note_id)
+            if state is not None:
+                if not state.exact:
+                    continue  # a card FSRS cannot carry on (SPEC 28): its recall stays
+                # A session earlier today than the latest review counts from that review.
+                moment = max(moment, state.last_review)
+            reviews.append(Review(_PLANNED_RUN, note_id, None, moment, "good", None))
+    replayed: Mapping[str, NoteState] = {}
+    if reviews:
+        touched = {review.note_id for review in reviews}
+        start = {note_id: states[note_id] for note_id in touched if note_id in states}
+        replayed = replay(reviews, parameters=parameters, start=start)
+    asked = asked_moment(day)
+    recall: dict[str, float] = {}
+    for note_id in wanted:
+        state = replayed.get(note_id) or states.get(note_id)
+        value = None
+        if state is not None:
+            try:
+                value = retrievability(parameters, state.stability, state.last_review, asked)
+            except (OverflowError, ZeroDivisionError):
+                value = None
+        recall[note_id] = 0.0 if value is None else min(1.0, max(0.0, value))
+    return recall
+
+
+def ready_count(recall: Mapping[str, float], retention: float) -> int:
+    """How many notes reach `retention` (rounded to three decimals, as shown)."""
+    return sum(1 for value in recall.values() if round(value, 3) >= retention)
+
+
+def least_ready(recall: Mapping[str, float], retention: float) -> list[tuple[str, float]]:
+    """The notes short of `retention`, least ready first (ties by ID)."""
+    return sorted(((note_id, value) for note_id, value in recall.items()
+                   if round(value, 3) < retention), key=lambda item: (item[1], item[0]))
+
+
+# --- the saved sessions -----------------------------------------------------------------------
+
+
+def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
+                        marks: plans.Marks) -> list[SavedSession]:
+    """Every saved session, past ones included, at its moved date and start, marked done and
+    dropped; [] when the plans folder cannot be listed. The one reader of plans/ here (a typed
+    plan store can take its place)."""
+    from planner.plans import files as plans
+
+    try:
+        rows = plans.list_plans(home, False, True, today, marks)
+    except plans.PlansError:
+        return []
+    sessions = []
+    for row in rows:
+        if row["problem"] is not None:
+            continue
+        sessions.append(SavedSession(_dt.date.fromisoformat(row["date"]), row["start"],
+                                     row["minutes"], tuple(row["note_ids"]), row.get("goal"),
+                                     bool(row["done"]), bool(row["dropped"])))
+    return sessions
+
+
+def sessions_ahead(sessions: Iterable[SavedSession], today: _dt.date, day: _dt.date,
+                   default_start: str = DEFAULT_START) -> list[Planned]:
+    """The sessions a prediction for `day` counts: from today to the day before, neither
+    dropped nor done."""
+    return [(session_moment(session.date, session.start, default_start), session.note_ids)
+            for session in sessions if today <= session.date < day
+            and not session.dropped and not session.done]
+
+
+def proposal_sessions(plan: Any, default_start: str = DEFAULT_START) -> list[Planned]:
+    """The sessions of a proposed plan, series or study plan, as the prediction takes them."""
+    sessions = getattr(plan, "sessions", None)
+    if sessions is not None:
+        return [(session_moment(_dt.date.fromisoformat(session.date), session.start,
+                                default_start), tuple(session.note_ids))
+                for session in sessions]
+    return [(session_moment(_dt.date.fromisoformat(day), plan.start, default_start),
+             tuple(plan.note_ids)) for day in plan.days]
+
+
+# --- what the screens ask ---------------------------------------------------------------------
+
+
+def memory_states(memory: ReviewMemory) -> tuple[Mapping[str, NoteState], tuple[float, ...]]:
+    """The replayed cards of the review memory and the parameters they were replayed with."""
+    from planner.memory.schedule import scheduler_parameters
+
+    states = memory.memory().states
+    return states, scheduler_parameters(memory.parameters())
+
+
+def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, plan: Any,
+                   memory: ReviewMemory, today: _dt.date, config: Config) -> GoalOutlook:
+    """The SAVE screen's readiness: the goal's notes ready on its day with the saved sessions
+    and this proposal, and with the saved sessions alone."""
+    from planner.memory.reviewing import quiet_marks
+
+    del mode  # a run for a goal is live; its saved sessions are the home's plans/
+    states, parameters = memory_states(memory)
+    saved = sessions_ahead(read_saved_sessions(home, today, quiet_marks(home)), today,
+                           goal.date, config.review_time)
+    proposed = proposal_sessions(plan, config.review_time)
+    with_plan = recall_on_day(states, parameters, goal.note_ids, saved + proposed, goal.date,
+                              today)
+    without = recall_on_day(states, parameters, goal.note_ids, saved, goal.date, today)
+    covered = {note for _, held in proposed for note in held}
+    return GoalOutlook(
+        goal.name, goal.date, goal.retention, len(goal.note_ids),
+        ready_count(with_plan, goal.retention), ready_count(without, goal.retention),
+        tuple((note_id, round(value, 3))
+              for note_id, value in least_ready(with_plan, goal.retention)),
+        tuple(note_id for note_id in goal.note_ids if note_id not in covered))
