@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.days import FIRST_DAY, LAST_DAY
 from planner.base.i18n import t
 from planner.base.inert import inert_line
 from planner.base.oserrors import os_reason
@@ -50,6 +52,11 @@ MAX_EVENTS = 10_000
 MAX_VDIR_FILES = 100_000
 MAX_VDIR_BYTES = 512 * storage.MIB
 MAX_RULE_STEPS = 1_000_000
+# One budget per source (an .ics file, a whole vdir, one CalDAV answer) for all of its events:
+# every event, every RDATE/EXDATE and every step its rules may take up to the window counts, and
+# every occurrence the expander yields; past it, or past MAX_SECONDS, its busy time is unknown.
+MAX_SOURCE_STEPS = 2_000_000
+MAX_SECONDS = 8.0
 TITLE_CHARS = 200
 # File sources' occurrences are worked out (and cached) for the window and at least this many
 # days on, so the next days' runs find them in the cache.
@@ -58,6 +65,7 @@ AHEAD_DAYS = 120
 # local zone: no zone is more than 26 hours from another.
 _PAD = _dt.timedelta(days=2)
 _LABEL_CHARS = 120
+_BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, which some programs write first
 
 
 class BusyEvent(NamedTuple):
@@ -113,20 +121,26 @@ def read_busy(sources: Sequence[Mapping[str, str]], first: _dt.date, last: _dt.d
     ending after it plus a margin in all. `cache`: keep the busy time of file sources in
     `home`/.planner/ (busy_cache), so unchanged files are not read again.
     """
-    window = _window(first, last)
+    # Only days planner can use (planner.base.days), so every time worked out from them exists.
+    first, last = min(max(first, FIRST_DAY), LAST_DAY), min(max(last, FIRST_DAY), LAST_DAY)
+    window = _window(first, max(first, last))
     events: list[BusyEvent] = []
     unknown: list[str] = []
     warnings: list[str] = []
     for source in sources:
         label = source_label(source)
+        counter = _Counter(window)
         try:
             events.extend(_read_source(source, window, home, zone, caldav_password, timeout,
-                                       cache))
+                                       cache, counter))
         except _Unknown as problem:
+            warnings.extend(counter.said)
             unknown.append(label)
             warnings.append(str(problem) if problem.whole else t(
                 "busy calendar {source} {why}; its busy time is unknown", source=label,
                 why=str(problem)))
+        else:
+            warnings.extend(counter.said)
     events.sort()
     return BusyTimes(tuple(events), tuple(unknown), tuple(warnings))
 
@@ -148,8 +162,7 @@ def source_label(source: Mapping[str, str]) -> str:
 def _read_source(source: Mapping[str, str], window: _Window, home: Path,
                  zone: _dt.tzinfo | None,
                  password: Callable[[str, str | None], str | None] | None,
-                 timeout: float, cache: bool) -> list[BusyEvent]:
-    counter = _Counter(window)
+                 timeout: float, cache: bool, counter: _Counter) -> list[BusyEvent]:
     if "ics" in source:
         path = home / source["ics"]
         return _read_files(path, [(path.name, str(path))], False, window, zone, counter,
@@ -162,6 +175,14 @@ def _read_source(source: Mapping[str, str], window: _Window, home: Path,
 
 
 # --- the three readers -----------------------------------------------------------------------
+
+
+def _shown_path(path: Path, home: Path) -> str:
+    """A path as the person may find it: relative to the home when inside it."""
+    try:
+        return str(path.relative_to(home))
+    except ValueError:
+        return inert_line(str(path))
 
 
 def _read_file(path: Path | str, entry: str | None) -> bytes:
@@ -208,18 +229,26 @@ def _read_files(source: Path, files: list[tuple[str, str]], in_vdir: bool, windo
     cached = path = digest = None
     if home is not None:
         path, digest = busy_cache.cache_path(home, source, zone)
-        cached = busy_cache.load(path, digest)
+        loaded = busy_cache.load(path, digest)
+        if isinstance(loaded, busy_cache.Damaged):
+            counter.said.append(t("the busy cache {file} was damaged ({why}); it is rebuilt "
+                                  "from the calendar", file=_shown_path(path, home),
+                                  why=inert_line(loaded.why)))
+        else:
+            cached = loaded
     if cached is not None and cached.first <= window.first and window.last <= cached.last:
         days, old = _window(cached.first, cached.last), cached.files
     else:
-        days = _window(window.first, max(window.last,
-                                         window.first + _dt.timedelta(days=AHEAD_DAYS)))
+        ahead = min(window.first, LAST_DAY - _dt.timedelta(days=AHEAD_DAYS)) \
+            + _dt.timedelta(days=AHEAD_DAYS)
+        days = _window(window.first, max(window.last, ahead))
         old = {}
     new: dict[str, tuple[busy_cache.FileKey, list[busy_cache.Occurrence]]] = {}
     events: list[BusyEvent] = []
     total = 0
     changed = False
     for name, path_of_file in files:
+        counter.check_time()
         try:
             key = busy_cache.key_of(os.stat(path_of_file))
         except OSError:
@@ -236,9 +265,10 @@ def _read_files(source: Path, files: list[tuple[str, str]], in_vdir: bool, windo
             changed = True
             entry = inert_line(name) if in_vdir else None
             data = _read_file(path_of_file, entry)
-            found = _occurrences(data, days, zone, entry) if _may_touch(data, days) else []
+            found = _occurrences(data, days, zone, entry, counter) \
+                if _may_touch(data, days) else []
             if found is None:  # too many for the cache's days: the window's alone, uncached
-                found = _occurrences(data, window, zone, entry)
+                found = _occurrences(data, window, zone, entry, counter, charge=False)
                 if found is None:
                     raise _Unknown(_too_many(window))
             elif key is not None and not any(char in name for char in "\t\n\r"):
@@ -265,7 +295,8 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
 
     url, user = str(source["caldav"]), source.get("user")
     secret = password(url, user) if password is not None else None
-    start, end = (_aware(window.start - _PAD, zone), _aware(window.end + _PAD, zone))
+    start, end = (_aware(_shifted(window.start, -_PAD), zone),
+                  _aware(_shifted(window.end, _PAD), zone))
     try:
         found = caldav_sync.time_range(url, source.get("calendar"), user, secret, start, end,
                                        timeout=timeout, most=MAX_EVENTS + 1)
@@ -276,7 +307,7 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
                        whole=True) from None
     events: list[BusyEvent] = []
     for data in found:
-        occurrences = _occurrences(data, window, zone, None)
+        occurrences = _occurrences(data, window, zone, None, counter)
         if occurrences is None:
             raise _Unknown(_too_many(window))
         for start, end, title in occurrences:
@@ -287,25 +318,58 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
 
 
 def _aware(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
-    """A local wall-clock time as an aware one, in UTC."""
-    local = moment.replace(tzinfo=zone) if zone is not None else moment.astimezone()
-    return local.astimezone(_dt.UTC)
+    """A local wall-clock time as an aware one, in UTC (the calendar's first or last moment
+    when it would pass either end)."""
+    try:
+        local = moment.replace(tzinfo=zone) if zone is not None else moment.astimezone()
+        return local.astimezone(_dt.UTC)
+    except (OverflowError, ValueError):
+        edge = _dt.datetime.min if moment.year < 5000 else _dt.datetime.max
+        return edge.replace(tzinfo=_dt.UTC)
+
+
+def _shifted(moment: _dt.datetime, by: _dt.timedelta) -> _dt.datetime:
+    """`moment` + `by`, kept a day inside the calendar's ends (they hold no busy time planner
+    asks for, and a time zone may not reach past them)."""
+    low = _dt.datetime.combine(FIRST_DAY, _dt.time()) - _dt.timedelta(hours=12)
+    high = _dt.datetime.combine(LAST_DAY, _dt.time()) + _dt.timedelta(hours=36)
+    try:
+        return min(max(moment + by, low), high)
+    except OverflowError:
+        return low if by < _dt.timedelta() else high
 
 
 # --- calendar text to busy time --------------------------------------------------------------
 
 
 class _Counter:
-    """Occurrences overlapping the window so far, for one source."""
+    """One source's work so far: occurrences overlapping the window (at most MAX_EVENTS), and
+    the steps spent expanding all its events (at most MAX_SOURCE_STEPS, within MAX_SECONDS)."""
 
     def __init__(self, window: _Window) -> None:
         self.window = window
         self.count = 0
+        self.steps = 0.0
+        self.said: list[str] = []  # warning lines that do not make the busy time unknown
+        self.deadline = time.monotonic() + MAX_SECONDS
 
     def add(self) -> None:
         self.count += 1
         if self.count > MAX_EVENTS:
             raise _Unknown(_too_many(self.window))
+
+    def spend(self, steps: float = 1) -> None:
+        """Count `steps` against the source's budget; _Unknown once it is spent."""
+        self.steps += steps
+        if self.steps > MAX_SOURCE_STEPS:
+            raise _Unknown(t("has too many events and repeats to expand (more than {most:,} "
+                             "steps)", most=MAX_SOURCE_STEPS))
+        self.check_time()
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise _Unknown(t("took more than {seconds} seconds to read",
+                             seconds=f"{MAX_SECONDS:g}"))
 
 
 def _too_many(window: _Window) -> str:
@@ -313,11 +377,13 @@ def _too_many(window: _Window) -> str:
              first=window.first.isoformat(), last=window.last.isoformat())
 
 
-def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None,
-                 entry: str | None) -> list[Occurrence] | None:
+def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str | None,
+                 counter: _Counter, charge: bool = True) -> list[Occurrence] | None:
     """Every occurrence in one calendar text overlapping `days`, as local times with its title
     when busy (None when not); None when more than MAX_EVENTS do. _Unknown if it is not a
-    calendar, or holds an event that cannot be worked out."""
+    calendar, holds an event that cannot be worked out, or spends the source's budget
+    (`counter`; `charge`: whether its events and rules are counted, False when the same text is
+    expanded again for fewer days)."""
     import icalendar
     import recurring_ical_events
 
@@ -326,7 +392,8 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None,
                                                     why=why))
 
     try:
-        calendar = icalendar.Calendar.from_ical(busy_scan.essentials(data))
+        calendar = icalendar.Calendar.from_ical(busy_scan.essentials(
+            data.removeprefix(_BOM)))
     except Exception:  # the parser's errors are ValueErrors, but any failure means the same
         raise broken(t("is not an iCalendar file")) from None
     if not isinstance(calendar, icalendar.Calendar) or calendar.name != "VCALENDAR":
@@ -334,13 +401,16 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None,
     found: list[Occurrence] = []
     titles: dict[int, str | None] = {}  # per source component: its title when busy, else None
     try:
-        _check_rules(calendar, days)
+        counter.check_time()
+        if charge:
+            _check_rules(calendar, days, counter)
         query = recurring_ical_events.of(calendar)
-        low, high = days.start - _PAD, days.end + _PAD
+        low, high = _shifted(days.start, -_PAD), _shifted(days.end, _PAD)
         for series in query.series:
+            counter.check_time()
             for occurrence in series.between(low, high):
-                start = _local(occurrence.start, zone)
-                end = _local(occurrence.end, zone)
+                counter.spend()
+                start, end = _wall_span(occurrence.start, occurrence.end, zone)
                 if not (start < days.end and end > days.start) or end <= start:
                     continue  # outside, or takes no time
                 if len(found) >= MAX_EVENTS:
@@ -357,9 +427,12 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None,
     return found
 
 
-def _check_rules(calendar, window: _Window) -> None:
-    """_Unknown for a repeating rule that would take more than MAX_RULE_STEPS to expand."""
+def _check_rules(calendar, window: _Window, counter: _Counter) -> None:
+    """Count every event, its listed dates and the steps its rules may take up to the window
+    against the source's budget; _Unknown for one rule that would take more than MAX_RULE_STEPS
+    to expand, or for a source whose events all together would pass MAX_SOURCE_STEPS."""
     for component in calendar.walk("VEVENT"):
+        counter.spend(1 + _listed(component.get("RDATE")) + _listed(component.get("EXDATE")))
         rules = component.get("RRULE")
         if rules is None:
             continue
@@ -369,9 +442,21 @@ def _check_rules(calendar, window: _Window) -> None:
         begun = start.dt.date() if isinstance(start.dt, _dt.datetime) else start.dt
         days = max((window.last - begun).days + 3, 1)
         for rule in rules if isinstance(rules, list) else [rules]:
-            if _rule_steps(rule, days) > MAX_RULE_STEPS:
+            steps = _rule_steps(rule, days)
+            if steps > MAX_RULE_STEPS:
                 raise _Unknown(t("has an event that repeats too often to expand (UID {uid})",
                                  uid=inert_line(str(component.get("UID", "?")))[:80]))
+            counter.spend(steps)
+
+
+def _listed(value) -> int:
+    """How many dates an RDATE or EXDATE property (one, or a list of them) lists."""
+    if value is None:
+        return 0
+    total = 0
+    for one in value if isinstance(value, list) else [value]:
+        total += len(getattr(one, "dts", None) or ()) or 1
+    return total
 
 
 _PER_DAY = {"SECONDLY": 86400.0, "MINUTELY": 1440.0, "HOURLY": 24.0, "DAILY": 1.0,
@@ -405,8 +490,51 @@ def _local(moment: _dt.date | _dt.datetime, zone: _dt.tzinfo | None) -> _dt.date
         return _dt.datetime.combine(moment, _dt.time())
     if moment.tzinfo is None:
         return moment
-    return (moment.astimezone(zone) if zone is not None else moment.astimezone()).replace(
-        tzinfo=None)
+    return _in_zone(moment, zone).replace(tzinfo=None, fold=0)
+
+
+def _in_zone(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
+    return moment.astimezone(zone) if zone is not None else moment.astimezone()
+
+
+def _wall_span(start: _dt.date | _dt.datetime, end: _dt.date | _dt.datetime,
+               zone: _dt.tzinfo | None) -> tuple[_dt.datetime, _dt.datetime]:
+    """An occurrence as the local wall-clock times it covers. Aware times are compared as aware
+    times: when the clocks go back during one, its naive end may not be after its naive start
+    (00:30-01:00 UTC is 02:30 CEST to 02:00 CET in Berlin), and it then covers the wall-clock
+    times from the earlier of its start and the repeated hour's start, to the later of its end
+    and the moment the clocks went back (03:00): never dropped as taking no time. When they go
+    forward, the naive span already covers it."""
+    if not (isinstance(start, _dt.datetime) and isinstance(end, _dt.datetime)
+            and start.tzinfo is not None and end.tzinfo is not None):
+        return _local(start, zone), _local(end, zone)
+    first, last = _in_zone(start, zone), _in_zone(end, zone)
+    naive_first = first.replace(tzinfo=None, fold=0)
+    naive_last = last.replace(tzinfo=None, fold=0)
+    if first.utcoffset() == last.utcoffset() or end <= start:
+        return naive_first, naive_last
+    before, after = _clocks_change(start, end, zone)
+    return min(naive_first, after), max(naive_last, before)
+
+
+def _clocks_change(start: _dt.datetime, end: _dt.datetime,
+                   zone: _dt.tzinfo | None) -> tuple[_dt.datetime, _dt.datetime]:
+    """Where the local offset changes between two aware times of different offsets: the naive
+    local time the clocks showed as it changed (03:00 when they go back an hour at 03:00), and
+    the one they show after (02:00)."""
+    low, high = start.astimezone(_dt.UTC), end.astimezone(_dt.UTC)
+    offset = _in_zone(low, zone).utcoffset()
+    step = _dt.timedelta(seconds=1)
+    while high - low > step:  # the first moment with the new offset lies in (low, high]
+        middle = low + (high - low) / 2
+        if _in_zone(middle, zone).utcoffset() == offset:
+            low = middle
+        else:
+            high = middle
+    changed = _in_zone(high, zone)
+    moved = (offset or _dt.timedelta()) - (changed.utcoffset() or _dt.timedelta())
+    after = changed.replace(tzinfo=None, fold=0)
+    return after + moved, after
 
 
 def _source_of(occurrence):

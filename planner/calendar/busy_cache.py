@@ -7,9 +7,11 @@ days its occurrences were worked out for), then per calendar file its key (size,
 time in nanoseconds, inode; as the notes index keys its files) and name, each followed by its
 occurrences on those days as local wall-clock times: `+` busy (with its title, already inert),
 `-` not busy (cancelled, transparent, planner's own, all-day): those still count towards the
-bound of events. A file whose key changed is read again; a window outside the cached days, a
-cache of another format, or one that cannot be read rebuilds the whole cache. A cache that
-cannot be written is no failure: the next run works it out again.
+bound of events. A file whose key changed is read again; a window outside the cached days or a
+cache of another format rebuilds the whole cache. A cache is checked field by field when read
+back (a time with a zone, an end not after its start, a negative count, a title that is not
+inert, a line cut short): one that fails is Damaged, said in one warning line and rebuilt. A
+cache that cannot be written is no failure: the next run works it out again.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.days import usable_day
+from planner.base.inert import inert_line
 
 CACHE_FOLDER = ".planner"  # the notes index's and the memory cache's folder
 FORMAT = "planner-busy-cache-1"
@@ -70,39 +74,102 @@ def zone_key(zone: _dt.tzinfo | None) -> str:
     return str(getattr(zone, "key", None) or repr(zone))
 
 
-def load(path: Path, digest: str) -> Cached | None:
-    """The cache at `path` when it is one for `digest`, else None (never raises)."""
+class Damaged(NamedTuple):
+    """A cache that is there but not what planner writes (a hand edit, a disk fault): `why`."""
+
+    why: str
+
+
+def load(path: Path, digest: str) -> Cached | Damaged | None:
+    """The cache at `path` when it is one for `digest`; None when there is none (or it is of
+    another format or source: rebuilt without a word); Damaged when it is there but cannot be
+    trusted, checked field by field. Never raises."""
     try:
-        text = storage.read_regular_file(path, MAX_CACHE_BYTES, follow_links=False).decode(
-            "utf-8", "surrogateescape")
-    except (OSError, ValueError):
+        data = storage.read_regular_file(path, MAX_CACHE_BYTES, follow_links=False)
+    except FileNotFoundError:
         return None
+    except (OSError, ValueError) as error:
+        return Damaged(str(getattr(error, "reason", None) or error.__class__.__name__))
+    text = data.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
     head = lines[0].split("\t")
-    if len(head) != 4 or head[0] != FORMAT or head[1] != digest or lines[-1] != "":
-        return None
+    if head[0] != FORMAT:
+        if head[0].startswith(FORMAT.rsplit("-", 1)[0] + "-") and len(head) == 4:
+            return None  # another version's: rebuilt
+        return Damaged("not a busy cache")
+    if len(head) != 4 or lines[-1] != "":
+        return Damaged("cut short")
+    if head[1] != digest:
+        return None  # another source's or zone's
     try:
-        first, last = _dt.date.fromisoformat(head[2]), _dt.date.fromisoformat(head[3])
-        files: dict[str, tuple[FileKey, list[Occurrence]]] = {}
-        occurrences: list[Occurrence] = []
-        parse = _dt.datetime.fromisoformat
-        for line in lines[1:-1]:
-            kind = line[:1]
+        return _parsed(head, lines[1:-1])
+    except (ValueError, TypeError, OverflowError) as error:
+        return Damaged(str(error)[:80] or "a wrong value")
+
+
+def _parsed(head: list[str], lines: list[str]) -> Cached:
+    """The cache's days and files; ValueError naming the first thing wrong."""
+    first, last = _day(head[2]), _day(head[3])
+    if first > last:
+        raise ValueError("its days end before they begin")
+    files: dict[str, tuple[FileKey, list[Occurrence]]] = {}
+    occurrences: list[Occurrence] | None = None
+    for line in lines:
+        kind = line[:1]
+        if kind in ("+", "-"):
+            if occurrences is None:
+                raise ValueError("an event before its file")
             if kind == "+":
                 _, start, end, title = line.split("\t", 3)
-                occurrences.append((parse(start), parse(end), title))
-            elif kind == "-":
-                _, start, end = line.split("\t")
-                occurrences.append((parse(start), parse(end), None))
-            elif kind == "F":
-                _, size, mtime, inode, name = line.split("\t", 4)
-                occurrences = []
-                files[name] = (FileKey(int(size), int(mtime), int(inode)), occurrences)
+                if inert_line(title) != title:
+                    raise ValueError("a title that is not inert")
+                occurrences.append((*_span(start, end), title))
             else:
-                return None
-    except ValueError:
-        return None
+                _, start, end = line.split("\t")
+                occurrences.append((*_span(start, end), None))
+        elif kind == "F":
+            _, size, mtime, inode, name = line.split("\t", 4)
+            key = FileKey(_count(size), _number(mtime), _count(inode))
+            if name in files or any(char in name for char in "\t\r"):
+                raise ValueError("a file named twice")
+            occurrences = []
+            files[name] = (key, occurrences)
+        else:
+            raise ValueError("a line of unknown kind")
     return Cached(first, last, files)
+
+
+def _day(text: str) -> _dt.date:
+    day = _dt.date.fromisoformat(text)
+    if not usable_day(day):
+        raise ValueError("a day outside the calendar")
+    return day
+
+
+def _span(start: str, end: str) -> tuple[_dt.datetime, _dt.datetime]:
+    """An occurrence's times: naive local times (a time with a zone is damage), end after
+    start, both a day inside the calendar's ends."""
+    first, last = _dt.datetime.fromisoformat(start), _dt.datetime.fromisoformat(end)
+    if first.tzinfo is not None or last.tzinfo is not None:
+        raise ValueError("a time with a zone")
+    if not last > first:
+        raise ValueError("an event that ends before it starts")
+    if not (usable_day(first.date()) or usable_day(last.date())):
+        raise ValueError("a day outside the calendar")
+    return first, last
+
+
+def _number(text: str) -> int:
+    if not text.lstrip("-").isdigit() or not text.isascii() or len(text) > 30:
+        raise ValueError("a number that is not one")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    number = _number(text)
+    if number < 0:
+        raise ValueError("a negative count")
+    return number
 
 
 def save(home: Path, path: Path, digest: str, cached: Cached) -> None:

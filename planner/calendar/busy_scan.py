@@ -95,7 +95,9 @@ def may_touch(data: bytes, first_day: _dt.date, last_day: _dt.date) -> bool:
     if b"\n " in text or b"\n\t" in text:
         text = _UNFOLD.sub(b"", text)
     blocks = text.split(b"BEGIN:VEVENT")[1:]
-    first, last = first_day - _MARGIN, last_day + _MARGIN
+    # (the margin stops at the calendar's ends: no event lies beyond them)
+    first = first_day - _MARGIN if first_day > _dt.date.min + _MARGIN else _dt.date.min
+    last = last_day + _MARGIN if last_day < _dt.date.max - _MARGIN else _dt.date.max
     for block in blocks:
         block = block.split(b"END:VEVENT", 1)[0]
         if b"BEGIN:VALARM" in block:  # an alarm's own DURATION is not the event's
