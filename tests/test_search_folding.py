@@ -155,3 +155,11 @@ def test_a_folder_catalog_gives_the_model_the_notes_own_text(home: Path) -> None
         assert total == 1 and items[0]["snippet"] == "尊敬語と謙譲語。"
     finally:
         catalog.close()
+
+
+def test_a_fold_settles_where_the_tables_chain() -> None:
+    # OpenCC turns 滬 into 沪 and 沪 (a Japanese form to it) into 滤: both fold to where the
+    # chain ends, so the traditional and simplified forms still find each other.
+    assert fold("滬") == fold("沪")
+    for text in ("滬沪", "戱戯", "敘叙敍", "読讀读"):
+        assert fold(fold(text)) == fold(text)

@@ -42,9 +42,10 @@ from planner.base import storage
 from planner.base.oserrors import os_reason
 from planner.notes.folding import Folder, fold, table_pairs
 
-# 3: sr-due dates kept beside each note; 4 and 5: folded text (simplified, traditional and
-# Japanese forms as one; 5: character by character, the table kept) and warnings once per cause.
-VERSION = "5"
+# 3: sr-due dates kept beside each note; 4 to 6: folded text (simplified, traditional and
+# Japanese forms as one; from 5 character by character, the table kept; 6: the table settled)
+# and warnings once per cause.
+VERSION = "6"
 INDEX_FILE = "notes-index.sqlite3"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 24
