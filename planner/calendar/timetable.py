@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base import study_hours
 from planner.base.i18n import t
@@ -20,6 +20,9 @@ from planner.calendar.free_time import Span
 from planner.calendar.rejections import rejection
 from planner.plans import files as plans
 from planner.plans.plan import START, InvalidArguments, ReviewPlan, ReviewSeries
+
+if TYPE_CHECKING:
+    from planner.memory.readiness import GoalTarget
 
 AHEAD_DAYS = 60  # busy time is read this far ahead at least
 MAX_AHEAD_DAYS = 366
@@ -52,6 +55,8 @@ class Timetable:
         self._minutes: dict[_dt.date, int] = {}
         # A saved session (`<run_id>[#n]`) left out of the plans: the one being moved.
         self.leave_out: str | None = None
+        # A run for a goal (--goal): the goal and its notes; its day's eve is `until`.
+        self.goal: GoalTarget | None = None
 
     # --- what the run knows ------------------------------------------------------------------
 

@@ -16,14 +16,17 @@ from planner.cli.common import (
     _pick_run,
     _usage,
     _workspace,
+    complete_goal,
 )
 
 if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
+    from planner.base.goals import Goal
     from planner.calendar.timetable import Timetable
     from planner.conversation.events import Outcome
+    from planner.memory.readiness import GoalTarget
     from planner.model.costs import Tally
 
 
@@ -31,6 +34,12 @@ def _version(value: bool) -> None:
     if value:
         ui.info(f"planner {__version__}")
         raise typer.Exit()
+
+
+def _complete_goal(ctx: typer.Context, param: object, incomplete: str) -> list[str]:
+    # Click's own hook, not Typer's autocompletion: Typer keeps only the names that start with
+    # the typed text in its case, and goal names match in any case ("j" offers "JLPT N2").
+    return complete_goal(ctx, incomplete)
 
 
 def main_command(
@@ -59,6 +68,13 @@ def main_command(
                      help="A deadline (an exam, a trip): no session is planned after "
                      "this day."),
     ] = None,
+    goal: Annotated[
+        str | None,
+        typer.Option("--goal", metavar="NAME", show_default=False,
+                     shell_complete=_complete_goal,
+                     help="Plan for a goal of config.json (a unique start of its name is "
+                     "enough): the day before it is the deadline."),
+    ] = None,
     config_path: ConfigOption = None,
     home: HomeOption = None,
     version: Annotated[
@@ -79,6 +95,8 @@ def main_command(
                 or until is not None:
             _usage(t("--request, --demo, --dry-run, --continue and --until cannot be combined "
                      "with a subcommand"))
+        if goal is not None:
+            _usage(t("--goal cannot be combined with a subcommand"))
         return
     if continue_run is not None and demo:
         _usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
@@ -99,22 +117,35 @@ def main_command(
     if until is not None and demo:
         _usage(t("--until is for a live run (--request) or --dry-run; the demo's scripted "
                  "plan has no deadline"))
+    if goal is not None and demo:
+        _usage(t("--goal is for a live run (--request) or --dry-run; the demo's scripted plan "
+                 "has no goal"))
+    if goal is not None and until is not None:
+        _usage(t("--goal sets the deadline itself (the day before the goal); give --goal or "
+                 "--until, not both"))
     deadline = None if until is None else _deadline(until)
     config = workspace.config()
     # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
-    earlier = None if continue_run is None else _earlier(home, continue_run)
+    earlier = None if continue_run is None else _earlier(home, continue_run, request)
+    if goal is None and earlier is not None and until is None:
+        goal = _earlier_goal(home, earlier[0])  # --continue keeps the run's goal
+    chosen = None if goal is None else _run_goal(config, goal)
+    if chosen is not None:
+        deadline = chosen.deadline
     try:
         if dry_run:
             from planner.conversation.protocol import DEFAULT_REQUEST
 
-            _dry_run(config, _notes(home, config), request or DEFAULT_REQUEST, home, earlier,
-                     deadline)
+            notes = _notes(home, config)
+            _dry_run(config, notes, request or DEFAULT_REQUEST, home, earlier, deadline,
+                     _goal_target(notes, config, chosen))
             return
         if demo or request is None:
             outcome = _demo(config, workspace.writable())
         else:
-            outcome = _live(config, _notes(home, config), workspace, request, earlier,
-                            deadline)
+            notes = _notes(home, config)
+            outcome = _live(config, notes, workspace, request, earlier, deadline,
+                            _goal_target(notes, config, chosen))
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error(t("interrupted (Ctrl+C); nothing was saved"))
@@ -144,9 +175,64 @@ def _deadline(text: str) -> "_dt.date":
     return day
 
 
+def _run_goal(config: "Config", wanted: str) -> "Goal":
+    """The goal --goal names (a unique start of its name, any case) and still ahead; else
+    exit 2 naming the goals still ahead."""
+    import datetime as _dt
+
+    from planner.base.goals import find_goal
+
+    today = _dt.date.today()
+    ahead = ", ".join(t("{name} ({date})", name=each.name, date=each.date.isoformat())
+                      for each in config.goals if each.is_ahead(today))
+    found = find_goal(config.goals, wanted)
+    if len(found) == 1 and found[0].is_ahead(today):
+        return found[0]
+    if len(found) == 1:
+        problem = t("--goal {wanted}: the goal {name} is on {date}, which is not ahead",
+                    wanted=repr(wanted), name=found[0].name, date=found[0].date.isoformat())
+    elif found:
+        problem = t("--goal {wanted} could be {names}; give more of the name",
+                    wanted=repr(wanted), names=", ".join(each.name for each in found))
+    else:
+        problem = t("--goal {wanted}: {file} has no goal by that name", wanted=repr(wanted),
+                    file=config.file)
+    if ahead:
+        _usage(t("{problem}; goals still ahead: {goals}", problem=problem, goals=ahead))
+    _usage(t("{problem}; no goal is ahead (goals in {file} sets them)", problem=problem,
+             file=config.file))
+
+
+def _earlier_goal(home: Path, run_id: str) -> str | None:
+    """The goal of the run --continue goes on with (None: it had none)."""
+    from planner.records import history
+    from planner.records.summary import DamagedRun
+
+    try:
+        summary = history.read_run(str(Path(history.records_dir(home)) / run_id), run_id,
+                                   False)[0]
+    except (OSError, ValueError):
+        return None
+    return None if isinstance(summary, DamagedRun) else summary.goal
+
+
+def _goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | None":
+    """The run's goal with its notes; a selector matching nothing is one warning."""
+    if goal is None:
+        return None
+    from planner.memory.readiness import target
+    from planner.notes.selectors import goal_scope
+
+    scope = goal_scope(notes, goal, config.file)
+    _log_warnings(scope.warnings(goal.name))
+    return target(goal, scope.note_ids)
+
+
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
-                  until: "_dt.date | None" = None, busy: bool = True) -> "Timetable":
-    """The run's study hours, daily minutes, busy calendars (`busy`) and deadline (SPEC 23)."""
+                  until: "_dt.date | None" = None, busy: bool = True,
+                  goal: "GoalTarget | None" = None) -> "Timetable":
+    """The run's study hours, daily minutes, busy calendars (`busy`), deadline (SPEC 23) and
+    goal."""
     from planner.base.config import study_windows
     from planner.calendar.ics import local_zone
     from planner.calendar.timetable import Timetable
@@ -158,12 +244,14 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
 
         return quiet_marks(home)
 
-    return Timetable(home=home, mode=mode, hours=study_windows(config),
-                     daily_minutes=config.daily_minutes, review_time=config.review_time,
-                     today=today, until=until,
-                     sources=config.busy_calendars if busy else (),
-                     zone=local_zone().tzinfo, password=_caldav_password,
-                     marks=marks)
+    timetable = Timetable(home=home, mode=mode, hours=study_windows(config),
+                          daily_minutes=config.daily_minutes, review_time=config.review_time,
+                          today=today, until=until,
+                          sources=config.busy_calendars if busy else (),
+                          zone=local_zone().tzinfo, password=_caldav_password,
+                          marks=marks)
+    timetable.goal = goal
+    return timetable
 
 
 def _nothing_given(ctx: typer.Context) -> bool:
@@ -181,13 +269,14 @@ def _memory(home: Path, notes, config: "Config"):
     return memory
 
 
-def _earlier(home: Path, wanted: str) -> tuple[str, list[dict]]:
-    """The run --continue names and its conversation; exit 2 when it cannot go on."""
+def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[dict]]:
+    """The run --continue names and its conversation (an answer typed again as the request
+    is sent once); exit 2 when it cannot go on."""
     from planner.conversation.continuing import CannotContinue, earlier_conversation
 
     run_id = _pick_run(home, wanted)
     try:
-        return run_id, earlier_conversation(home, run_id)
+        return run_id, earlier_conversation(home, run_id, request)
     except CannotContinue as error:
         _usage(str(error))
 
@@ -218,7 +307,7 @@ def continue_default(args: list[str]) -> list[str]:
 
 def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
              continues: tuple[str, list[dict]] | None = None,
-             until: "_dt.date | None" = None) -> None:
+             until: "_dt.date | None" = None, goal: "GoalTarget | None" = None) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
@@ -232,7 +321,7 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
     today = _dt.date.today()
     memory = _memory(home, notes, config)
     # The busy calendars are read only when a session is placed: never by a dry run.
-    timetable = timetable_for(config, home, "live", today, until)
+    timetable = timetable_for(config, home, "live", today, until, goal=goal)
     messages = (first_messages(request, notes, today, memory, timetable) if continues is None
                 else continued_messages(request, continues[1], notes, today, memory, timetable))
     body = build_request(config, messages, registry_for(notes, today, memory, timetable),
@@ -281,7 +370,7 @@ def _demo(config: "Config", home: Path) -> "Outcome":
 
 def _live(config: "Config", notes, workspace: Workspace, request: str,
           continues: tuple[str, list[dict]] | None = None,
-          until: "_dt.date | None" = None) -> "Outcome":
+          until: "_dt.date | None" = None, goal: "GoalTarget | None" = None) -> "Outcome":
     import datetime as _dt
 
     from planner.base.config import MissingKey
@@ -295,7 +384,7 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
         _usage(str(error))
     # Created only now: a run refused before this point leaves no folder behind.
     home = workspace.writable()
-    timetable = timetable_for(config, home, "live", _dt.date.today(), until)
+    timetable = timetable_for(config, home, "live", _dt.date.today(), until, goal=goal)
     return _run(request, LiveClient(config, key), config, notes, home, "live",
                 _memory(home, notes, config), continues, timetable)
 

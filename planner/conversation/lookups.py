@@ -1,5 +1,5 @@
 """The read-only lookup tools the model may call: search_notes, get_note (SPEC 11), due_notes
-(SPEC 16), free_slots (SPEC 23)."""
+(SPEC 16), free_slots (SPEC 23), goal_notes (README "A study plan to a goal")."""
 
 # Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
 # object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the
@@ -20,6 +20,7 @@ from planner.plans.plan import InvalidArguments, field_name, kind_of, load_objec
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
+    from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import Catalog
 
@@ -27,7 +28,9 @@ SEARCH_NOTES = "search_notes"
 GET_NOTE = "get_note"
 DUE_NOTES = "due_notes"
 FREE_SLOTS = "free_slots"
-MAX_SLOT_DAYS = 14
+GOAL_NOTES = "goal_notes"
+MAX_GOAL_LIMIT = 50
+MAX_SLOT_DAYS = 42
 SLOT_MINUTES = (5, 120)
 MAX_SLOTS_AHEAD = 366
 MAX_DUE_DAYS = 30
@@ -159,7 +162,8 @@ FREE_SLOTS_SCHEMA = {
             "Read-only. Returns {\"days\": [{\"date\", \"slots\": [{\"start\": \"HH:MM\", "
             "\"end\": \"HH:MM\"}], \"minutes_left\": N or null}]}: slots of at least "
             "`minutes`; minutes_left null means no daily limit; a day with \"busy_unknown\": "
-            "true has busy time the program could not read, so its slots may not be free."
+            "true has busy time the program could not read, so its slots may not be free; "
+            "\"more_from\": date means the answer stopped before that day (ask again from it)."
         ),
         "parameters": {
             "type": "object",
@@ -178,6 +182,47 @@ FREE_SLOTS_SCHEMA = {
         },
     },
 }
+
+
+class GoalNotesArguments(NamedTuple):
+    """Checked goal_notes arguments."""
+
+    offset: int
+    limit: int
+
+
+GOAL_NOTES_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": GOAL_NOTES,
+        "description": (
+            "List the notes of the goal this run plans for, least ready first: how likely the "
+            "person is to recall each now and on the goal's day (0-1, with the sessions saved "
+            "so far, each counted as one good review), its due date and how many saved "
+            "sessions ahead hold it. Read-only. Returns {\"goal\", \"date\", \"total\", "
+            "\"notes\": [{\"id\", \"title\", \"due\", \"recall_now\", \"recall_on_day\", "
+            "\"sessions_planned\"}]}."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "offset": {"type": "integer", "minimum": 0,
+                           "description": "How many of the least ready notes to skip."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_GOAL_LIMIT,
+                          "description": "How many notes at most."},
+            },
+            "required": ["offset", "limit"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def goal_notes_tool(goal: GoalTarget, memory: ReviewMemory, timetable: Timetable,
+                    today: _dt.date) -> Tool:
+    """goal_notes over the run's goal: run at once, never confirmed."""
+    return Tool(GOAL_NOTES, GOAL_NOTES_SCHEMA, check_goal_notes, False,
+                lambda arguments: run_goal_notes(goal, memory, timetable, today, arguments))
 
 
 def free_slots_tool(timetable: Timetable, today: _dt.date) -> Tool:
@@ -248,6 +293,19 @@ def check_due(arguments: object) -> DueArguments:
     data = _object(arguments, required=("days", "limit"), allowed=("days", "limit"))
     return DueArguments(_whole(data, "days", 0, MAX_DUE_DAYS),
                         _whole(data, "limit", 1, MAX_DUE_LIMIT))
+
+
+def check_goal_notes(arguments: object) -> GoalNotesArguments:
+    """goal_notes arguments, or InvalidArguments naming the field and the rule."""
+    data = _object(arguments, required=("offset", "limit"), allowed=("offset", "limit"))
+    offset = data["offset"]
+    # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
+    if type(offset) is not int:
+        raise InvalidArguments("offset", t("must be an integer, got {kind}",
+                                           kind=kind_of(offset)))
+    if offset < 0:
+        raise InvalidArguments("offset", t("must be 0 or more, got {value}", value=offset))
+    return GoalNotesArguments(offset, _whole(data, "limit", 1, MAX_GOAL_LIMIT))
 
 
 def check_slots(arguments: object, today: _dt.date) -> SlotArguments:
@@ -369,13 +427,37 @@ def run_slots(timetable: Timetable, arguments: SlotArguments) -> dict:
     """Each day's free slots, cut to fit: the last days go first, then a day's last slots."""
     days = timetable.free_days(_dt.date.fromisoformat(arguments.first), arguments.days,
                                arguments.minutes)
-    result = {"days": days}
+    result: dict = {"days": days}
+    # Whole days while more than one is left: the answer ends at the last day that fits, and
+    # says where to go on from.
+    while _size(result) > MAX_RESULT_BYTES and len(days) > 1:
+        result["more_from"] = days.pop()["date"]
     while _size(result) > MAX_RESULT_BYTES and days:
         longest = max(days, key=lambda day: len(day["slots"]))
         if len(longest["slots"]) > 4:
             del longest["slots"][len(longest["slots"]) // 2:]
         else:
             days.pop()
+    return result
+
+
+def run_goal_notes(goal: GoalTarget, memory: ReviewMemory, timetable: Timetable,
+                   today: _dt.date, arguments: GoalNotesArguments) -> dict:
+    """The goal's notes least ready first, from `offset`, cut to fit."""
+    from planner.memory.readiness import goal_notes
+    from planner.notes.catalog import NotesError
+
+    try:
+        every = goal_notes(timetable.home, goal, memory, today, timetable.review_time)
+    except NotesError as error:
+        return {"error": t("the notes cannot be read now ({error})", error=error)}
+    rows = [{**row, "title": None if row["title"] is None else _cut(str(row["title"]), _TITLE)}
+            for row in every[arguments.offset:arguments.offset + arguments.limit]]
+    result = {"goal": goal.name, "date": goal.date.isoformat(), "total": len(every),
+              "notes": rows}
+    # Rare: IDs hundreds of characters long. The last (most ready) notes go first.
+    while _size(result) > MAX_RESULT_BYTES and rows:
+        rows.pop()
     return result
 
 

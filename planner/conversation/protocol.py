@@ -96,6 +96,10 @@ def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
         from planner.conversation.lookups import free_slots_tool
 
         tools.append(free_slots_tool(timetable, today))
+        if timetable.goal is not None and memory is not None:
+            from planner.conversation.lookups import goal_notes_tool
+
+            tools.append(goal_notes_tool(timetable.goal, memory, timetable, today))
     return Registry(tools)
 
 
@@ -149,12 +153,29 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
             # One line: the deadline the person gave (--until).
             content += (f"Deadline: every session must be on or before "
                         f"{timetable.until.isoformat()}.\n")
+        if timetable.goal is not None:
+            content += _goal_line(timetable, memory, today)
     if listed is None:
         # Not listed at all: the request stays the same size however many notes there are.
         content += f"The person has {len(catalog):,} notes; they are not listed here."
     else:
         content += f"Notes you may refer to:\n{listing(listed)}"
     return {"role": "system", "content": content}
+
+
+def _goal_line(timetable: Timetable, memory: ReviewMemory | None, today: _dt.date) -> str:
+    """One line: the run's goal, its day, its notes and how many would be ready then with the
+    sessions saved now (README "A study plan to a goal")."""
+    from planner.memory.readiness import ready_now
+
+    goal = timetable.goal
+    assert goal is not None
+    ready = ready_now(timetable.home, goal, memory, today, timetable.review_time)
+    count = len(goal.note_ids)
+    return (f"Goal: {goal.name}, on {goal.date.isoformat()} ({goal.date.strftime('%A')}), "
+            f"covers {count:,} note{'' if count == 1 else 's'}; with the sessions saved now, "
+            f"{ready:,} of them would be ready on that day (recall {round(goal.retention * 100)}%"
+            " or more); goal_notes lists them, least ready first.\n")
 
 
 def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,

@@ -25,6 +25,7 @@ from planner.records.summary import Step as RecordedStep
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
+    from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
 
 # However often the person allows more calls (SPEC 21), one run makes at most this many.
@@ -58,6 +59,10 @@ class RunState:
         self.registry: Registry = registry
         self.memory: ReviewMemory | None = memory
         self.timetable: Timetable | None = timetable
+        # A run for a goal (--goal): its notes and day; the summary records its name.
+        self.goal: GoalTarget | None = None if timetable is None else timetable.goal
+        if self.goal is not None:
+            record.change(goal=self.goal.name)
         self.calls = 0
         self.call_failed = False  # whether the run ended on a failed model call
         self.allowed = limits.max_calls  # the calls this run may make; the person may add more

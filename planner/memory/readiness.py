@@ -223,3 +223,89 @@ def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, pl
         tuple((note_id, round(value, 3))
               for note_id, value in least_ready(with_plan, goal.retention)),
         tuple(note_id for note_id in goal.note_ids if note_id not in covered))
+
+
+def goal_sessions(sessions: Iterable[SavedSession], name: str) -> dict[str, int]:
+    """The sessions of the plans saved for the goal `name` (any case): planned (every one not
+    dropped, done included) and done, with their minutes."""
+    folded = name.casefold()
+    mine = [session for session in sessions if session.goal is not None
+            and session.goal.casefold() == folded and not session.dropped]
+    done = [session for session in mine if session.done]
+    return {"planned": len(mine), "done": len(done),
+            "minutes_planned": sum(session.minutes for session in mine),
+            "minutes_done": sum(session.minutes for session in done)}
+
+
+def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
+                states: Mapping[str, NoteState], parameters: Sequence[float], today: _dt.date,
+                default_start: str = DEFAULT_START) -> dict:
+    """One goal as `planner goals --json` gives it: its sessions, how many of its notes are
+    ready on its day with the saved sessions and with the reviews so far alone, and the notes
+    not ready (least ready first, recall with the saved sessions); a past goal has no
+    readiness."""
+    past = goal.date < today
+    report: dict = {"name": goal.name, "date": goal.date.isoformat(), "past": past,
+                    "notes": len(goal.note_ids), "sessions": goal_sessions(sessions, goal.name),
+                    "ready": None, "not_ready": None}
+    if past:
+        return report
+    ahead = sessions_ahead(sessions, today, goal.date, default_start)
+    with_plans = recall_on_day(states, parameters, goal.note_ids, ahead, goal.date, today)
+    without = recall_on_day(states, parameters, goal.note_ids, [], goal.date, today)
+    report["ready"] = {"with_plans": ready_count(with_plans, goal.retention),
+                       "without_plans": ready_count(without, goal.retention)}
+    report["not_ready"] = [{"id": note_id, "recall": round(value, 3)}
+                           for note_id, value in least_ready(with_plans, goal.retention)]
+    return report
+
+
+def saved_ahead(home: str | os.PathLike[str], goal: GoalTarget, today: _dt.date,
+                default_start: str = DEFAULT_START) -> list[Planned]:
+    """The saved sessions a prediction for the goal's day counts, read now."""
+    from planner.memory.reviewing import quiet_marks
+
+    return sessions_ahead(read_saved_sessions(home, today, quiet_marks(home)), today, goal.date,
+                          default_start)
+
+
+def ready_now(home: str | os.PathLike[str], goal: GoalTarget, memory: ReviewMemory | None,
+              today: _dt.date, default_start: str = DEFAULT_START) -> int:
+    """How many of the goal's notes would be ready on its day with what is saved now."""
+    states, parameters = memory_states(memory) if memory is not None else ({}, ())
+    if not parameters:
+        from planner.memory.schedule import scheduler_parameters
+
+        parameters = scheduler_parameters(None)
+    recall = recall_on_day(states, parameters, goal.note_ids,
+                           saved_ahead(home, goal, today, default_start), goal.date, today)
+    return ready_count(recall, goal.retention)
+
+
+def goal_notes(home: str | os.PathLike[str], goal: GoalTarget, memory: ReviewMemory,
+               today: _dt.date, default_start: str = DEFAULT_START) -> list[dict]:
+    """The goal's notes least ready first, as `goal_notes` answers: ID, title, due date,
+    recall now and on the goal's day (0-1, three decimals) and the saved sessions ahead
+    holding each."""
+    states, parameters = memory_states(memory)
+    ahead = saved_ahead(home, goal, today, default_start)
+    on_day = recall_on_day(states, parameters, goal.note_ids, ahead, goal.date, today)
+    schedules = memory.schedules_of(goal.note_ids)
+    due = memory.due_dates(goal.note_ids)
+    titles = memory.titles()
+    counts = dict.fromkeys(goal.note_ids, 0)
+    for _moment, held in ahead:
+        for note_id in held:
+            if note_id in counts:
+                counts[note_id] += 1
+    rows = []
+    for note_id in sorted(goal.note_ids, key=lambda note: (on_day[note], note)):
+        now = schedules[note_id].retrievability
+        day = due[note_id]
+        rows.append({"id": note_id, "title": titles.get(note_id),
+                     # AFTER_LAST_DAY's isoformat() says "after 9999-12-31".
+                     "due": None if day is None else day.isoformat(),
+                     "recall_now": 0.0 if now is None else round(now / 100, 3),
+                     "recall_on_day": round(on_day[note_id], 3),
+                     "sessions_planned": counts[note_id]})
+    return rows

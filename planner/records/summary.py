@@ -192,6 +192,7 @@ class RunSummary:
     explanation: str | None
     continues: str | None  # the run this one continues (planner --continue), else None
     until: str | None  # the deadline the person gave (--until YYYY-MM-DD, SPEC 23), else None
+    goal: str | None  # the goal the run plans for (--goal NAME), else None
     # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
     # counting never converts the rest of each call.
     usages: tuple[dict | None, ...]
@@ -200,7 +201,7 @@ class RunSummary:
     _fields = ("run_id", "status", "version", "mode", "simulated", "stage", "request", "model",
                "base_url", "approved", "plan", "target", "tool_result", "calls", "steps",
                "error", "created_at", "updated_at", "pid", "process_start", "question",
-               "explanation", "continues", "until")
+               "explanation", "continues", "until", "goal")
     __slots__ = (*(name for name in _fields if name != "plan"), "_plan", "usages", "_recorded")
 
     def __init__(self, run_id: str, status: str, version: int = RECORD_VERSION,
@@ -214,14 +215,14 @@ class RunSummary:
                  updated_at: str | None = None, pid: int | None = None,
                  process_start: int | None = None, question: str | None = None,
                  explanation: str | None = None, continues: str | None = None,
-                 until: str | None = None) -> None:
+                 until: str | None = None, goal: str | None = None) -> None:
         self.run_id, self.status, self.version, self.mode = run_id, status, version, mode
         self.simulated, self.stage, self.request, self.model = simulated, stage, request, model
         self.base_url, self.approved, self._plan, self.target = base_url, approved, plan, target
         self.tool_result, self.calls, self.steps, self.error = tool_result, calls, steps, error
         self.created_at, self.updated_at, self.pid = created_at, updated_at, pid
         self.process_start, self.question, self.explanation = process_start, question, explanation
-        self.continues, self.until = continues, until
+        self.continues, self.until, self.goal = continues, until, goal
         self.usages = tuple([call.usage for call in calls])
         self._recorded: dict | None = None
 
@@ -286,7 +287,7 @@ def to_json(summary: RunSummary) -> dict:
     """summary.json's JSON object (version 2), keys in the order planner has always written.
 
     `continues` is written only by a run that continues another, `until` only by a run with a
-    deadline (optional keys of version 2).
+    deadline, `goal` only by a run for a goal (optional keys of version 2).
     """
     plan, result = summary.plan, summary.tool_result
     data = {
@@ -317,6 +318,8 @@ def to_json(summary: RunSummary) -> dict:
         data["continues"] = summary.continues
     if summary.until is not None:
         data["until"] = summary.until
+    if summary.goal is not None:
+        data["goal"] = summary.goal
     return data
 
 
@@ -446,7 +449,7 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
     get = recorded.get
     (summary.stage, summary.request, summary.base_url, summary.target, summary.error,
      summary.updated_at, summary.question, summary.explanation, summary.continues,
-     summary.until) = [
+     summary.until, summary.goal) = [
         value if type(value) is str else None for value in map(get, _TEXTS)]
     summary.calls = _calls(recorded["calls"])  # a list: from_json checked
     if get("version") == RECORD_VERSION:
@@ -460,11 +463,12 @@ def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
 # The fields from_json leaves for later, and what converts each.
 _LATER = dict.fromkeys(
     ("version", "stage", "request", "base_url", "target", "calls", "steps", "error",
-     "updated_at", "question", "explanation", "continues", "until"), _convert_the_rest)
+     "updated_at", "question", "explanation", "continues", "until", "goal"),
+    _convert_the_rest)
 
 
 _TEXTS = ("stage", "request", "base_url", "target", "error", "updated_at", "question",
-          "explanation", "continues", "until")
+          "explanation", "continues", "until", "goal")
 _new = tuple.__new__
 
 

@@ -1,0 +1,97 @@
+"""`planner goals`: the goals of config.json, each with its sessions and its readiness."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from planner import ui
+from planner.cli.common import (
+    ConfigOption,
+    HomeOption,
+    JsonFlag,
+    _failed,
+    _log_warnings,
+    _usage,
+    _workspace,
+)
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+    from planner.memory.readiness import GoalTarget
+    from planner.notes.catalog import Catalog
+
+
+def goals_command(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """Each goal of config.json: its day, its notes, the sessions saved for it, and how many
+    of its notes are ready on the day (with the saved sessions, and without).
+
+    Example: planner goals --json
+    """
+    from planner.memory import readiness
+    from planner.memory.review_memory import ReviewMemory
+    from planner.memory.reviewing import marks_from
+
+    workspace = _workspace(ctx, home, config_path)
+    folder, config = workspace.home, workspace.config()
+    today = _dt.date.today()
+    if not config.goals:
+        if as_json:
+            ui.print_json([])
+        else:
+            from planner.ui.goals_view import goals_report
+
+            goals_report([], [], today)
+        return
+    catalog = goal_catalog(folder, config)
+    targets = goal_targets(catalog, config)
+    memory = ReviewMemory(folder, catalog, config.desired_retention)
+    memory.memory()
+    if memory.problem is not None:
+        _failed(memory.problem)
+    _log_warnings(memory.log_warnings())
+    states, parameters = readiness.memory_states(memory)
+    sessions = readiness.read_saved_sessions(folder, today, marks_from(memory.log().events))
+    reports = [readiness.goal_report(goal, sessions, states, parameters, today,
+                                     config.review_time) for goal in targets]
+    if as_json:
+        ui.print_json(reports)
+        return
+    from planner.ui.goals_view import goals_report
+
+    goals_report(reports, [goal.retention for goal in targets], today)
+
+
+def goal_catalog(folder: Path, config: Config) -> Catalog:
+    """The notes goals are resolved against; exit 2 when they cannot be read."""
+    from planner.notes.catalog import NotesError, load_catalog
+
+    try:
+        catalog = load_catalog(folder, config.notes_dir, config.file)
+    except NotesError as error:
+        _usage(str(error))
+    for warning in catalog.warnings:
+        ui.notice(warning)
+    return catalog
+
+
+def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
+    """Every goal with its notes; a selector matching nothing is one warning naming it, a goal
+    of too many notes a config error (exit 2)."""
+    from planner.memory.readiness import target
+    from planner.notes.selectors import goal_scope
+
+    targets = []
+    for goal in config.goals:
+        scope = goal_scope(catalog, goal, config.file)
+        _log_warnings(scope.warnings(goal.name))
+        targets.append(target(goal, scope.note_ids))
+    return targets

@@ -1,0 +1,72 @@
+"""`planner goals`: each goal's day, notes, sessions and readiness, at most 80 columns wide in
+either language."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from planner.base.i18n import _
+from planner.base.inert import inert_line
+from planner.ui.console import out
+from planner.ui.dates import distance, weekday
+from planner.ui.wrapping import wrap_text
+
+WIDTH = 80
+MAX_NAMED = 10  # notes named one by one; the rest are counted
+
+
+def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _dt.date) -> None:
+    """One block per goal: its name and day, its notes, its sessions and, for a goal ahead,
+    how many of its notes are ready on the day and which are not."""
+    if not reports:
+        _line(Text(_("No goals yet: \"goals\" in config.json sets them (a name, a date and the "
+                     "notes).")))
+        return
+    for number, (report, retention) in enumerate(zip(reports, retentions, strict=True)):
+        if number:
+            _line(Text(""))
+        _goal(report, retention, today)
+
+
+def _goal(report: dict, retention: float, today: _dt.date) -> None:
+    day = _dt.date.fromisoformat(report["date"])
+    head = Text(inert_line(report["name"]), style="bold")
+    when = _("{date} ({weekday}, {distance})").format(
+        date=report["date"], weekday=weekday(day), distance=distance(day, today))
+    head.append("  " + when)
+    if report["past"]:
+        head.append("  " + _("past"), style="dim")
+    _line(head)
+    sessions = report["sessions"]
+    _line(Text(_("Notes: {count}").format(count=f"{report['notes']:,}")), 2)
+    _line(Text(_("Sessions: {planned} planned ({minutes} min), {done} done ({done_minutes}"
+                        " min)").format(planned=sessions["planned"],
+                                        minutes=f"{sessions['minutes_planned']:,}",
+                                        done=sessions["done"],
+                                        done_minutes=f"{sessions['minutes_done']:,}")), 2)
+    ready = report["ready"]
+    if ready is None:
+        return
+    _line(Text(_("Ready on the day ({percent}% or more): {with_plans} of {total} with the "
+                        "saved sessions, {without} with the reviews so far").format(
+        percent=round(retention * 100), with_plans=ready["with_plans"], total=report["notes"],
+        without=ready["without_plans"]), style="bold"), 2)
+    missing = report["not_ready"]
+    if missing:
+        named = _(", ").join(
+            _("{note} {percent}%").format(note=inert_line(item["id"]),
+                                          percent=round(item["recall"] * 100))
+            for item in missing[:MAX_NAMED])
+        if len(missing) > MAX_NAMED:
+            named += _(" and {count} more").format(count=len(missing) - MAX_NAMED)
+        _line(Text(_("Not ready: {notes}").format(notes=named), style="yellow"), 2)
+
+
+def _line(text: Text, indent: int = 0) -> None:
+    """One line of the report wrapped to the screen (at most WIDTH), indented by `indent`."""
+    wrapped = wrap_text(text, min(out.width, WIDTH) - indent)
+    for part in wrapped.split("\n"):
+        out.print(Text(" " * indent) + part, soft_wrap=True)
