@@ -192,3 +192,39 @@ def test_free_slots_takes_42_days_and_ends_at_the_last_whole_day_that_fits() -> 
     assert result["more_from"] == (day + _dt.timedelta(days=len(shown))).isoformat()
     whole = run_slots(Busy(), SlotArguments(day.isoformat(), 3, 30))  # type: ignore[arg-type]
     assert "more_from" not in whole and len(whole["days"]) == 3
+
+
+def test_the_save_screen_of_a_goal_run_shows_its_readiness(server, home: Path) -> None:
+    from people import ScriptedPerson
+
+    from planner.base.config import load_config
+    from planner.cli.run import _goal_target, timetable_for
+    from planner.conversation.flow import run_flow
+    from planner.memory.review_memory import ReviewMemory
+    from planner.model.client import LiveClient
+    from planner.notes.catalog import load_catalog
+
+    day = setup_home(home, server.url)
+    settings = load_config(home / "config.json")
+    catalog = load_catalog(home, None)
+    goal = _goal_target(catalog, settings, settings.goals[0])
+    first = today() + _dt.timedelta(days=3)
+    sessions = [{"date": (first + _dt.timedelta(days=n)).isoformat(), "start": "19:00",
+                 "minutes": 30, "note_ids": ["N1", "N3"]} for n in range(0, 12, 4)]
+    server.add(Reply(body=tool_call_reply({"title": "Exam", "sessions": sessions},
+                                          name="save_study_plan")),
+               Reply(body=text_reply("Saved.")))
+    person = ScriptedPerson(["SAVE\n"], save_only=True)
+    timetable = timetable_for(settings, home, "live", today(), goal.deadline, goal=goal)
+    outcome = run_flow("plan my exam", client=LiveClient(settings, KEY), person=person,
+                       home=home, config=settings, notes=catalog, mode="live", today=today(),
+                       memory=ReviewMemory(home, catalog), timetable=timetable)
+    assert outcome.exit_code == 0, outcome.error
+    (view,) = person.views
+    outlook = view.readiness
+    assert (outlook.name, outlook.date, outlook.total) == ("JLPT N2", day, 6)
+    assert outlook.ready_with == outlook.ready_without + 2  # N1 and N3, three times each
+    assert outlook.uncovered == ("N2", "N4", "N5", "N6")
+    (saved,) = (home / "plans").glob("*.json")
+    assert json.loads(saved.read_text(encoding="utf-8"))["goal"] == "JLPT N2"
+    assert read_summary(run_dirs(home)[0])["goal"] == "JLPT N2"
