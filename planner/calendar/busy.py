@@ -408,7 +408,7 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
         low, high = _shifted(days.start, -_PAD), _shifted(days.end, _PAD)
         for series in query.series:
             counter.check_time()
-            for occurrence in series.between(low, high):
+            for occurrence in _between(series, low, high):
                 counter.spend()
                 start, end = _wall_span(occurrence.start, occurrence.end, zone)
                 if not (start < days.end and end > days.start) or end <= start:
@@ -425,6 +425,27 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
     except Exception:  # a rule, date or zone the libraries cannot use: that source is unknown
         raise broken(t("holds an event planner cannot read")) from None
     return found
+
+
+def _between(series, low: _dt.datetime, high: _dt.datetime):
+    """A series' occurrences from `low` to `high`. The library widens the span by the series'
+    longest event first, which passes the calendar's ends near 0001-01-01 or 9999-12-31: then
+    the span is narrowed by that much (nothing planner asks for lies beyond) and asked again."""
+    yielded = False
+    try:
+        for occurrence in series.between(low, high):
+            yielded = True
+            yield occurrence
+        return
+    except OverflowError:
+        lead = getattr(series, "_subtract_from_start", None)
+        if yielded or not isinstance(lead, _dt.timedelta):
+            raise
+    margin = abs(lead) + _dt.timedelta(days=2)
+    low = max(low, _dt.datetime.min + margin) if margin < _dt.timedelta(days=3_000_000) else low
+    high = min(high, _dt.datetime.max - margin) if margin < _dt.timedelta(days=3_000_000) \
+        else high
+    yield from series.between(low, high)
 
 
 def _check_rules(calendar, window: _Window, counter: _Counter) -> None:
@@ -508,13 +529,25 @@ def _wall_span(start: _dt.date | _dt.datetime, end: _dt.date | _dt.datetime,
     if not (isinstance(start, _dt.datetime) and isinstance(end, _dt.datetime)
             and start.tzinfo is not None and end.tzinfo is not None):
         return _local(start, zone), _local(end, zone)
-    first, last = _in_zone(start, zone), _in_zone(end, zone)
+    try:
+        first, last = _in_zone(start, zone), _in_zone(end, zone)
+    except OverflowError:
+        # A time past either end of the calendar in the local zone: that end, which lies
+        # outside every day planner asks for.
+        return _edge_local(start, zone), _edge_local(end, zone)
     naive_first = first.replace(tzinfo=None, fold=0)
     naive_last = last.replace(tzinfo=None, fold=0)
     if first.utcoffset() == last.utcoffset() or end <= start:
         return naive_first, naive_last
     before, after = _clocks_change(start, end, zone)
     return min(naive_first, after), max(naive_last, before)
+
+
+def _edge_local(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
+    try:
+        return _in_zone(moment, zone).replace(tzinfo=None, fold=0)
+    except OverflowError:
+        return _dt.datetime.min if moment.year < 5000 else _dt.datetime.max
 
 
 def _clocks_change(start: _dt.datetime, end: _dt.datetime,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base import study_hours
+from planner.base.days import LAST_DAY
 from planner.base.i18n import t
 from planner.calendar import free_time, ics
 from planner.calendar.busy import BusyEvent, BusyTimes, read_busy
@@ -62,10 +63,11 @@ class Timetable:
 
     @property
     def last_day(self) -> _dt.date:
-        """The last day busy time is read for: the deadline or 60 days on, at most 366."""
-        ahead = self.today + _dt.timedelta(days=AHEAD_DAYS)
+        """The last day busy time is read for: the deadline or 60 days on, at most 366 (and
+        never past the last day planner can use)."""
+        ahead = _days_on(self.today, AHEAD_DAYS)
         last = max(self.until, ahead) if self.until is not None else ahead
-        return min(last, self.today + _dt.timedelta(days=MAX_AHEAD_DAYS))
+        return min(last, _days_on(self.today, MAX_AHEAD_DAYS))
 
     def busy(self) -> BusyTimes:
         """Busy time from every source, read once; NO_BUSY when there are none."""
@@ -217,6 +219,8 @@ class Timetable:
         """Each day's free slots of at least `minutes` and its minutes left (None: no limit)."""
         result = []
         for offset in range(days):
+            if first > LAST_DAY - _dt.timedelta(days=offset):
+                break  # past the calendar's end: no more days
             day = first + _dt.timedelta(days=offset)
             left = self._minutes_left(day)
             after_deadline = self.until is not None and day > self.until
@@ -232,6 +236,12 @@ class Timetable:
                 found["busy_unknown"] = True
             result.append(found)
         return result
+
+
+def _days_on(day: _dt.date, days: int) -> _dt.date:
+    """`days` days after `day`, or the last day planner can use when that is earlier."""
+    return day + _dt.timedelta(days=days) if day <= LAST_DAY - _dt.timedelta(days=days) \
+        else max(day, LAST_DAY)
 
 
 def session_starts(rows: Sequence[dict], review_time: str) -> list[_dt.datetime]:
