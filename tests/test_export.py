@@ -162,7 +162,8 @@ def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Pa
     done = planner(home, "export", "--ics", "--output", "plans.ics")
     assert done.returncode == 0, done.stderr
     assert done.stdout == b""
-    assert done.stderr.decode().strip() == "Exported 6 plan(s) from plans/ to plans.ics."
+    assert done.stderr.decode().strip() == ("Exported 6 calendar event(s) from plans/ to "
+                                            "plans.ics.")
     agenda = Khal(tmp_path / "khal")
     agenda.import_file(home / "plans.ics")
     check_in_khal(agenda, expected)

@@ -575,7 +575,7 @@ def test_plans_with_only_demo_plans_is_one_line(home: Path) -> None:
 @pytest.mark.slow  # planner in subprocesses
 def test_help_metavars_and_labels_are_chinese(home: Path) -> None:
     shown = run_planner("notes", "--help", env={**os.environ, **CHINESE}).stdout
-    assert "<整数范围>" in shown and "<路径>" in shown and "[选项]" in shown
+    assert "<整数>" in shown and "<路径>" in shown and "[选项]" in shown
     assert "<int range>" not in shown and "<path>" not in shown and "[OPTIONS]" not in shown
     assert "选项：" in shown and "选项:" not in shown
     english = run_planner("notes", "--help").stdout

@@ -6,6 +6,8 @@ here turns `Permission denied` into the person's language by its kind. A server'
 is never one of these: it stays as data, in quotes.
 """
 
+import re
+
 from planner.base.i18n import N_, t
 
 # os.strerror() of the errors a person meets with files, pipes and connections (glibc words).
@@ -51,22 +53,58 @@ YAML_PROBLEMS = (
 )
 
 _KNOWN_REASONS = frozenset(OS_REASONS)
+# The kind of each error above, by its errno name: the words are planner's, whatever the system
+# (another C library, another locale) printed for it.
+_REASON_OF_KIND = {
+    "EACCES": "Permission denied", "ENOENT": "No such file or directory",
+    "ENOSPC": "No space left on device", "EROFS": "Read-only file system",
+    "EISDIR": "Is a directory", "ENOTDIR": "Not a directory", "EEXIST": "File exists",
+    "EPIPE": "Broken pipe", "ECONNREFUSED": "Connection refused",
+    "ECONNRESET": "Connection reset by peer", "ENETUNREACH": "Network is unreachable",
+    "EHOSTUNREACH": "No route to host", "ELOOP": "Too many levels of symbolic links",
+    "ENAMETOOLONG": "File name too long", "EIO": "Input/output error",
+    "EDQUOT": "Disk quota exceeded", "EPERM": "Operation not permitted",
+    "ETIMEDOUT": "Connection timed out",
+}
+_ERRNO_TEXT = re.compile(r"\[Errno (-?[0-9]{1,5})\] ([^\n]{0,200})")
 _KNOWN_PROBLEMS = frozenset(YAML_PROBLEMS)
 
 
 def os_reason(error: OSError) -> str:
-    """Why `error` happened, for a line the person reads: the system's words where planner
-    knows them (so the screen translates them by kind), else those words in quotes, as data,
-    under a line of planner's own."""
+    """Why `error` happened, for a line the person reads: planner's words for its kind (its
+    errno, so the screen translates them whatever the system printed), else the system's words
+    in quotes, as data, under a line of planner's own."""
+    import errno
+    import socket
+
+    code = errno.errorcode.get(error.errno or 0)
+    # A name lookup's error numbers are its own (EAI_*), not errno's.
+    if code in _REASON_OF_KIND and not isinstance(error, socket.gaierror):
+        return _REASON_OF_KIND[code]  # by its kind: errno 111 is Connection refused
     words = error.strerror or str(error) or type(error).__name__
     if words in _KNOWN_REASONS:
         return words
-    import errno
-
-    code = errno.errorcode.get(error.errno or 0)
     if code is None:
         return t("the system said “{words}”", words=words)
     return t("the system said “{words}” ({code})", words=words, code=code)
+
+
+def reason_within(error: BaseException) -> str | None:
+    """os_reason() of the operating system's error behind a library's (httpx wraps the refused
+    connection in two errors of its own, and prints it as `[Errno 111] Connection refused`);
+    None when no system error is behind it."""
+    seen: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and len(seen) < 16 and current not in seen:
+        if isinstance(current, OSError) and current.errno is not None:
+            return os_reason(current)
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    for each in seen:
+        found = _ERRNO_TEXT.search(str(each))
+        if found:
+            return os_reason(OSError(int(found.group(1)), found.group(2)))
+    return None
 
 
 def yaml_problem(problem: str) -> str:

@@ -108,6 +108,7 @@ def translate_commands(command) -> None:
     # Click measures text with len(): a Chinese character takes two columns on a terminal.
     click.formatting.term_len = _columns  # type: ignore[assignment]
     _textwrap.TextWrapper = _wide_wrapper(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
+    _plain_extras(click, _)
     stack = [command]
     while stack:
         current = stack.pop()
@@ -130,6 +131,40 @@ def translate_commands(command) -> None:
         if getattr(current, "subcommand_metavar", None):
             current.subcommand_metavar = lookup(current.subcommand_metavar)
         stack.extend(getattr(current, "commands", {}).values())
+
+
+def _plain_extras(click, _) -> None:
+    """Typer's `[default: 30; 1<=x<=365]` said plainly: `[默认：30；1-365]`."""
+
+    def range_in_words(kind) -> str:
+        closed_low = kind.min is not None and not kind.min_open
+        closed_high = kind.max is not None and not kind.max_open
+        if closed_low and closed_high:
+            return _("{low} to {high}").format(low=kind.min, high=kind.max)
+        if closed_low and kind.max is None:
+            return _("at least {low}").format(low=kind.min)
+        if closed_high and kind.min is None:
+            return _("at most {high}").format(high=kind.max)
+        return kind._describe_range()
+
+    def joined_in_language(get_help_record):
+        def help_record(self, ctx):
+            record = get_help_record(self, ctx)
+            if record is None:
+                return None
+            names, text = record
+            # The extras Typer puts last in brackets, joined with the person's semicolon.
+            head, opening, extras = text.rpartition("[")
+            if extras.endswith("]") and (not head or head.endswith("  ")):
+                if isinstance(self.type, click.types._NumberRangeBase):
+                    extras = extras.replace(self.type._describe_range(),
+                                            range_in_words(self.type))
+                text = head + opening + extras.replace("; ", _("; "))
+            return names, text
+        return help_record
+
+    for kind in (typer.core.TyperOption, typer.core.TyperArgument):
+        kind.get_help_record = joined_in_language(kind.get_help_record)  # type: ignore[method-assign]
 
 
 # Click's and Typer's own metavars, translated like the help around them (SPEC 25).
@@ -162,8 +197,29 @@ def _columns(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in plain)
 
 
-# Closing punctuation never starts a line (the rule Chinese typesetting keeps).
-_NO_LINE_START = "，。、；：？！）》」』】,.;:?!)"
+# Closing punctuation never starts a line, opening punctuation never ends one (the rules
+# Chinese typesetting keeps).
+_NO_LINE_START = "，。、；：？！）》」』】,.;:?!)]"
+_NO_LINE_END = "（《「『【“‘(["
+
+
+def _units_kept(pieces: list[str]) -> list[str]:
+    """Click's pieces with a number and its unit joined into one (`40 分钟` is never parted)."""
+    from planner.base.typesetting import unit_after
+
+    kept: list[str] = []
+    index = 0
+    while index < len(pieces):
+        piece = pieces[index]
+        index += 1
+        following = "".join(pieces[index:index + 4])
+        end = unit_after(piece + following, 0, len(piece)) - len(piece)
+        while end > 0 and index < len(pieces):
+            end -= len(pieces[index])
+            piece += pieces[index]
+            index += 1
+        kept.append(piece)
+    return kept
 
 
 def _wide_wrapper(base):
@@ -188,7 +244,7 @@ def _wide_wrapper(base):
                         run += char
                 if run:
                     pieces.append(run)
-            return pieces
+            return _units_kept(pieces)
 
         def _wrap_chunks(self, chunks: list[str]) -> list[str]:
             lines: list[str] = []
@@ -212,8 +268,18 @@ def _wide_wrapper(base):
                         piece = piece[1:]
                     if piece:
                         chunks.append(piece)
-                elif chunks and chunks[-1][:1] in _NO_LINE_START and len(line) > 1:
-                    chunks.append(line.pop())
+                else:
+                    # Closing punctuation never starts a line, however many come together
+                    # (`）。`): the line gives back what the punctuation holds on to.
+                    kept = len(line)
+                    while chunks and kept > 1 and (chunks[-1] if kept == len(line)
+                                                   else line[kept])[:1] in _NO_LINE_START:
+                        kept -= 1
+                    while kept > 1 and line[kept - 1][-1:] in _NO_LINE_END:
+                        kept -= 1
+                    if chunks and kept < len(line) and "".join(line[:kept]).strip():
+                        chunks.extend(reversed(line[kept:]))
+                        del line[kept:]
                 while line and not line[-1].strip():
                     line.pop()
                 if line:

@@ -220,8 +220,9 @@ def export_command(
     except OSError as error:
         _failed(t("could not create {path} ({reason}); nothing was written", path=output,
                   reason=os_reason(error)))
-    ui.notice(t("Exported {count} plan(s) from {folder}/ to {path}.", count=len(good),
-                folder=label, path=output))
+    # One event per plan and per session of a series: the events are what is counted.
+    ui.notice(t("Exported {count} calendar event(s) from {folder}/ to {path}.",
+                count=len(events), folder=label, path=output))
 
 
 def _log_revisions(home: Path) -> dict:

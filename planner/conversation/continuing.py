@@ -42,8 +42,10 @@ class CannotContinue(UsageError):
     """The earlier run cannot be continued; str() is the one line the person reads."""
 
 
-def earlier_conversation(home: Path, run_id: str) -> list[dict]:
-    """The messages of run `run_id` to continue from, without its system message."""
+def earlier_conversation(home: Path, run_id: str, request: str | None = None) -> list[dict]:
+    """The messages of run `run_id` to continue from, without its system message. An answer
+    that no request carried and that the person types again as `request` is left to `request`:
+    it is sent once."""
     folder = os.path.join(history.records_dir(home), run_id)
     summary = history.read_run(folder, run_id, os.path.islink(folder))[0]
     if isinstance(summary, DamagedRun):
@@ -73,7 +75,10 @@ def earlier_conversation(home: Path, run_id: str) -> list[dict]:
         except CannotContinue:
             reply = None  # an unreadable reply is left out, as a failed call's reply is
     carried = _last_reply(reply, responses, summary, run_id, last.response or "")
-    return messages + carried + _unsent_answers(summary, len(summary.calls), bool(carried))
+    unsent = _unsent_answers(summary, len(summary.calls), bool(carried))
+    if request is not None and unsent and _same_words(unsent[-1]["content"], request):
+        unsent.pop()  # typed again after it was carried: the new request says it
+    return messages + carried + unsent
 
 
 def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict]:
@@ -84,6 +89,11 @@ def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict]
         return []
     return [{"role": "user", "content": step.text} for step in summary.steps
             if step.call == last and step.kind == "answer" and step.text]
+
+
+def _same_words(answer: str, request: str) -> bool:
+    """Whether `request` repeats `answer` (spaces around and between words aside)."""
+    return " ".join(answer.split()) == " ".join(request.split())
 
 
 def _read(folder: str, name: str, run_id: str) -> object | None:

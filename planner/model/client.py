@@ -10,6 +10,7 @@ from planner.base import providers, strictjson
 from planner.base.config import Config
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.i18n import t
+from planner.base.oserrors import reason_within
 from planner.model.chat_wire import dialect_named, error_fields
 from planner.model.turns import Turn
 from planner.model.wire import CHAT, ChatWire, wire_for
@@ -149,7 +150,9 @@ class LiveClient:
             )
             raise ModelCallError(message, {"error": {"kind": "timeout"}}) from None
         except openai.APIConnectionError as error:
-            reason = self._scrub(str(error.__cause__ or error))[:_MESSAGE_LIMIT]
+            # The system's error by its kind (said in the person's language), else the SDK's.
+            reason = reason_within(error) or self._scrub(str(error.__cause__ or error))[
+                :_MESSAGE_LIMIT]
             message = t(
                 "could not reach {url} ({reason}); check base_url in {config} and the network",
                 url=self._config.base_url, reason=reason, config=self._config.file,

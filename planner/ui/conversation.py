@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len, chop_cells
+from rich.cells import cell_len
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
@@ -34,7 +34,7 @@ from planner.conversation.events import (
 )
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out, print_line
 from planner.ui.dates import describe_date
-from planner.ui.wrapping import wrap_block
+from planner.ui.wrapping import spans, wrap_block
 
 if TYPE_CHECKING:
     from rich.status import Status
@@ -334,8 +334,11 @@ def _screen() -> Console:
 
 
 def _hanging(value: str, width: int) -> list[str]:
-    """A value cut to the panel's width; the lines after the first are indented by LABEL."""
-    return chop_cells(value, max(width, 10)) if cell_len(value) > width else [value]
+    """A value wrapped to the panel's width as every line is (a path after a `/`, a mark such as
+    `[新笔记]` whole); the lines after the first are indented by LABEL."""
+    if cell_len(value) <= width:
+        return [value]
+    return [value[start:end] for start, end in spans(value, max(width, 10), 0)]
 
 
 def show_plan(view: ConfirmRequest, simulated: bool) -> None:
@@ -480,7 +483,7 @@ def _quoted(value: object) -> str:
 
 def _days(value: object) -> str:
     days = value if isinstance(value, tuple) else (value,)
-    return ", ".join(inert_line(str(day)) for day in days)
+    return _(", ").join(inert_line(str(day)) for day in days)
 
 
 def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:

@@ -78,7 +78,7 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
             date = f"{row['date']} {_short_weekday(day)}" if day else row["date"]
             if row.get("start"):
                 date += f" {row['start']}"
-            title, notes = _cell(row["title"]), _cell(", ".join(row["note_ids"]))
+            title, notes = _cell(row["title"]), _cell(_(", ").join(row["note_ids"]))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
             cells = [_cell(date, style), _cell(distance(day, today) if day else "-", style),
@@ -142,7 +142,7 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
     for row in rows:
         cells = [_cell(row["id"]), _cell(row["title"])]
         if wide:
-            cells.append(_cell(", ".join(row["tags"]) or None, "dim"))
+            cells.append(_cell(_(", ").join(row["tags"]) or None, "dim"))
         if query is not None:
             cells.append(_cell(row["snippet"], "dim"))
         elif paths:
@@ -336,7 +336,7 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
     grid.add_column(_("Min"), justify="right", no_wrap=True)
     if wide:
         grid.add_column(_("Plan"), no_wrap=True)
-    grid.add_column(_("Review ID"), no_wrap=True)
+    grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis")
     for row in rows:
         style = "dim strike" if row["undone"] else ""
         title = _cell(row["title"], style)
@@ -348,17 +348,39 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
         if wide:
             cells.append(_cell(row["run_id"], "dim"))
         review = _cell(row["review_id"], "dim")
+        review.overflow = "ellipsis"  # an ID cut for the screen ends in `…`, never silently
         if row["undone"]:
             # On a line of its own in the cell: a status word is never cut (SPEC 25).
             review.append("\n" + _("undone"), style="yellow")
         cells.append(review)
         grid.add_row(*cells)
+    _room_for_last(grid, out.width)
     out.print(grid)
     if not wide:
         info(_("Plans reviewed: planner reviews --json, or a terminal 110 columns wide."))
 
 
 _RATING = {"again": "red", "hard": "yellow", "good": "green", "easy": "cyan"}
+
+
+def _room_for_last(grid, width: int) -> None:
+    """The last column gets the room the others leave: cut, it ends in `…` (Rich would let the
+    table run past the screen and the terminal cut it silently)."""
+    from rich.cells import cell_len
+
+    def span(column) -> int:
+        widest = max((cell_len(line) for cell in [column.header, *column._cells]
+                      for line in str(getattr(cell, "plain", cell)).split("\n")), default=0)
+        if column.no_wrap:
+            widest = min(widest, column.max_width or widest)
+        else:
+            widest = min(widest, column.min_width or widest)  # a title gives up all but this
+        return max(widest, column.min_width or 0)
+
+    *others, last = grid.columns
+    room = width - sum(span(column) for column in others) - 2 * len(others)
+    if room < span(last):
+        last.max_width = max(room, 1)
 
 
 def _local_time(value: object) -> str:
@@ -394,7 +416,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
                      Text(_("next due {when}").format(
                          when=_day_words(due, today) if due else "-")))
     out.print(grid)
-    ids = ", ".join(row["review_id"] for row in rows)
+    ids = _(", ").join(row["review_id"] for row in rows)
     _note(_("Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).").format(ids=ids))
 
 

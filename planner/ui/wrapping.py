@@ -2,17 +2,21 @@
 
 Between words in English, between characters in Chinese, never before closing punctuation
 (`，。）：` and the like) nor after opening punctuation (`（“`); a continuation is indented. Wide
-characters count two columns. A word wider than the screen (a long path) breaks after a `/` where
-it can, else where the screen ends. Used on a terminal only: a pipe or a file keeps each message
-on one line, whole, to be grepped and copied.
+characters count two columns. A number stays with its unit (`40 分钟`, `3 days`), a short
+bracketed mark (`[新笔记]`, `[due today]`) and a short quoted word stay whole. A word wider than
+the screen (a long path) breaks after a `/` where it can, else where the screen ends. Used on a
+terminal only: a pipe or a file keeps each message on one line, whole, to be grepped and copied.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from rich.cells import cell_len
 from rich.text import Text
+
+from planner.base.typesetting import unit_after
 
 INDENT = 2
 # Never at the start of a line: closing and pausing punctuation, Chinese and Western.
@@ -20,6 +24,9 @@ _CLOSING = frozenset("，。、；：？！）》」』】〕〉”’…,.;:?!)
 # Never at the end of a line: opening punctuation.
 _OPENING = frozenset("（《「『【〔〈“‘([{")
 _SHORT_QUOTE = 6  # characters: a quoted word this short stays on one line
+_SHORT_MARK = 16  # characters: a bracketed mark this short ([新笔记], [逾期 3 天]) stays whole
+# A run of characters between spaces and Chinese sentence punctuation (a path is one of them).
+_RUN = re.compile(r"[^\s，。、；：？！“”《》「」]+")
 
 
 def _wide(char: str) -> bool:
@@ -31,6 +38,9 @@ def _atoms(line: str) -> list[tuple[int, int, bool]]:
     atoms: list[tuple[int, int, bool]] = []
     index, size = 0, len(line)
     spaced = False
+    # A path (a run holding a `/`, Chinese folder names included) is one word: it breaks only
+    # after a `/` (_split_long), never between its characters.
+    paths = {run.start(): run.end() for run in _RUN.finditer(line) if "/" in run.group()}
     while index < size:
         char = line[index]
         if char == " ":
@@ -38,12 +48,19 @@ def _atoms(line: str) -> list[tuple[int, int, bool]]:
             continue
         end = index + 1
         closing = line.find("”", index + 1, index + 2 + _SHORT_QUOTE) if char == "“" else -1
+        if index in paths:
+            closing, end = -1, paths[index]
+        elif char == "[":
+            closing = line.find("]", index + 1, index + 2 + _SHORT_MARK)
+            if "[" in line[index + 1:max(closing, index)]:
+                closing = -1  # not one mark: another one opens inside
         if closing > 0:
-            end = closing + 1  # a short quoted word (评分“吃力”) is never split
-        elif not _wide(char) and char not in _OPENING:
+            end = closing + 1  # a short quoted word (评分“吃力”) or mark ([新笔记]) is never split
+        elif index not in paths and not _wide(char) and char not in _OPENING:
             # A word: everything up to a space or a wide character.
             while end < size and line[end] != " " and not _wide(line[end]):
                 end += 1
+            end = unit_after(line, index, end)  # a number and its unit: 40 分钟, 3 days
         # Closing punctuation sticks to what comes before it; opening to what comes after.
         glued = bool(atoms) and not spaced and (char in _CLOSING or
                                                  line[atoms[-1][1] - 1] in _OPENING)
@@ -87,7 +104,8 @@ def spans(line: str, width: int, indent: int = INDENT) -> list[tuple[int, int]]:
     while position < len(atoms):
         first, last, spaced = atoms[position]
         size = cell_len(line[first:last])
-        gap = 1 if (spaced and start is not None) else 0
+        # The spaces between this piece and the last (two after a note's ID) take their room.
+        gap = first - end if (spaced and start is not None) else 0
         if start is not None and used + gap + size <= room:
             end, used = last, used + gap + size
             position += 1
