@@ -183,7 +183,8 @@ def _run_goal(config: "Config", wanted: str) -> "Goal":
     from planner.base.goals import find_goal
 
     today = _dt.date.today()
-    ahead = ", ".join(t("{name} ({date})", name=each.name, date=each.date.isoformat())
+    # Names and dates only (data, not a sentence): no template that would match other lines.
+    ahead = ", ".join(f"{each.name} ({each.date.isoformat()})"
                       for each in config.goals if each.is_ahead(today))
     found = find_goal(config.goals, wanted)
     if len(found) == 1 and found[0].is_ahead(today):
