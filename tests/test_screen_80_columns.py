@@ -112,6 +112,11 @@ def test_plans_lists_notes_with_chinese_commas(home: Path) -> None:
     assert "N1, N2" not in shown
     english = run_planner("plans", env={**os.environ, "COLUMNS": "80", "LANGUAGE": "en"})
     assert "N1, N2, N3" in english.stdout
+    # A run's proposal and its files, in `show`.
+    assert chinese("--demo").returncode == 0
+    shown = chinese("show", "last").stdout
+    assert "笔记 N1、N2；" in shown and "01-request.json、01-response.json" in shown, shown
+    assert "N1, N2" not in shown and "request.json, " not in shown
 
 
 def test_review_ids_cut_for_the_screen_end_in_an_ellipsis(home: Path) -> None:

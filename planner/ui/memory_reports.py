@@ -22,7 +22,7 @@ def fit_report(record: dict, had_fit: bool, adopted: bool, reason: str) -> None:
     """The two sets of parameters' out-of-sample scores side by side, and what was decided."""
     from planner.base.i18n import shown
 
-    sources = ", ".join(
+    sources = _(", ").join(
         _("{name}: {reviews:,} reviews").format(name=source["name"], reviews=source["reviews"])
         for source in record["sources"])
     info(_("Fitted FSRS to {total:,} reviews ({sources}).").format(total=record["reviews"],
@@ -32,7 +32,7 @@ def fit_report(record: dict, had_fit: bool, adopted: bool, reason: str) -> None:
         if source["kind"] == "anki" and skipped:
             info(_("  {name}: skipped {skipped}").format(
                 name=source["name"],
-                skipped=", ".join(f"{key} {value:,}" for key, value in skipped.items())))
+                skipped=_(", ").join(f"{key} {value:,}" for key, value in skipped.items())))
     info(_("Scored on your later reviews (time-series split; lower is better):"))
     grid = _list_table("")
     grid.add_column(_("Score"), no_wrap=True)

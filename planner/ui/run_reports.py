@@ -289,7 +289,7 @@ def run_detail(detail: RunDetail) -> None:
     grid.add_row(_("Folder"), _cell(detail.folder))
     if not isinstance(summary, DamagedRun):
         _summary_rows(grid, summary, detail)
-    grid.add_row(_("Files"), _cell(", ".join(detail.files) or _("none")))
+    grid.add_row(_("Files"), _cell(_(", ").join(detail.files) or _("none")))
     out.print(Panel(grid, title=Text(_("Run {run_id}").format(run_id=inert_line(detail.run_id))),
                     title_align="left", expand=False))
     if isinstance(summary, DamagedRun):
@@ -356,7 +356,7 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
         case "feedback":
             return _("you asked to change"), Text(inert_block(step.text))
         case "decision":
-            missed = (_(" (near misses: {misses})").format(misses=", ".join(step.near_misses))
+            missed = (_(" (near misses: {misses})").format(misses=_(", ").join(step.near_misses))
                       if step.near_misses else "")
             verdict = (_("typed SAVE: {written}") if step.approved is True
                        else _("did not type SAVE: {written}"))
@@ -378,9 +378,9 @@ def _plan_words(plan: PlanRecord | None) -> str:
     words = _("notes {notes}; {when}; {minutes} min")
     if plan is None:
         return words.format(notes=None, when=None, minutes=None)
-    notes = None if plan.note_ids is None else ", ".join(plan.note_ids)
+    notes = None if plan.note_ids is None else _(", ").join(plan.note_ids)
     # A series (SPEC 16) has its sessions' dates in the place of one date.
-    when = plan.date if plan.dates is None else ", ".join(plan.dates)
+    when = plan.date if plan.dates is None else _(", ").join(plan.dates)
     return words.format(notes=notes, when=when, minutes=plan.minutes)
 
 
