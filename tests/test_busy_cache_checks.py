@@ -153,3 +153,18 @@ def test_a_runs_free_slots_say_it_once(home: Path) -> None:
     (line,) = timetable.unsaid_warnings()
     assert "damaged" in line
     assert timetable.unsaid_warnings() == ()
+
+
+def test_the_line_is_chinese_in_chinese(home: Path) -> None:
+    import os
+
+    write_class(home)
+    (home / "config.json").write_text(json.dumps({"busy_calendars": [{"ics": "busy.ics"}]}),
+                                      encoding="utf-8")
+    chinese = {**os.environ, "LANGUAGE": "zh_CN"}
+    run_planner("week", "--json", "--start", DAY.isoformat(), env=chinese)
+    replace_line(home, "+", field(1, START.isoformat() + "Z"))
+    done = run_planner("week", "--json", "--start", DAY.isoformat(), env=chinese)
+    assert done.returncode == 0
+    assert done.stderr == (f"忙碌时间缓存 .planner/{the_cache(home).name} "
+                           "已损坏（含有带时区的时间）；已从日历重新生成\n")

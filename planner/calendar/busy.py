@@ -9,11 +9,19 @@ What counts as busy: every occurrence (recurring events expanded) overlapping th
 events planner wrote (UID ending @planner), cancelled ones, TRANSP:TRANSPARENT ones and all-day
 ones (DTSTART a date) not marked TRANSP:OPAQUE. An event with no end lasts as RFC 5545 says: a
 day for a date, nothing for a date-time (so it takes no time). Times are converted to the local
-zone and made naive; floating times and dates are local wall-clock time already.
+zone and made naive (wall_clock); floating times and dates are local wall-clock time already.
+Aware times are compared as aware times: an event during the hour lived twice when the clocks go
+back covers the wall-clock times it touches, never dropped because its naive end is not after
+its naive start. Days are kept a day inside the calendar's ends (planner.base.days), and so is
+the expander's span; a time that passes an end in the local zone stays at that end.
 
 Bounds (SPEC 23): 16 MiB per file, 10,000 occurrences per source overlapping the window, and, so
 one rule cannot hold the run, a repeating rule whose expansion up to the window would take more
-than a million steps. Past one, or when a source cannot be read (missing, not a calendar, a
+than a million steps; and, so many small rules cannot hold it either, one budget per source (a
+file, a whole vdir, one CalDAV answer) for all its events: every event, every listed date, every
+step its rules may take up to the window and every occurrence the expander yields count against
+MAX_SOURCE_STEPS, and the expansion stops after MAX_SECONDS whatever took them. Past one, or
+when a source cannot be read (missing, not a calendar, a
 broken event anywhere in it, a server that refuses or times out), the source gives no events at
 all: one warning line names it, its label goes in `unknown`, and the other sources still count.
 A vdir with one broken file is unknown as a whole: its other files alone would show time free
@@ -45,7 +53,7 @@ from planner.base.days import FIRST_DAY, LAST_DAY
 from planner.base.i18n import t
 from planner.base.inert import inert_line
 from planner.base.oserrors import os_reason
-from planner.calendar import busy_scan
+from planner.calendar import busy_scan, wall_clock
 
 MAX_FILE_BYTES = 16 * storage.MIB
 MAX_EVENTS = 10_000
@@ -295,8 +303,8 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
 
     url, user = str(source["caldav"]), source.get("user")
     secret = password(url, user) if password is not None else None
-    start, end = (_aware(_shifted(window.start, -_PAD), zone),
-                  _aware(_shifted(window.end, _PAD), zone))
+    start, end = (wall_clock.aware_utc(wall_clock.shifted(window.start, -_PAD), zone),
+                  wall_clock.aware_utc(wall_clock.shifted(window.end, _PAD), zone))
     try:
         found = caldav_sync.time_range(url, source.get("calendar"), user, secret, start, end,
                                        timeout=timeout, most=MAX_EVENTS + 1)
@@ -305,6 +313,8 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
     except caldav_sync.SyncError as error:
         raise _Unknown(t("{problem}; its busy time is unknown", problem=str(error)),
                        whole=True) from None
+    # The server's time is bounded by `timeout`; the seconds bound the expansion alone.
+    counter.deadline = time.monotonic() + MAX_SECONDS
     events: list[BusyEvent] = []
     for data in found:
         occurrences = _occurrences(data, window, zone, None, counter)
@@ -315,28 +325,6 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
             if title is not None:
                 events.append(BusyEvent(start, end, title))
     return events
-
-
-def _aware(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
-    """A local wall-clock time as an aware one, in UTC (the calendar's first or last moment
-    when it would pass either end)."""
-    try:
-        local = moment.replace(tzinfo=zone) if zone is not None else moment.astimezone()
-        return local.astimezone(_dt.UTC)
-    except (OverflowError, ValueError):
-        edge = _dt.datetime.min if moment.year < 5000 else _dt.datetime.max
-        return edge.replace(tzinfo=_dt.UTC)
-
-
-def _shifted(moment: _dt.datetime, by: _dt.timedelta) -> _dt.datetime:
-    """`moment` + `by`, kept a day inside the calendar's ends (they hold no busy time planner
-    asks for, and a time zone may not reach past them)."""
-    low = _dt.datetime.combine(FIRST_DAY, _dt.time()) - _dt.timedelta(hours=12)
-    high = _dt.datetime.combine(LAST_DAY, _dt.time()) + _dt.timedelta(hours=36)
-    try:
-        return min(max(moment + by, low), high)
-    except OverflowError:
-        return low if by < _dt.timedelta() else high
 
 
 # --- calendar text to busy time --------------------------------------------------------------
@@ -405,12 +393,12 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
         if charge:
             _check_rules(calendar, days, counter)
         query = recurring_ical_events.of(calendar)
-        low, high = _shifted(days.start, -_PAD), _shifted(days.end, _PAD)
+        low, high = wall_clock.shifted(days.start, -_PAD), wall_clock.shifted(days.end, _PAD)
         for series in query.series:
             counter.check_time()
             for occurrence in _between(series, low, high):
                 counter.spend()
-                start, end = _wall_span(occurrence.start, occurrence.end, zone)
+                start, end = wall_clock.wall_span(occurrence.start, occurrence.end, zone)
                 if not (start < days.end and end > days.start) or end <= start:
                     continue  # outside, or takes no time
                 if len(found) >= MAX_EVENTS:
@@ -503,71 +491,6 @@ def _rule_steps(rule: Mapping, days: int) -> float:
         except (TypeError, ValueError):
             pass
     return steps
-
-
-def _local(moment: _dt.date | _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
-    """A date, a floating time or an aware time as naive local wall-clock time."""
-    if not isinstance(moment, _dt.datetime):
-        return _dt.datetime.combine(moment, _dt.time())
-    if moment.tzinfo is None:
-        return moment
-    return _in_zone(moment, zone).replace(tzinfo=None, fold=0)
-
-
-def _in_zone(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
-    return moment.astimezone(zone) if zone is not None else moment.astimezone()
-
-
-def _wall_span(start: _dt.date | _dt.datetime, end: _dt.date | _dt.datetime,
-               zone: _dt.tzinfo | None) -> tuple[_dt.datetime, _dt.datetime]:
-    """An occurrence as the local wall-clock times it covers. Aware times are compared as aware
-    times: when the clocks go back during one, its naive end may not be after its naive start
-    (00:30-01:00 UTC is 02:30 CEST to 02:00 CET in Berlin), and it then covers the wall-clock
-    times from the earlier of its start and the repeated hour's start, to the later of its end
-    and the moment the clocks went back (03:00): never dropped as taking no time. When they go
-    forward, the naive span already covers it."""
-    if not (isinstance(start, _dt.datetime) and isinstance(end, _dt.datetime)
-            and start.tzinfo is not None and end.tzinfo is not None):
-        return _local(start, zone), _local(end, zone)
-    try:
-        first, last = _in_zone(start, zone), _in_zone(end, zone)
-    except OverflowError:
-        # A time past either end of the calendar in the local zone: that end, which lies
-        # outside every day planner asks for.
-        return _edge_local(start, zone), _edge_local(end, zone)
-    naive_first = first.replace(tzinfo=None, fold=0)
-    naive_last = last.replace(tzinfo=None, fold=0)
-    if first.utcoffset() == last.utcoffset() or end <= start:
-        return naive_first, naive_last
-    before, after = _clocks_change(start, end, zone)
-    return min(naive_first, after), max(naive_last, before)
-
-
-def _edge_local(moment: _dt.datetime, zone: _dt.tzinfo | None) -> _dt.datetime:
-    try:
-        return _in_zone(moment, zone).replace(tzinfo=None, fold=0)
-    except OverflowError:
-        return _dt.datetime.min if moment.year < 5000 else _dt.datetime.max
-
-
-def _clocks_change(start: _dt.datetime, end: _dt.datetime,
-                   zone: _dt.tzinfo | None) -> tuple[_dt.datetime, _dt.datetime]:
-    """Where the local offset changes between two aware times of different offsets: the naive
-    local time the clocks showed as it changed (03:00 when they go back an hour at 03:00), and
-    the one they show after (02:00)."""
-    low, high = start.astimezone(_dt.UTC), end.astimezone(_dt.UTC)
-    offset = _in_zone(low, zone).utcoffset()
-    step = _dt.timedelta(seconds=1)
-    while high - low > step:  # the first moment with the new offset lies in (low, high]
-        middle = low + (high - low) / 2
-        if _in_zone(middle, zone).utcoffset() == offset:
-            low = middle
-        else:
-            high = middle
-    changed = _in_zone(high, zone)
-    moved = (offset or _dt.timedelta()) - (changed.utcoffset() or _dt.timedelta())
-    after = changed.replace(tzinfo=None, fold=0)
-    return after + moved, after
 
 
 def _source_of(occurrence):

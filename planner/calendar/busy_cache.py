@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.days import usable_day
+from planner.base.i18n import t
 from planner.base.inert import inert_line
 
 CACHE_FOLDER = ".planner"  # the notes index's and the memory cache's folder
@@ -89,40 +90,46 @@ def load(path: Path, digest: str) -> Cached | Damaged | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
-        return Damaged(str(getattr(error, "reason", None) or error.__class__.__name__))
+        return Damaged(str(getattr(error, "reason", None) or t("it cannot be read")))
     text = data.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
     head = lines[0].split("\t")
     if head[0] != FORMAT:
         if head[0].startswith(FORMAT.rsplit("-", 1)[0] + "-") and len(head) == 4:
             return None  # another version's: rebuilt
-        return Damaged("not a busy cache")
+        return Damaged(t("it is not a busy cache"))
     if len(head) != 4 or lines[-1] != "":
-        return Damaged("cut short")
+        return Damaged(t("it is cut short"))
     if head[1] != digest:
         return None  # another source's or zone's
     try:
         return _parsed(head, lines[1:-1])
-    except (ValueError, TypeError, OverflowError) as error:
-        return Damaged(str(error)[:80] or "a wrong value")
+    except _Wrong as wrong:
+        return Damaged(str(wrong))
+    except (ValueError, TypeError, OverflowError):  # a date, time or number that is not one
+        return Damaged(t("it holds a value that cannot be read"))
+
+
+class _Wrong(ValueError):
+    """What is wrong with a cache's line, in words for the person."""
 
 
 def _parsed(head: list[str], lines: list[str]) -> Cached:
     """The cache's days and files; ValueError naming the first thing wrong."""
     first, last = _day(head[2]), _day(head[3])
     if first > last:
-        raise ValueError("its days end before they begin")
+        raise _Wrong(t("its days end before they begin"))
     files: dict[str, tuple[FileKey, list[Occurrence]]] = {}
     occurrences: list[Occurrence] | None = None
     for line in lines:
         kind = line[:1]
         if kind in ("+", "-"):
             if occurrences is None:
-                raise ValueError("an event before its file")
+                raise _Wrong(t("it holds an event before its file"))
             if kind == "+":
                 _, start, end, title = line.split("\t", 3)
                 if inert_line(title) != title:
-                    raise ValueError("a title that is not inert")
+                    raise _Wrong(t("it holds a title that is not inert"))
                 occurrences.append((*_span(start, end), title))
             else:
                 _, start, end = line.split("\t")
@@ -131,18 +138,18 @@ def _parsed(head: list[str], lines: list[str]) -> Cached:
             _, size, mtime, inode, name = line.split("\t", 4)
             key = FileKey(_count(size), _number(mtime), _count(inode))
             if name in files or any(char in name for char in "\t\r"):
-                raise ValueError("a file named twice")
+                raise _Wrong(t("it names a file twice"))
             occurrences = []
             files[name] = (key, occurrences)
         else:
-            raise ValueError("a line of unknown kind")
+            raise _Wrong(t("it holds a line of unknown kind"))
     return Cached(first, last, files)
 
 
 def _day(text: str) -> _dt.date:
     day = _dt.date.fromisoformat(text)
     if not usable_day(day):
-        raise ValueError("a day outside the calendar")
+        raise _Wrong(t("it holds a day outside the calendar"))
     return day
 
 
@@ -151,24 +158,24 @@ def _span(start: str, end: str) -> tuple[_dt.datetime, _dt.datetime]:
     start, both a day inside the calendar's ends."""
     first, last = _dt.datetime.fromisoformat(start), _dt.datetime.fromisoformat(end)
     if first.tzinfo is not None or last.tzinfo is not None:
-        raise ValueError("a time with a zone")
+        raise _Wrong(t("it holds a time with a zone"))
     if not last > first:
-        raise ValueError("an event that ends before it starts")
+        raise _Wrong(t("it holds an event that ends before it starts"))
     if not (usable_day(first.date()) or usable_day(last.date())):
-        raise ValueError("a day outside the calendar")
+        raise _Wrong(t("it holds a day outside the calendar"))
     return first, last
 
 
 def _number(text: str) -> int:
     if not text.lstrip("-").isdigit() or not text.isascii() or len(text) > 30:
-        raise ValueError("a number that is not one")
+        raise _Wrong(t("it holds a number that is not one"))
     return int(text)
 
 
 def _count(text: str) -> int:
     number = _number(text)
     if number < 0:
-        raise ValueError("a negative count")
+        raise _Wrong(t("it holds a negative count"))
     return number
 
 
