@@ -182,3 +182,32 @@ def test_an_answer_typed_again_after_it_was_carried_is_sent_once(home: Path) -> 
     other = chinese("-n", "-C", run, "-r", "还有周六")
     contents = [message.get("content") for message in json.loads(other.stdout)["messages"]]
     assert contents[-2:] == ["周五下午", "还有周六"]
+
+
+def test_os_errors_are_named_by_their_errno_not_their_words() -> None:
+    import errno
+    import socket
+    import ssl
+
+    from planner.base import i18n
+    from planner.base.oserrors import os_reason, reason_within
+
+    # Another C library or locale words it otherwise: the kind is the errno.
+    assert os_reason(ConnectionRefusedError(errno.ECONNREFUSED, "Verbindung verweigert")) == \
+        "Connection refused"
+    wrapped = Exception("[Errno 104] Connection reset by peer")
+    assert reason_within(wrapped) == "Connection reset by peer"
+    lookup = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    assert reason_within(Exception("the server closed the connection")) is None
+    outer = ConnectionError("connect failed")
+    outer.__cause__ = lookup
+    assert reason_within(outer) == "Name or service not known"
+    # TLS's numbers are not errno's: 1 is not "Operation not permitted".
+    tls = ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] verify failed")
+    assert reason_within(tls) is None and "permitted" not in os_reason(tls)
+    try:
+        i18n.install("zh")
+        assert i18n.shown(os_reason(ConnectionResetError(errno.ECONNRESET, "x"))) != \
+            "Connection reset by peer"
+    finally:
+        i18n.install("en")

@@ -66,6 +66,7 @@ _REASON_OF_KIND = {
     "EDQUOT": "Disk quota exceeded", "EPERM": "Operation not permitted",
     "ETIMEDOUT": "Connection timed out",
 }
+_TLS_MODULES = ("ssl", "_ssl")
 _ERRNO_TEXT = re.compile(r"\[Errno (-?[0-9]{1,5})\] ([^\n]{0,200})")
 _KNOWN_PROBLEMS = frozenset(YAML_PROBLEMS)
 
@@ -75,11 +76,9 @@ def os_reason(error: OSError) -> str:
     errno, so the screen translates them whatever the system printed), else the system's words
     in quotes, as data, under a line of planner's own."""
     import errno
-    import socket
 
-    code = errno.errorcode.get(error.errno or 0)
-    # A name lookup's error numbers are its own (EAI_*), not errno's.
-    if code in _REASON_OF_KIND and not isinstance(error, socket.gaierror):
+    code = errno.errorcode.get(error.errno or 0) if _numbered_by_errno(error) else None
+    if code in _REASON_OF_KIND:
         return _REASON_OF_KIND[code]  # by its kind: errno 111 is Connection refused
     words = error.strerror or str(error) or type(error).__name__
     if words in _KNOWN_REASONS:
@@ -87,6 +86,15 @@ def os_reason(error: OSError) -> str:
     if code is None:
         return t("the system said “{words}”", words=words)
     return t("the system said “{words}” ({code})", words=words, code=code)
+
+
+def _numbered_by_errno(error: OSError) -> bool:
+    """Whether error.errno is an errno value: a name lookup's numbers (EAI_*) and TLS's
+    (SSL_ERROR_*) are their own."""
+    import socket
+
+    return not isinstance(error, (socket.gaierror, socket.herror)) and \
+        type(error).__module__ not in _TLS_MODULES
 
 
 def reason_within(error: BaseException) -> str | None:
@@ -97,7 +105,8 @@ def reason_within(error: BaseException) -> str | None:
     current: BaseException | None = error
     while current is not None and len(seen) < 16 and current not in seen:
         if isinstance(current, OSError) and current.errno is not None:
-            return os_reason(current)
+            # A TLS failure keeps the library's own words.
+            return None if type(current).__module__ in _TLS_MODULES else os_reason(current)
         seen.append(current)
         current = current.__cause__ or current.__context__
     for each in seen:
