@@ -29,7 +29,7 @@ SAMPLES = {
     events.RefusedCall: events.RefusedCall(2, "propose_review_plan", "already saved"),
     events.Notice: events.Notice("No terminal: nothing is asked."),
 }
-NOT_EVENTS = {events.ConfirmRequest, events.GoalOutlook, events.Prompt, events.Outcome}
+NOT_EVENTS = {events.ConfirmRequest, events.Prompt, events.Outcome}
 
 
 def event_classes() -> set[type]:

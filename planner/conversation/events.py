@@ -13,25 +13,11 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from planner.base.days import AfterLastDay
+    from planner.memory.readiness import GoalOutlook
     from planner.model.costs import Tally
     from planner.notes.catalog import Note
     from planner.plans.changes import Change
     from planner.plans.study import Proposal
-
-
-class GoalOutlook(NamedTuple):
-    """A goal's readiness on its day as the SAVE screen shows it: how many of its notes reach
-    `retention` with this plan and without it, the notes still short (recall 0-1, least ready
-    first) and the goal's notes no session of the plan holds."""
-
-    name: str
-    date: _dt.date
-    retention: float
-    total: int
-    ready_with: int
-    ready_without: int
-    not_ready: tuple[tuple[str, float], ...]
-    uncovered: tuple[str, ...]
 
 
 class ConfirmRequest(NamedTuple):

@@ -16,7 +16,6 @@ from planner.base.config import Config
 from planner.base.i18n import t
 from planner.conversation.events import (
     ConfirmRequest,
-    GoalOutlook,
     Looked,
     ModelText,
     Notice,
@@ -67,6 +66,7 @@ from planner.records.summary import ToolResult
 if TYPE_CHECKING:
     from planner.base.days import AfterLastDay
     from planner.calendar.timetable import Timetable
+    from planner.memory.readiness import GoalOutlook
     from planner.memory.review_memory import ReviewMemory
 
 PLANS_DIR = plans.PLANS_DIR
@@ -369,8 +369,8 @@ class _Run(RunState):
         from planner.memory.readiness import readiness_line
 
         try:
-            return GoalOutlook(*readiness_line(self.home, self.mode, goal, plan, self.memory,
-                                               self.today, self.config))
+            return readiness_line(self.home, self.mode, goal, plan, self.memory, self.today,
+                                  self.config)
         except Exception:  # a prediction helps the decision; it must never stop it
             return None
 

@@ -9,7 +9,8 @@ from planner.base.i18n import _, shown
 from planner.base.inert import inert_line
 
 if TYPE_CHECKING:
-    from planner.conversation.events import ConfirmRequest, GoalOutlook
+    from planner.conversation.events import ConfirmRequest
+    from planner.memory.readiness import GoalOutlook
     from planner.plans.study import StudyPlan
 
 MAX_NAMED = 10  # notes named one by one on the screen; the rest are counted
