@@ -67,9 +67,9 @@ def _outlook_rows(outlook: GoalOutlook) -> list[tuple[str, str, str]]:
         date=outlook.date.isoformat(), ready=outlook.ready_with, total=outlook.total,
         percent=round(outlook.retention * 100), without=outlook.ready_without), "bold"))
     if outlook.not_ready:
-        rows.append((_("Not ready"), _named([
+        rows.append(("", _("not ready: {notes}").format(notes=_named([
             _("{note} {percent}%").format(note=inert_line(note), percent=round(recall * 100))
-            for note, recall in outlook.not_ready]), WARN))
+            for note, recall in outlook.not_ready])), WARN))
     return rows
 
 
