@@ -211,3 +211,13 @@ def test_os_errors_are_named_by_their_errno_not_their_words() -> None:
             "Connection reset by peer"
     finally:
         i18n.install("en")
+
+
+def test_a_schedule_mark_is_never_split_at_any_width() -> None:
+    from planner.ui.wrapping import wrap_plain
+
+    for mark in ("[due in 12 days (2026-12-16)]", "[12 天后到期（2026-12-16）]", "[新笔记]"):
+        for width in range(40, 81):
+            line = "N1  RAG 的基本流程  (notes/第三章/检索.md) " + "x" * (width % 17) + "  " + mark
+            assert any(mark in shown for shown in wrap_plain(line, width, 0).split("\n")), \
+                (mark, width)

@@ -24,7 +24,7 @@ _CLOSING = frozenset("，。、；：？！）》」』】〕〉”’…,.;:?!)
 # Never at the end of a line: opening punctuation.
 _OPENING = frozenset("（《「『【〔〈“‘([{")
 _SHORT_QUOTE = 6  # characters: a quoted word this short stays on one line
-_SHORT_MARK = 16  # characters: a bracketed mark this short ([新笔记], [逾期 3 天]) stays whole
+_SHORT_MARK = 32  # characters: a mark this short ([新笔记], [due in 12 days (…)]) stays whole
 # A run of characters between spaces and Chinese sentence punctuation (a path is one of them).
 _RUN = re.compile(r"[^\s，。、；：？！“”《》「」]+")
 
