@@ -9,7 +9,7 @@ NUMBER = re.compile(r"[0-9]+(?:[.,:/-][0-9]+)*")
 UNIT = re.compile(
     r" ?(?:分钟|小时|毫秒|字节|周年|天|次|条|个|周|秒|年|月|日|行|列|页|项|张|份|分|倍|号|"
     r"点|名|篇|场|节|遍|位|步|人|处|种|组|部|本|门|轮|晚|笔)"
-    r"| (?:minutes?|hours?|days?|weeks?|months?|years?|seconds?|s|ms|calls?|sessions?|reviews?|"
+    r"| (?:minutes?|min|hours?|days?|weeks?|months?|years?|seconds?|s|ms|calls?|sessions?|reviews?|"
     r"notes?|plans?|events?|runs?|columns?|lines?|times?|tokens?|KiB|MiB|GiB|%)(?![A-Za-z])")
 
 
