@@ -99,8 +99,8 @@ def test_goals_are_listed_when_the_config_has_them(home: Path,
     result = runner.invoke(app, ["where", "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["goals"] == [
-        {"name": "JLPT N2", "date": "2026-12-06", "selectors": 2},
-        {"name": "读解", "date": "2027-01-08", "selectors": 1}]
+        {"name": "JLPT N2", "date": "2026-12-06", "selectors": 2, "retention": None},
+        {"name": "读解", "date": "2027-01-08", "selectors": 1, "retention": None}]
     table = runner.invoke(app, ["where"], catch_exceptions=False)
     text = " ".join(table.stdout.split())
     assert "Goals JLPT N2 on 2026-12-06" in text and "读解 on 2027-01-08" in text
@@ -128,3 +128,19 @@ def test_a_relative_busy_calendar_is_looked_for_beside_the_config(home: Path,
     (busy,) = json.loads(result.stdout)["busy_calendars"]
     assert (busy["place"], busy["readable"], busy["problem"]) == (
         str(settings / "cal"), False, "does not exist")
+
+
+def test_the_configs_goals_are_listed(home: Path) -> None:
+    (home / "config.json").write_text(json.dumps({"desired_retention": 0.85, "goals": [
+        {"name": "JLPT N2", "date": "2027-07-04", "notes": ["tag:jlpt", "N1"], "retention": 0.9},
+        {"name": "读解", "date": "2027-01-08", "notes": ["folder:jp/"]}]}, ensure_ascii=False))
+    report = where()
+    assert report["goals"] == [
+        {"name": "JLPT N2", "date": "2027-07-04", "selectors": 2, "retention": 0.9},
+        {"name": "读解", "date": "2027-01-08", "selectors": 1, "retention": 0.85}]
+    text = " ".join(run_planner("where").stdout.split())
+    assert "Goals JLPT N2 on 2027-07-04" in text and "读解 on 2027-01-08" in text
+    (home / "config.json").write_text("{}")
+    assert where()["goals"] == []
+    assert "Goals none goals in the config sets them" in " ".join(
+        run_planner("where").stdout.split())

@@ -192,9 +192,10 @@ def _goal(goal) -> dict:
     def field(name: str):
         return goal.get(name) if isinstance(goal, dict) else getattr(goal, name, None)
 
-    date, notes = field("date"), field("notes")
+    date, notes, retention = field("date"), field("notes"), field("retention")
     return {"name": str(field("name")), "date": None if date is None else str(date),
-            "selectors": len(notes) if isinstance(notes, (list, tuple)) else None}
+            "selectors": len(notes) if isinstance(notes, (list, tuple)) else None,
+            "retention": retention if isinstance(retention, (int, float)) else None}
 
 
 def _memory_in_use(folder) -> dict:
