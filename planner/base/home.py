@@ -22,6 +22,10 @@ MARKERS = (CONFIG_FILE, "plans", "tool-records", "notes")
 HERE = Path(".")
 
 
+# Where a home folder is, as code that only reads or writes in it takes it.
+HomePath = str | os.PathLike[str]
+
+
 class Home(NamedTuple):
     """The home folder in use and the rule that chose it."""
 

@@ -10,12 +10,12 @@ imports fsrs: next due dates come through planner.memory.review_memory, which im
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base.days import AfterLastDay, usable_time
 from planner.base.errors import Failure, UsageError
+from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.memory import log as review_log
 from planner.plans import files as plans
@@ -23,7 +23,6 @@ from planner.plans import files as plans
 if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
 
-Home = str | os.PathLike[str]
 REVIEW_KEYS = ("review_id", "note_id", "title", "run_id", "reviewed_at", "rating", "minutes",
                "undone")
 
@@ -64,13 +63,13 @@ def marks_from(events: Sequence) -> plans.Marks:
     return plans.Marks(done, review_log.dropped_runs(events), review_log.moves(events))
 
 
-def read_marks(home: Home) -> tuple[plans.Marks, list[str]]:
+def read_marks(home: HomePath) -> tuple[plans.Marks, list[str]]:
     """The marks of home's review log and its warnings; raises reviews.ReviewLogError."""
     log = review_log.read_log(home)
     return marks_from(log.events), log.warnings
 
 
-def quiet_marks(home: Home) -> plans.Marks:
+def quiet_marks(home: HomePath) -> plans.Marks:
     """The marks of home's review log; none when it cannot be read (its warnings unsaid), nor
     when there is no log."""
     try:
@@ -79,7 +78,7 @@ def quiet_marks(home: Home) -> plans.Marks:
         return plans.NO_MARKS
 
 
-def read_log(home: Home) -> review_log.LogContents:
+def read_log(home: HomePath) -> review_log.LogContents:
     """The log's events and warnings, or Failed with the one line saying why not."""
     try:
         return review_log.read_log(home)
@@ -90,7 +89,7 @@ def read_log(home: Home) -> review_log.LogContents:
 # --- planner done -------------------------------------------------------------------------------
 
 
-def plan_rows(home: Home, run_id: str, today: _dt.date, marks: plans.Marks) -> list[dict]:
+def plan_rows(home: HomePath, run_id: str, today: _dt.date, marks: plans.Marks) -> list[dict]:
     """The rows of the saved plan `run_id` in plans/ (one, or one per session); Refused when
     it is a demo plan, has a problem, or the run saved none."""
     try:
@@ -133,7 +132,7 @@ def target_of(rows: Sequence[dict], run_id: str) -> Target:
     return Target(open_rows[0])
 
 
-def latest_open(home: Home, today: _dt.date, marks: plans.Marks) -> Target:
+def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
     """With no RUN: the most recent saved plan dated today or earlier with no reviews yet (a
     series: its earliest open session)."""
     try:
@@ -274,7 +273,7 @@ def parse_date(text: str) -> _dt.date:
         raise Refused(t("--date {date}: not a real calendar date", date=text)) from None
 
 
-def record_done(home: Home, target: Target, note_ids: Sequence[str], rating: str,
+def record_done(home: HomePath, target: Target, note_ids: Sequence[str], rating: str,
                 minutes: int | None, reviewed_at: _dt.datetime) -> list[review_log.Review]:
     """One review line per note, in one append; Failed with the log as it was."""
     try:
@@ -309,7 +308,7 @@ def find_review(log: review_log.LogContents, wanted: str) -> review_log.Review:
                     log=review_log.LOG_NAME))
 
 
-def undo(home: Home, log: review_log.LogContents, review: review_log.Review) -> None:
+def undo(home: HomePath, log: review_log.LogContents, review: review_log.Review) -> None:
     """Append the undo line of `review`; Refused when it is already undone."""
     if review.review_id in review_log.undone_ids(log.events):
         raise Refused(t("review {review_id} is already undone; it no longer counts",
@@ -346,7 +345,7 @@ def review_row(review: review_log.Review, title: str | None, undone: bool = Fals
 # --- planner drop ---------------------------------------------------------------------------------
 
 
-def drop(home: Home, rows: Sequence[dict], run_id: str, undo: bool = False) -> None:
+def drop(home: HomePath, rows: Sequence[dict], run_id: str, undo: bool = False) -> None:
     """Say that a saved plan will not happen (or, `undo`, that it will after all)."""
     if undo and not rows[0]["dropped"]:
         raise Refused(t("{file} is not dropped; nothing to bring back", file=rows[0]["file"]))

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from planner.base import days, storage, strictjson
 from planner.base.errors import Failure
+from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.plan import (
@@ -76,7 +77,6 @@ _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 MAX_NOTE_TITLE = 1000
 
 
-Home = str | os.PathLike[str]  # the home folder, as a path or its text
 
 
 def is_run_id(value: object) -> bool:
@@ -147,7 +147,7 @@ def plan_file_content(
     return storage.to_json(data, indent=2)
 
 
-def plans_dir(home: Home, demo: bool) -> str:
+def plans_dir(home: HomePath, demo: bool) -> str:
     """The path of home/plans (or home/demo-plans) as a plain string."""
     return os.path.join(os.fspath(home), PLANS_DIR["demo" if demo else "live"])
 
@@ -210,7 +210,7 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
         return [_problem_row(label, shown, problem)]
 
 
-def list_plans(home: Home, demo: bool, include_past: bool, today: _dt.date,
+def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
                marks: Marks = NO_MARKS) -> list[dict]:
     """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
     then every file that has a problem; raises PlansError when the folder cannot be listed.
@@ -262,7 +262,7 @@ def _mark(row: dict, marks: Marks) -> None:
             row["moved"] = True
 
 
-def confirmation_warnings(home: Home, mode: str, plan: Proposal,
+def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
                           today: _dt.date,
                           dropped: Callable[[], frozenset[str]] = frozenset) -> list[str]:
     """One-line warnings for the SAVE screen about plans already saved; never raises.

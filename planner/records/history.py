@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from planner.base import storage
 from planner.base.errors import Failure
+from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.model import costs
@@ -36,7 +37,6 @@ from planner.records.status import DAMAGED, INTERRUPTED, RUNNING, WORDS, run_wor
 from planner.records.summary import CallEntry, DamagedRun, RunSummary
 
 Run = RunSummary | DamagedRun
-Home = str | os.PathLike[str]
 
 SUMMARY_LIMIT = storage.MIB
 LINKED_FOLDER = t("run folder is a symbolic link (not followed)")
@@ -50,17 +50,17 @@ class RunNotFound(LookupError):
     """No run, or more than one, matches the ID or prefix the person gave."""
 
 
-def records_dir(home: Home) -> str:
+def records_dir(home: HomePath) -> str:
     """The path of home/tool-records as a plain string (cheaper than Path per run)."""
     return os.path.join(os.fspath(home), RECORDS_DIR)
 
 
-def run_ids(home: Home) -> list[str]:
+def run_ids(home: HomePath) -> list[str]:
     """Run folder names, newest first (run IDs sort by time); [] when there are none."""
     return _scan(home)[0]
 
 
-def _scan(home: Home) -> tuple[list[str], frozenset[str]]:
+def _scan(home: HomePath) -> tuple[list[str], frozenset[str]]:
     """Run folder names newest first, and those of them that are symbolic links."""
     folder = records_dir(home)
     links = []
@@ -278,7 +278,7 @@ def _title(summary: RunSummary) -> str | None:
     return None if plan is None else plan.title
 
 
-def list_runs(home: Home, limit: int | None = None) -> tuple[list[RunRow], int]:
+def list_runs(home: HomePath, limit: int | None = None) -> tuple[list[RunRow], int]:
     """The newest `limit` runs (None: all), damaged ones included; and how many exist."""
     names, links = _scan(home)
     # Only the runs shown are read: `planner runs` in a terminal stays instant on 10,000 runs.
@@ -287,7 +287,7 @@ def list_runs(home: Home, limit: int | None = None) -> tuple[list[RunRow], int]:
     return rows, len(names)
 
 
-def _each_run(home: Home, names: list[str], links: frozenset[str]) -> Iterator[tuple[str, Run]]:
+def _each_run(home: HomePath, names: list[str], links: frozenset[str]) -> Iterator[tuple[str, Run]]:
     """Each named run and its typed summary, read one at a time and let go."""
     folder = records_dir(home)
     for run_id in names:
@@ -327,7 +327,7 @@ class CostReport(NamedTuple):
         }
 
 
-def cost_report(home: Home) -> CostReport:
+def cost_report(home: HomePath) -> CostReport:
     """Every run's counts (demo and damaged runs counted apart), newest first, and the total."""
     runs = []
     total = Tally()
@@ -346,7 +346,7 @@ def cost_report(home: Home) -> CostReport:
     return CostReport(runs, total, simulated, damaged)
 
 
-def find_run(home: Home, wanted: str) -> str:
+def find_run(home: HomePath, wanted: str) -> str:
     """The run ID that equals `wanted`, or the only one starting with it; else RunNotFound."""
     names = run_ids(home)
     if wanted in names:
@@ -426,7 +426,7 @@ class RunDetail(NamedTuple):
         }
 
 
-def run_detail(home: Home, run_id: str, prices) -> RunDetail:
+def run_detail(home: HomePath, run_id: str, prices) -> RunDetail:
     """One run in full, for `planner show`; a damaged one says why."""
     folder = records_dir(home)
     path = os.path.join(folder, run_id)
