@@ -22,7 +22,7 @@ import pytest
 from conftest import PLANNER, ROOT, all_files, run_planner, snapshot
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
-from planner.model.keys import shown_command
+from planner.base.secrets import shown_command
 
 SECRET = "sk-typed-SECRET-0123456789abcdef"
 STORED = "sk-stored-in-keyring-9876543210"

@@ -23,11 +23,11 @@ from people import saying
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 
 from planner.base import providers
+from planner.base import secrets as keys
 from planner.base.config import ConfigError, MissingKey, parse_config
+from planner.base.secrets import find_key
 from planner.conversation.flow import run_flow
-from planner.model import keys
 from planner.model.client import LiveClient
-from planner.model.keys import find_key
 from planner.notes.catalog import SAMPLE_NOTES
 
 COMMAND = [sys.executable, str(ROOT / "tests" / "key_command.py")]
@@ -359,7 +359,7 @@ def test_keyring_is_imported_only_when_the_keyring_is_consulted() -> None:
     code = ("import os, sys\n"
             "os.environ['DEEPSEEK_API_KEY'] = 'sk-from-env-0123'\n"
             "from planner.base.config import parse_config\n"
-            "from planner.model.keys import find_key\n"
+            "from planner.base.secrets import find_key\n"
             "find_key(parse_config({}), None)\n"
             "print('keyring' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

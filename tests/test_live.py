@@ -300,8 +300,8 @@ def test_first_request_is_exactly_what_the_server_received(
     assert body["thinking"] == {"type": "disabled"}
     assert "extra_body" not in body and "response_format" not in body
     # SPEC 16: the series tool is offered beside the plan tool.
-    assert [tool["function"]["name"] for tool in body["tools"]] == ["save_review_plan",
-                                                                    "save_review_series", "save_study_plan"]
+    assert [tool["function"]["name"] for tool in body["tools"]] == [
+        "save_review_plan", "save_review_series", "save_study_plan"]
     system, user = body["messages"]
     assert system["role"] == "system" and today().isoformat() in system["content"]
     assert user == {"role": "user", "content": REQUEST}

@@ -17,6 +17,7 @@ from stub_server import PLAN, Reply, StubServer
 
 from planner.base import providers
 from planner.base.config import ConfigError, Prices, parse_config
+from planner.base.secrets import find_key
 from planner.model.chat_wire import (
     ReplyError,
     Turn,
@@ -25,7 +26,6 @@ from planner.model.chat_wire import (
     tool_message,
 )
 from planner.model.client import LiveClient, ModelCallError
-from planner.model.keys import find_key
 from planner.plans.plan import parse_arguments, tool_definition
 
 KEY = "sk-provider-test-0123456789"

@@ -18,9 +18,9 @@ from stub_server import PLAN, Reply, StubServer
 from test_providers import PRESET, THINKING, check_assistant
 
 from planner.base.config import parse_config
+from planner.base.secrets import find_key
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient
-from planner.model.keys import find_key
 from planner.notes.catalog import SAMPLE_NOTES
 
 KEY = "sk-provider-flow-0123456789"

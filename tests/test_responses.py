@@ -456,7 +456,7 @@ def test_help_imports_neither_keyring_nor_the_responses_code() -> None:
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines()
                 if line.startswith("import time:")}
     assert "planner.cli.app" in imported or "planner" in imported
-    assert not {"keyring", "planner.model.keys", "planner.model.responses_wire"} & imported
+    assert not {"keyring", "planner.base.secrets", "planner.model.responses_wire"} & imported
 
 
 def test_the_stub_answers_responses_requests_only_on_their_paths(server: StubServer) -> None:

@@ -287,8 +287,8 @@ class Questions:
         self.screen.ask_until(_("Model"), now, accept)
 
     def key(self) -> None:
+        from planner.base import secrets as keys
         from planner.base.config import parse_config
-        from planner.model import keys
 
         config = parse_config(self.data, self.target.name)
         self.key_user = keys.key_user(config)
@@ -473,7 +473,7 @@ def _busy_source(word: str, found: list[Found], target: Path) -> dict[str, str]:
 
 def _store_key(answers: Answers) -> None:
     """The key typed for the OS keyring, stored as `planner key set` stores it."""
-    from planner.model import keys
+    from planner.base import secrets as keys
 
     try:
         keys.set_key(answers.key_user, answers.secret or "")

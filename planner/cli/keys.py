@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     pass
 
 # --- Keys in the OS keyring: planner key set / forget / status (SPEC 18) -------------------------
-# planner.model.keys imports the keyring library (an optional extra) only when the keyring is used.
+# planner.base.secrets imports the keyring library (an optional extra) only when it is used.
 
 def key_command(ctx: typer.Context) -> None:
     """Keep API keys (and CalDAV passwords) in the OS keyring, or see where keys come from.
@@ -42,7 +42,7 @@ ProviderArgument = Annotated[
 
 def _key_failed(error: Exception) -> NoReturn:
     """A keyring problem: a missing extra, no keyring or a refused key is exit 2, else exit 1."""
-    from planner.model.keys import KeyRefused, KeyringUnavailable
+    from planner.base.secrets import KeyRefused, KeyringUnavailable
 
     ui.error(str(error))
     usage = isinstance(error, KeyringUnavailable | KeyRefused)
@@ -61,8 +61,8 @@ def key_set_command(
 
     Example: planner key set openai
     """
+    from planner.base import secrets as keys
     from planner.base.i18n import _
-    from planner.model import keys
 
     config = _workspace(ctx, home, config_path).config()
     try:
@@ -96,7 +96,7 @@ def key_forget_command(
 
     Example: planner key forget openai
     """
-    from planner.model import keys
+    from planner.base import secrets as keys
 
     config = _workspace(ctx, home, config_path).config()
     try:
@@ -120,8 +120,8 @@ def key_status_command(
 
     Example: planner key status
     """
+    from planner.base import secrets as keys
     from planner.base.i18n import language, shown
-    from planner.model import keys
 
     config = _workspace(ctx, home, config_path).config()
     rows = keys.key_status(config, terminal=ui.has_terminal())

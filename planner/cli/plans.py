@@ -397,8 +397,8 @@ def sync_command(
 
 
 def _caldav_password(url: str, user: str | None) -> str | None:
-    """The CalDAV password from its sources (planner.model.keys); the problems as one line."""
-    from planner.model.keys import KeyProblem, MissingKey, find_caldav_password
+    """The CalDAV password from its sources (planner.base.secrets); the problems as one line."""
+    from planner.base.secrets import KeyProblem, MissingKey, find_caldav_password
 
     ask = ui.ask_hidden if ui.has_terminal() else None
     try:

@@ -327,8 +327,8 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
                 else continued_messages(request, continues[1], notes, today, memory, timetable))
     body = build_request(config, messages, registry_for(notes, today, memory, timetable),
                          "auto")
+    from planner.base.secrets import key_source
     from planner.conversation.protocol import endpoint
-    from planner.model.keys import key_source
 
     where = {"url": config.base_url, "endpoint": endpoint(config)}
     # A notes folder is indexed to count its notes: that cache is the one thing written.
@@ -375,8 +375,8 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
     import datetime as _dt
 
     from planner.base.config import MissingKey
+    from planner.base.secrets import find_key
     from planner.model.client import LiveClient
-    from planner.model.keys import find_key
 
     ask = ui.ask_hidden if ui.has_terminal() else None
     try:

@@ -1,4 +1,5 @@
-"""Where the API key comes from (SPEC 18), in this order, and storing one in the OS keyring.
+"""The secrets: where the API key comes from (SPEC 18), in this order; CalDAV passwords beside
+it; storing either in the OS keyring.
 
 1. the environment variable config names (`api_key_env`);
 2. `api_key_cmd` in config: an argument list run without a shell, 10-second timeout, the first
