@@ -107,7 +107,7 @@ def test_a_fit_never_counts_them(home):
 def test_a_fit_counts_them_under_skipped_and_memory_json_reads_back(home):
     import learner
 
-    from planner.memory import fitted
+    from planner.memory import memory_file
 
     start = NOW - _dt.timedelta(days=120)
     counted = [review_log.Review(f"R{number:06d}", card, None, moment.replace(microsecond=0),
@@ -123,4 +123,4 @@ def test_a_fit_counts_them_under_skipped_and_memory_json_reads_back(home):
     assert shown["sources"][0]["skipped"] == {"undone": 0, "unreadable": 0, "future": 3}
     assert SKIPPED in done.stderr
     if shown["adopted"]:
-        assert fitted.read_memory(home).data["sources"] == shown["sources"]
+        assert memory_file.read_memory(home).data["sources"] == shown["sources"]

@@ -13,8 +13,8 @@ from rich.cells import cell_len
 
 from planner.memory import log as review_log
 from planner.memory import readiness
+from planner.memory.marking import quiet_marks
 from planner.memory.review_memory import ReviewMemory
-from planner.memory.reviewing import quiet_marks
 
 RUN = "20261201T100000Z-goal01"
 

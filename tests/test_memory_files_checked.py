@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import run_planner
 
-from planner.memory import cache, fitted
+from planner.memory import cache, memory_file
 from planner.memory import log as review_log
 from planner.memory.schedule import DEFAULT_PARAMETERS, scheduler_parameters
 
@@ -181,8 +181,8 @@ DAMAGED_MEMORY = {
 def test_a_damaged_memory_file_is_refused_with_what_is_wrong(home, kind):
     text, words = DAMAGED_MEMORY[kind]
     (home / "memory.json").write_text(text, encoding="utf-8")
-    with pytest.raises(fitted.MemoryFileError) as refused:
-        fitted.read_memory(home)
+    with pytest.raises(memory_file.MemoryFileError) as refused:
+        memory_file.read_memory(home)
     message = str(refused.value)
     assert "memory.json is damaged" in message and words in message, message
     assert "\n" not in message
@@ -190,12 +190,12 @@ def test_a_damaged_memory_file_is_refused_with_what_is_wrong(home, kind):
 
 def test_what_fit_and_reset_write_reads_back(home):
     (home / "memory.json").write_text(_fit(), encoding="utf-8")
-    assert fitted.read_memory(home).parameters == tuple(DEFAULT_PARAMETERS)
+    assert memory_file.read_memory(home).parameters == tuple(DEFAULT_PARAMETERS)
     (home / "memory.json").write_text(json.dumps(
         {"version": 1, "parameters": None, "reset_at": "2026-11-02T10:00:00Z",
          "previous": {"log_loss": 0.3, "rmse_bins": 0.05, "parameters": list(DEFAULT_PARAMETERS),
                       "fitted_at": "2026-11-01T10:00:00Z"}}), encoding="utf-8")
-    assert fitted.read_memory(home).parameters is None
+    assert memory_file.read_memory(home).parameters is None
 
 
 @pytest.mark.parametrize("kind", ["NaN", "a time without a zone"])  # every kind: above

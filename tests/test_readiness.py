@@ -13,8 +13,8 @@ from pathlib import Path
 import fsrs
 import pytest
 
-from planner.memory import fitted, readiness
 from planner.memory import log as review_log
+from planner.memory import memory_file, readiness
 from planner.memory.review_memory import ReviewMemory
 from planner.memory.schedule import DEFAULT_PARAMETERS, replay
 
@@ -149,7 +149,7 @@ def test_the_saved_sessions_ahead_leave_out_the_dropped_the_done_and_the_past(
     review_log.append(home, [review_log.Drop("20261201T100000Z-aaaaaa#3", at("2026-12-02T10:00"))])
     review_log.record_reviews(home, ["steady"], "good", run_id="20261201T100000Z-aaaaaa#4",
                               reviewed_at=at("2026-12-03T10:00"))
-    from planner.memory.reviewing import quiet_marks
+    from planner.memory.marking import quiet_marks
 
     saved = readiness.read_saved_sessions(home, TODAY, quiet_marks(home))
     assert len(saved) == 5 and {each.goal for each in saved} == {"JLPT N2"}
@@ -161,7 +161,7 @@ def test_the_save_screen_line_with_the_plan_and_without_it(home: Path) -> None:
     for note_id, history in HISTORIES.items():
         for moment, rating in history:
             review_log.record_reviews(home, [note_id], rating, reviewed_at=at(moment))
-    fitted.write_memory(home, {"version": 1, "parameters": list(FITTED),
+    memory_file.write_memory(home, {"version": 1, "parameters": list(FITTED),
                                "fitted_at": "2026-12-01T10:00:00Z", "reviews": 60,
                                "sources": [], "log_loss": 0.3, "rmse_bins": 0.05,
                                "previous": {"log_loss": 0.4, "rmse_bins": 0.07}})

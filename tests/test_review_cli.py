@@ -23,7 +23,7 @@ import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
 
 from planner.memory import log as reviews
-from planner.memory import reviewing
+from planner.memory import marking
 from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans import files as plans
 from planner.plans.plan import ReviewPlan, ReviewSeries
@@ -304,7 +304,7 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
 def test_a_dropped_plan_is_not_a_duplicate_on_the_save_screen(home: Path) -> None:
     save(home, RUN, plan(4))
     ok("drop", RUN)
-    dropped = lambda: reviewing.quiet_marks(home).dropped  # noqa: E731 - as the flow passes it
+    dropped = lambda: marking.quiet_marks(home).dropped  # noqa: E731 - as the flow passes it
     assert plans.confirmation_warnings(home, "live", plan(4), today(), dropped) == []
 
 

@@ -24,7 +24,7 @@ from planner.conversation.flow import run_flow
 from planner.conversation.protocol import as_catalog
 from planner.conversation.turn_values import Limits
 from planner.memory import log as reviews
-from planner.memory import reviewing
+from planner.memory import marking
 from planner.memory.review_memory import ReviewMemory
 from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES, Note
@@ -64,7 +64,7 @@ def single(offset: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
 
 def listing(home: Path, include_past: bool = True) -> list[dict]:
     """The listing `planner plans` shows: marked by the review log, read quietly."""
-    return plans.list_plans(home, False, include_past, today(), reviewing.quiet_marks(home))
+    return plans.list_plans(home, False, include_past, today(), marking.quiet_marks(home))
 
 
 def sessions(rows: list[dict]) -> list[tuple]:
@@ -163,7 +163,7 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
     reviews.log_path(home).mkdir()  # a folder where the log should be: cannot be read
     assert [(row["done"], row["dropped"]) for row in listing(home)] == [(False, False)] * 2
     with pytest.raises(reviews.ReviewLogError):
-        reviewing.read_marks(home)
+        marking.read_marks(home)
 
 
 # --- warnings before SAVE look at every session -------------------------------------------------
@@ -171,7 +171,7 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
 
 def warnings_for(home: Path, plan: ReviewPlan | ReviewSeries) -> list[str]:
     return plans.confirmation_warnings(home, "live", plan, today(),
-                                       lambda: reviewing.quiet_marks(home).dropped)
+                                       lambda: marking.quiet_marks(home).dropped)
 
 
 def test_a_series_is_warned_about_each_session_date_that_holds_plans(home: Path) -> None:

@@ -11,7 +11,7 @@ from planner.calendar.ics import UID_SUFFIX, EventSpec
 
 def with_revisions(events: Iterable[EventSpec],
                    revisions: dict[str, tuple[int, _dt.datetime]]) -> list[EventSpec]:
-    """Each event with the log's changes (memory.reviewing.log_revisions) of its plan (a drop,
+    """Each event with the log's changes (memory.marking.log_revisions) of its plan (a drop,
     a drop-undo) and of itself (done, undo): SEQUENCE their number, LAST-MODIFIED the last."""
     return [_with_revision(spec, revisions) for spec in events]
 

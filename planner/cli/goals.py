@@ -37,8 +37,8 @@ def goals_command(
     Example: planner goals --json
     """
     from planner.memory import readiness
+    from planner.memory.marking import marks_from
     from planner.memory.review_memory import ReviewMemory
-    from planner.memory.reviewing import marks_from
 
     workspace = _workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()

@@ -1,7 +1,7 @@
 """A memory model fitted to the person (SPEC 24): planner fit and planner forecast.
 
 The fit and the simulation are planner.memory.fit (fsrs-rs-python, imported only there and only
-by these two commands), Anki's history planner.memory.anki, memory.json planner.memory.fitted,
+by these two commands), Anki's history planner.memory.anki, memory.json planner.memory.memory_file,
 the days ahead planner.memory.forecast; the screens are planner.ui.memory_reports.
 """
 
@@ -47,8 +47,8 @@ def fit_command(
     Example: planner fit --anki ~/collection.colpkg
     """
     from planner.memory import fit as fitting
-    from planner.memory import fitted
     from planner.memory import log as review_log
+    from planner.memory import memory_file
 
     workspace = _workspace(ctx, home, config_path)
     folder = workspace.home
@@ -58,8 +58,8 @@ def fit_command(
         _reset(folder, as_json)
         return
     try:
-        memory = fitted.read_memory(folder)
-    except fitted.MemoryFileError as error:
+        memory = memory_file.read_memory(folder)
+    except memory_file.MemoryFileError as error:
         _usage(str(error))
     future: list[_dt.datetime] = []  # reviews dated after now: never fitted on (one warning)
     try:
@@ -93,7 +93,7 @@ def fit_command(
         ui.info(t("{reason}; nothing was changed", reason=error))
         return
     adopted, reason = _decide(result)
-    record = {"version": fitted.MEMORY_VERSION, "parameters": [round(value, 6) for value in
+    record = {"version": memory_file.MEMORY_VERSION, "parameters": [round(value, 6) for value in
                                                               result.parameters],
               "fitted_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace(
                   "+00:00", "Z"),
@@ -104,8 +104,8 @@ def fit_command(
                            "rmse_bins": round(result.old.rmse_bins, 6)}}
     if adopted:
         try:
-            fitted.write_memory(folder, record)
-        except fitted.MemoryFileError as error:
+            memory_file.write_memory(folder, record)
+        except memory_file.MemoryFileError as error:
             _failed(error)
     if as_json:
         ui.print_json({**record, "adopted": adopted, "reason": reason})
@@ -164,29 +164,29 @@ def _anki_reviews(files: list[Path], sources: list[dict]) -> list[tuple[object, 
 
 
 def _reset(folder: Path, as_json: bool) -> None:
-    from planner.memory import fitted
+    from planner.memory import memory_file
 
     try:
-        previous_data = fitted.read_memory(folder).data
-    except fitted.MemoryFileError:
+        previous_data = memory_file.read_memory(folder).data
+    except memory_file.MemoryFileError:
         previous_data = {}
     previous = {key: previous_data[key] for key in ("log_loss", "rmse_bins", "parameters",
                                                      "fitted_at")
                 if key in previous_data}
-    record = {"version": fitted.MEMORY_VERSION, "parameters": None,
+    record = {"version": memory_file.MEMORY_VERSION, "parameters": None,
               "reset_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace(
                   "+00:00", "Z"),
               "previous": previous}
     try:
-        fitted.write_memory(folder, record)
-    except fitted.MemoryFileError as error:
+        memory_file.write_memory(folder, record)
+    except memory_file.MemoryFileError as error:
         _failed(error)
     reason = t("back to FSRS's default parameters")
     if as_json:
         ui.print_json({**record, "adopted": False, "reason": reason})
         return
     ui.info(t("Reset: due dates use FSRS's default parameters again ({file} keeps the last "
-              "fit under previous).", file=fitted.MEMORY_NAME))
+              "fit under previous).", file=memory_file.MEMORY_NAME))
 
 
 def _retentions(text: str | None) -> list[float]:
@@ -269,7 +269,7 @@ def forecast_command(
         _usage(str(error))
     finally:
         catalog.close()
-    from planner.memory.reviewing import quiet_marks
+    from planner.memory.marking import quiet_marks
     from planner.plans.planned import minutes_by_day
 
     planned = minutes_by_day(folder, today, quiet_marks(folder))

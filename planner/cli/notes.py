@@ -202,12 +202,12 @@ def _memory_in_use(folder) -> dict:
     """The memory model's parameters in use: fitted (memory.json) or FSRS's defaults."""
     import os
 
-    from planner.memory import fitted
+    from planner.memory import memory_file
 
-    path = os.path.abspath(fitted.memory_path(folder))
+    path = os.path.abspath(memory_file.memory_path(folder))
     try:
-        memory = fitted.read_memory(folder)
-    except fitted.MemoryFileError as error:
+        memory = memory_file.read_memory(folder)
+    except memory_file.MemoryFileError as error:
         return {"in_use": "defaults", "file": path, "problem": str(error), "reviews": None,
                 "fitted_at": None}
     fitted_at = memory.data.get("fitted_at")

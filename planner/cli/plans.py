@@ -67,12 +67,12 @@ def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
 def _marks(folder: Path):
     """The done and dropped marks of the review log; none (with one warning) when it cannot
     be read, so the plans are still listed."""
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.memory.log import ReviewLogError
     from planner.plans import files as plans
 
     try:
-        marks, warnings = reviewing.read_marks(folder)
+        marks, warnings = marking.read_marks(folder)
         _log_warnings(warnings)
     except ReviewLogError as error:
         ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
@@ -163,7 +163,7 @@ def export_command(
     import datetime as _dt
 
     from planner.base import storage
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.plans import files as plans
 
     if not (ics or feed or vdir_folder):
@@ -180,7 +180,7 @@ def export_command(
     keeps_all = show_all or feed is not None or vdir_folder is not None
     try:
         rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
-                                reviewing.quiet_marks(folder))
+                                marking.quiet_marks(folder))
     except plans.PlansError as error:
         _failed(error)
     good = [row for row in rows if row["problem"] is None]
@@ -229,10 +229,10 @@ def _log_revisions(home: Path) -> dict:
     """How the review log changed each plan (SPEC 25); none when it cannot be read (its
     warnings are said where the plans are listed)."""
     from planner.memory import log as review_log
-    from planner.memory import reviewing
+    from planner.memory import marking
 
     try:
-        return reviewing.log_revisions(review_log.read_log(home).events)
+        return marking.log_revisions(review_log.read_log(home).events)
     except review_log.ReviewLogError:
         return {}
 
@@ -340,7 +340,7 @@ def sync_command(
 
     from planner.base.install import install_command
     from planner.calendar import caldav_sync
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.plans import files as plans
 
     if caldav_url is None:
@@ -354,7 +354,7 @@ def sync_command(
     config = workspace.config()
     try:
         rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
-                                reviewing.quiet_marks(workspace.home))
+                                marking.quiet_marks(workspace.home))
     except plans.PlansError as error:
         _failed(error)
     good = [row for row in rows if row["problem"] is None]

@@ -26,7 +26,7 @@ from planner.cli.common import (
 if TYPE_CHECKING:
     from planner.base.config import Config
 
-# SPEC 16. The decisions and the writes are in planner.memory.reviewing, the schedules in
+# SPEC 16. The decisions and the writes are in planner.memory.marking, the schedules in
 # planner.memory.review_memory (fsrs is imported only when a due date is computed): --help and
 # the other commands load none.
 
@@ -145,7 +145,7 @@ def done_command(
     import datetime as _dt
 
     from planner.base.i18n import _, shown
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.memory.review_memory import ReviewMemory
 
     workspace = _workspace(ctx, home, config_path)
@@ -162,30 +162,30 @@ def done_command(
         _usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
     config = workspace.config()
     now = _dt.datetime.now(_dt.UTC)
-    reviewed_at = reviewing.review_time(date, now)
+    reviewed_at = marking.review_time(date, now)
     today = now.astimezone().date()
-    log = reviewing.read_log(folder)
+    log = marking.read_log(folder)
     _log_warnings(log.warnings)
-    marks = reviewing.marks_from(log.events)
+    marks = marking.marks_from(log.events)
     if run_id is None and note:
         # A review needs no plan: notes that no open plan holds are recorded on their own.
         try:
-            target = reviewing.latest_open(folder, today, marks)
-        except reviewing.Refused:
+            target = marking.latest_open(folder, today, marks)
+        except marking.Refused:
             target = None
         if target is None or not set(note) <= set(target.row["note_ids"]):
-            target = reviewing.without_plan(note,
+            target = marking.without_plan(note,
                                 _quiet_catalog(folder, config), today)
     elif run_id is None:
-        target = reviewing.latest_open(folder, today, marks)
+        target = marking.latest_open(folder, today, marks)
     else:
         wanted, number = _session_ref(run_id)
         found = _pick_plan_run(folder, wanted)
-        rows = _session_rows(reviewing.plan_rows(folder, found, today, marks),
+        rows = _session_rows(marking.plan_rows(folder, found, today, marks),
                              number)
-        target = reviewing.target_of(rows, found)
-    note_ids = reviewing.chosen_notes(target, note or ())
-    reviewing.check_after_saved(target, reviewed_at)
+        target = marking.target_of(rows, found)
+    note_ids = marking.chosen_notes(target, note or ())
+    marking.check_after_saved(target, reviewed_at)
     if rating is None:
         # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
         rating = "good"
@@ -200,14 +200,14 @@ def done_command(
             except KeyboardInterrupt:
                 ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
                 raise typer.Exit(EXIT_INTERRUPTED) from None
-    recorded = reviewing.record_done(folder, target, note_ids, rating, minutes,
+    recorded = marking.record_done(folder, target, note_ids, rating, minutes,
                           reviewed_at)
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
-    due = reviewing.next_due(memory, note_ids)
+    due = marking.next_due(memory, note_ids)
     titles = {item["id"]: item["title"] for item in target.row["notes"]}
-    rows_out = [{**reviewing.review_row(review, titles.get(review.note_id)),
+    rows_out = [{**marking.review_row(review, titles.get(review.note_id)),
                  "next_due": _iso(due[review.note_id])} for review in recorded]
-    early = reviewing.days_early(target, reviewed_at)
+    early = marking.days_early(target, reviewed_at)
     if early == 1:
         ui.notice(t("{target} is dated {date}: recorded 1 day early.", target=target.shown,
                     date=target.row["date"]))
@@ -224,18 +224,18 @@ def done_command(
 def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
     import datetime as _dt
 
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.memory.review_memory import ReviewMemory
 
     folder = workspace.home
-    log = reviewing.read_log(folder)
+    log = marking.read_log(folder)
     _log_warnings(log.warnings)
-    review = reviewing.find_review(log, wanted)
-    reviewing.undo(folder, log, review)
+    review = marking.find_review(log, wanted)
+    marking.undo(folder, log, review)
     config = workspace.config()
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
-    due = reviewing.next_due(memory, [review.note_id])[review.note_id]
-    row = {**reviewing.review_row(review, None, undone=True), "next_due": _iso(due)}
+    due = marking.next_due(memory, [review.note_id])[review.note_id]
+    row = {**marking.review_row(review, None, undone=True), "next_due": _iso(due)}
     if as_json:
         ui.print_json(row)
         return
@@ -270,13 +270,13 @@ def reviews_command(
 
     Example: planner reviews --note N1
     """
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.memory.log import LOG_NAME
     from planner.notes.catalog import NotesError
 
     workspace = _workspace(ctx, home, config_path)
     folder = workspace.home
-    log = reviewing.read_log(folder)
+    log = marking.read_log(folder)
     _log_warnings(log.warnings)
     catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
     titles: dict[str, str] = {}
@@ -287,7 +287,7 @@ def reviews_command(
             pass  # the reviews are listed by note ID alone
         finally:
             catalog.close()
-    rows = reviewing.review_rows(log, titles, note)
+    rows = marking.review_rows(log, titles, note)
     if as_json:
         ui.print_json_lines(rows)
     else:
@@ -315,7 +315,7 @@ def drop_command(
     """
     import datetime as _dt
 
-    from planner.memory import reviewing
+    from planner.memory import marking
 
     folder = _workspace(ctx, home, None).home
     if run_id.startswith("-") and not run_id[1:].isdigit():
@@ -323,12 +323,12 @@ def drop_command(
                  option=run_id))
     wanted, number = _session_ref(run_id)
     found = _pick_plan_run(folder, wanted)
-    log = reviewing.read_log(folder)
+    log = marking.read_log(folder)
     _log_warnings(log.warnings)
-    rows = _session_rows(reviewing.plan_rows(folder, found, _dt.date.today(),
-                                    reviewing.marks_from(log.events)), number)
+    rows = _session_rows(marking.plan_rows(folder, found, _dt.date.today(),
+                                    marking.marks_from(log.events)), number)
     ref = found if number is None else f"{found}#{number}"
-    reviewing.drop(folder, rows, ref, undo)
+    marking.drop(folder, rows, ref, undo)
     what = rows[0]["file"] if number is None else t(
         "{file} (session {session})", file=rows[0]["file"], session=number)
     if undo:
@@ -361,7 +361,7 @@ def due_command(
     """
     import datetime as _dt
 
-    from planner.memory.fitted import fit_hint
+    from planner.memory.memory_file import fit_hint
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import NotesError, load_catalog
 

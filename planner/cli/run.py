@@ -241,7 +241,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
 
     def marks():
         # Read only when a session is placed (never by a dry run): imported then.
-        from planner.memory.reviewing import quiet_marks
+        from planner.memory.marking import quiet_marks
 
         return quiet_marks(home)
 

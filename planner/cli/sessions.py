@@ -54,7 +54,7 @@ def move_command(
     from planner.cli.reviews import _pick_plan_run
     from planner.cli.run import timetable_for
     from planner.memory import log as review_log
-    from planner.memory import reviewing
+    from planner.memory import marking
     from planner.plans import files as plans
 
     workspace = _workspace(ctx, home, config_path)
@@ -68,10 +68,10 @@ def move_command(
         _usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
-    log = reviewing.read_log(folder)
+    log = marking.read_log(folder)
     _log_warnings(log.warnings)
     found = _pick_plan_run(folder, wanted)
-    rows = reviewing.plan_rows(folder, found, today, reviewing.marks_from(log.events))
+    rows = marking.plan_rows(folder, found, today, marking.marks_from(log.events))
     row = _session_row(rows, found, number)
     clock = start or row["start"] or config.review_time
     until = _deadline(folder, config, row)

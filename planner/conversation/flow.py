@@ -272,7 +272,7 @@ class _Run(RunState):
         self._save_or_stop(_NOTHING_SAVED, stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
-        from planner.memory.reviewing import quiet_marks  # the log only when a plan is shown
+        from planner.memory.marking import quiet_marks  # the log only when a plan is shown
 
         warnings = tuple(plans.confirmation_warnings(
             self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))

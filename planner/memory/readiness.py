@@ -206,7 +206,7 @@ def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, pl
                    memory: ReviewMemory, today: _dt.date, config: Config) -> GoalOutlook:
     """The SAVE screen's readiness: the goal's notes ready on its day with the saved sessions
     and this proposal, and with the saved sessions alone."""
-    from planner.memory.reviewing import quiet_marks
+    from planner.memory.marking import quiet_marks
 
     del mode  # a run for a goal is live; its saved sessions are the home's plans/
     states, parameters = memory_states(memory)
@@ -263,7 +263,7 @@ def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
 def saved_ahead(home: str | os.PathLike[str], goal: GoalTarget, today: _dt.date,
                 default_start: str = DEFAULT_START) -> list[Planned]:
     """The saved sessions a prediction for the goal's day counts, read now."""
-    from planner.memory.reviewing import quiet_marks
+    from planner.memory.marking import quiet_marks
 
     return sessions_ahead(read_saved_sessions(home, today, quiet_marks(home)), today, goal.date,
                           default_start)

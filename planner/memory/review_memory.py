@@ -10,7 +10,7 @@ Everything is read lazily and once: the notes' cards through the cache in `.plan
 a `problem`, and nothing is due from it), the notes' sr-due dates when first needed.
 
 The FSRS parameters are the person's own (SPEC 24): ReviewMemory reads `memory.json` of its
-home itself (planner.memory.fitted), so every caller that builds one from the home (due, done,
+home itself (planner.memory.memory_file), so every caller that builds one from the home (due, done,
 the SAVE screen, due_notes, week) schedules with the fitted parameters, or fsrs's defaults when
 there are none.
 """
@@ -26,7 +26,7 @@ from planner.base.days import AfterLastDay, usable_day
 from planner.base.i18n import t
 from planner.memory import cache
 from planner.memory import log as review_log
-from planner.memory.fitted import MEMORY_NAME, NO_MEMORY, Memory, MemoryFileError, read_memory
+from planner.memory.memory_file import MEMORY_NAME, NO_MEMORY, Memory, MemoryFileError, read_memory
 
 if TYPE_CHECKING:
     from planner.memory.schedule import NoteSchedule
