@@ -1,4 +1,4 @@
-"""The review commands (SPEC 16) without the command line: done, done --undo, reviews, drop.
+"""The log's marks on plans, without the command line: done (and --undo), drop, move, reviews.
 
 planner/cli/app.py picks the run, asks for the rating and shows the results; everything these
 commands decide and write is here. A refusal (the person asked for something that cannot be
