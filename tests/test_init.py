@@ -88,6 +88,12 @@ class Session:
 
     def answer(self, question: str, typed: str) -> None:
         self.child.expect_exact(question)
+        # The line editor shows its cursor once it reads: what is typed before that is dropped
+        # (nothing typed ahead answers a question), so a loaded machine must not race it.
+        try:
+            self.child.expect_exact("\x1b[?25h", timeout=0.5)
+        except pexpect.TIMEOUT:
+            pass  # the hidden key prompt shows no cursor
         self.child.sendline(typed)
 
     def refused(self, because: str) -> None:
