@@ -18,7 +18,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable
 
-from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed
+from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.install import install_command
@@ -141,6 +141,17 @@ def _with_deadline(client_class: type, seconds: float) -> type:
     class Client(client_class):
         deadline_passed = False
 
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            # The socket of every answer, known once its headers are in: closing the session
+            # leaves a body still being read to finish, however slowly it comes.
+            self._sockets = Sockets()
+            self.session.hooks.setdefault("response", []).append(self._traced)
+
+        def _traced(self, response, **_kwargs) -> None:
+            """niquests' response hook, called with the headers, before the body is read."""
+            self._sockets.add(getattr(getattr(response.raw, "connection", None), "sock", None))
+
         def request(self, *args, **kwargs):
             if self.deadline_passed:
                 # The session is closed; a request caldav tries after swallowing the timeout
@@ -150,8 +161,10 @@ def _with_deadline(client_class: type, seconds: float) -> type:
                 return super().request(*args, **kwargs)
 
         def _end(self) -> None:
-            """From the watchdog: closing the session shuts its sockets, waking the read."""
+            """From the watchdog: a read of a body is woken by shutting its socket down, a read
+            of headers by closing the session (which shuts the sockets it still holds)."""
             self.deadline_passed = True
+            self._sockets.shut_down()
             self.session.close()
 
         def __exit__(self, kind, error, traceback) -> None:
