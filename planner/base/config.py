@@ -13,6 +13,7 @@ from planner.base import goals as goals_module
 from planner.base import providers, storage, strictjson, study_hours
 from planner.base.errors import UsageError
 from planner.base.i18n import LANGUAGES, t
+from planner.base.inert import short
 from planner.base.oserrors import os_reason
 
 DEFAULT_CONFIG_FILE = "config.json"
@@ -46,6 +47,12 @@ _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 # $NAME or ${NAME} in a path of the config (notes_dir, busy_calendars' ics and vdir).
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _PATH_KINDS = ("ics", "vdir")
+# A URL or path longer than any server or file system takes is refused at load, never passed on
+# (httpx refuses a URL past 65,536 characters with its own error; a path past PATH_MAX or a part
+# past NAME_MAX is an OSError at its first use).
+MAX_URL_CHARS = 8192
+MAX_PATH_CHARS = 4096
+MAX_PATH_PART = 255
 
 
 class ConfigError(UsageError, ValueError):
@@ -186,7 +193,7 @@ def _set_variables(value: str, source: str, key: str) -> str:
     for found in _VARIABLE.finditer(value):
         if (found[1] or found[2]) not in os.environ:
             raise ConfigError(t("{source}: key '{key}' uses the variable {variable}, which is not "
-                                "set", source=source, key=key, variable=found[0]))
+                                "set", source=source, key=key, variable=short(found[0])))
     return value
 
 
@@ -303,7 +310,7 @@ def _extra_body(value: object, source: str) -> dict:
     for key in value:
         if key in RESERVED_BODY_KEYS:
             raise ConfigError(t("{source}: key 'extra_body.{key}' is set by planner and cannot be "
-                                "replaced", source=source, key=key))
+                                "replaced", source=source, key=short(key)))
     return value
 
 
@@ -349,6 +356,7 @@ def _notes_dir(value: object, source: str) -> str | None:
     if not isinstance(value, str) or not value.strip() or "\0" in value:
         raise ConfigError(t("{source}: key 'notes_dir' must be a folder path (a string) or null",
                             source=source))
+    _path_length(value, source, "notes_dir")
     return _set_variables(value, source, "notes_dir")
 
 
@@ -385,6 +393,7 @@ def _busy_calendars(value: object, source: str) -> tuple[Mapping[str, str], ...]
         if kind == "caldav":
             _check_url(checked["caldav"], source, f"{key}.caldav")
         else:
+            _path_length(checked[kind], source, f"{key}.{kind}")
             _set_variables(checked[kind], source, f"{key}.{kind}")
         sources.append(checked)
     return tuple(sources)
@@ -435,22 +444,34 @@ def _check_url(url: str, source: str, key: str = "base_url") -> None:
     if not url.startswith(("http://", "https://")):
         raise ConfigError(t("{source}: key '{key}' must start with http:// or https://",
                             source=source, key=key))
+    if len(url) > MAX_URL_CHARS:
+        raise ConfigError(t("{source}: key '{key}' is not a valid URL (longer than {most:,} "
+                            "characters)", source=source, key=key, most=MAX_URL_CHARS))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
     except ValueError as error:
         raise ConfigError(t("{source}: key '{key}' is not a valid URL ({reason})",
-                            source=source, key=key, reason=error)) from None
+                            source=source, key=key, reason=short(error))) from None
     if not parts.hostname or any(char.isspace() or not char.isprintable() for char in url):
         raise ConfigError(t("{source}: key '{key}' is not a valid URL (no host, or spaces)",
                             source=source, key=key))
+
+
+def _path_length(value: str, source: str, key: str) -> None:
+    """A path no file system refuses for its length: it would be an OSError at its first use."""
+    if len(value) > MAX_PATH_CHARS or any(len(part.encode("utf-8", "surrogatepass"))
+                                          > MAX_PATH_PART for part in value.split("/")):
+        raise ConfigError(t("{source}: key '{key}' is too long for a path (at most {most:,} "
+                            "characters, {part} bytes between two /)", source=source, key=key,
+                            most=MAX_PATH_CHARS, part=MAX_PATH_PART))
 
 
 def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(t("{source}: unknown key '{key}' (known: {known})", source=source,
-                            key=f"{prefix}{unknown[0]}", known=", ".join(sorted(known))))
+                            key=short(f"{prefix}{unknown[0]}"), known=", ".join(sorted(known))))
 
 
 def _text(value: object, source: str, key: str) -> str:

@@ -126,3 +126,43 @@ def _decide(char: str) -> str:
     if len(_SHOWN) < 4096:  # bounded: a hostile text cannot grow it without limit
         _SHOWN[char] = shown
     return shown
+
+
+# --- What the person wrote, echoed short ------------------------------------------------------
+
+# A config value, path, URL or key echoed in a message is cut to this many characters, with …,
+# like every other outside text: a 900,000-character URL is one line of a few hundred columns.
+SHOWN_CHARS = 120
+# A run of characters with no blank in it, past SHOWN_CHARS: only a value (a URL, path, key)
+# is ever that long. CJK text is left out (full-width punctuation and ideographs): a Chinese
+# line has no spaces, and its words are the program's.
+_LONG_RUN = re.compile(f"[^\\s\u3000-\u9fff\uff00-\uffef]{{{SHOWN_CHARS + 1},}}")
+
+
+def short(value: object, limit: int = SHOWN_CHARS) -> str:
+    """`value` as text of at most `limit` characters: a longer one keeps its start and its end
+    (a URL's host, a path's file name) around `…`."""
+    text = _as_str(value)
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+def short_values(line: str) -> str:
+    """The line with every run of more than SHOWN_CHARS characters without a blank (a URL, a
+    path, a key echoed whole) cut by `short`; quotes and punctuation at its ends are kept."""
+    if len(line) <= SHOWN_CHARS:
+        return line
+    return _LONG_RUN.sub(_cut_run, line)
+
+
+def _cut_run(found: re.Match[str]) -> str:
+    run = found.group()
+    # A value already cut, with its quotes or a colon around it, is not cut twice.
+    if "…" in run and len(run) <= SHOWN_CHARS + _AROUND:
+        return run
+    return short(run)
+
+
+_AROUND = 8  # characters a message puts around a value: quotes, brackets, a colon

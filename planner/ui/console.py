@@ -13,7 +13,7 @@ from rich.text import Text
 
 from planner.base import storage
 from planner.base.i18n import _, shown
-from planner.base.inert import inert_block, inert_line
+from planner.base.inert import inert_block, inert_line, short_values
 
 TTY = "/dev/tty"
 TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
@@ -47,8 +47,9 @@ def error(message: str) -> None:
     label = _("Error:")
     # A full-width colon (错误：) carries its own space.
     space = "" if label.endswith("：") else " "
-    err.print(fitted(Text.assemble((label, "bold red"), space, inert_line(shown(message))),
-                     err), soft_wrap=True)
+    # A value echoed whole (a 900,000-character URL) is cut before the line is translated.
+    line = inert_line(shown(short_values(message)))
+    err.print(fitted(Text.assemble((label, "bold red"), space, line), err), soft_wrap=True)
 
 
 def fitted(text: Text, console: Console) -> Text:
@@ -112,7 +113,8 @@ def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
     # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
     # the terminal itself would cut a word at the edge.
-    err.print(fitted(Text(inert_line(shown(message)), style="dim"), err), soft_wrap=True)
+    err.print(fitted(Text(inert_line(shown(short_values(message))), style="dim"), err),
+              soft_wrap=True)
 
 
 # --- Exact output: JSON and bytes -------------------------------------------------------------
