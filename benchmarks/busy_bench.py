@@ -1,4 +1,5 @@
-"""Time reading busy time (SPEC 23) from a vdir of 10,000 events, a quarter weekly recurring.
+"""Time reading busy time (README "Your week") from a vdir of 10,000 events, a quarter weekly
+recurring.
 
 Usage: .venv/bin/python benchmarks/busy_bench.py [--events N] [--days D] [--repeat R]
 

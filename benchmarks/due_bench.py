@@ -1,4 +1,5 @@
-"""Time `planner due --json` over a long review log against a bare json + fsrs replay (SPEC 16).
+"""Time `planner due --json` over a long review log against a bare json + fsrs replay (README
+"Review memory").
 
 Usage: .venv/bin/python benchmarks/due_bench.py [--lines N] [--notes N] [--repeat R]
 

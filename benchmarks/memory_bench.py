@@ -1,4 +1,5 @@
-"""The fitted memory's speed targets (SPEC 24), side by side, as medians of interleaved runs.
+"""The fitted memory's speed targets (README "A memory fitted to you"), side by side, as medians of
+interleaved runs.
 
 Usage: .venv/bin/python benchmarks/memory_bench.py [--lines N] [--notes N] [--repeat R]
 

@@ -2,7 +2,7 @@
 
 Every figure is a whole process (start-up included), rounds interleaved so machine noise hits
 each command alike; wall time and peak memory come from the child itself (os.wait4). Prints
-medians, ratios and whether each target of SPEC 11 / issue 11 is met:
+medians, ratios and whether each target of README "Your notes" / issue 11 is met:
 
 - building the index from nothing   <= 10x  a bare loop reading every file into an in-memory
                                              FTS5 table

@@ -1,4 +1,4 @@
-"""The live run over the Responses API, side by side with a bare SDK script (SPEC 18).
+"""The live run over the Responses API, side by side with a bare SDK script (README "Providers").
 
 Starts tests/stub_server.py answering as the Responses API (`--bench --api responses`: the
 proposal, then the explanation), points planner at it with config `"api": "responses"`, and

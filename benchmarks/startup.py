@@ -122,7 +122,7 @@ START_UP_TARGETS = {"planner --help": 1.0, "planner --dry-run": 1.0,
 
 def start_up_commands(env: dict) -> dict[str, tuple]:
     """The baseline and the start-up commands: {name: (argv, answer[, env])}."""
-    # SPEC 19: the Chinese interface loads its catalog; at most 1.2x the English start-up.
+    # README "中文界面": the Chinese interface loads its catalog; at most 1.2x the English start-up.
     chinese = {**env, "LANGUAGE": "zh_CN"}
     return {
         BASELINE: ([sys.executable, "-c", "import typer, rich.console"], None),

@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python benchmarks/vdir_bench.py [--plans N] [--repeat R]
 
-SPEC 17. Builds N plan files in plans/ of a temporary home (version 2 as the flow writes them
+README "Calendars". Builds N plan files in plans/ of a temporary home (version 2 as the flow writes
+them
 through planner.plans.files.plan_file_content; dates from a year ago to a year ahead), runs
 `planner export --vdir DIR` once to fill the vdir (one .ics per plan), then runs, interleaved,
 R times each: (a) `planner export --vdir DIR` again (every event unchanged, nothing written),

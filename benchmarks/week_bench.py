@@ -1,4 +1,5 @@
-"""Time `planner week` against `planner plans` on one home (SPEC 23), and what busy calendars add
+"""Time `planner week` against `planner plans` on one home (README "Your week"), and what busy
+calendars add
 before a live run's first request.
 
 Usage: .venv/bin/python benchmarks/week_bench.py [--plans N] [--events E] [--repeat R]

@@ -63,7 +63,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     HOME and XDG_DATA_HOME point into tmp_path, so no test ever writes into the real user's
     folders. The home is the per-user data folder they give (tmp_path/data/planner), so an
-    empty current folder, which is not a planner home, still resolves to it (SPEC 21).
+    empty current folder, which is not a planner home, still resolves to it (README "Going on with
+    a conversation").
     """
     user = tmp_path / "user"
     user.mkdir()
@@ -78,7 +79,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
-    # English whatever the machine's locale (SPEC 19): the Chinese tests set their own.
+    # English whatever the machine's locale (README "中文界面"): the Chinese tests set their own.
     monkeypatch.setenv("LANGUAGE", "en")
     return home
 
@@ -127,7 +128,8 @@ def all_files(root: Path) -> list[Path]:
 def snapshot(*roots: Path) -> dict[str, tuple]:
     """Every entry under the roots, links not followed: its type and mode, a regular file's
     bytes, a link's target. Compare one taken before a command with one taken after it.
-    The memory cache (SPEC 24: `.planner/memory-cache*`, kept by any command that schedules)
+    The memory cache (README "A memory fitted to you": `.planner/memory-cache*`, kept by any
+    command that schedules)
     is left out, and so is the `.planner` folder entry that holds it."""
     seen = {}
     for root in roots:
@@ -233,7 +235,8 @@ def _terminal_tests_are_marked(request: pytest.FixtureRequest,
 def _faketime_skips(request: pytest.FixtureRequest) -> None:
     """Under libfaketime (make test-clock; FAKETIME is set) a test marked `not_under_faketime`
     skips itself, with the marker's reason: the library changes what that test measures. So do
-    the terminal tests: libfaketime changes pseudo-terminal timing (SPEC 26)."""
+    the terminal tests: libfaketime changes pseudo-terminal timing (README "What the tests
+    prove")."""
     if not os.environ.get("FAKETIME"):
         return
     marker = request.node.get_closest_marker("not_under_faketime")

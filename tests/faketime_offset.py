@@ -1,7 +1,7 @@
 """The faketime offset (`+NNNs`) that moves the clock to the next HH:MM UTC, for make test-clock.
 
 An offset, not an absolute date: libfaketime reads an absolute date in each process's own zone,
-so a planner started with another TZ would live at another instant (SPEC 26).
+so a planner started with another TZ would live at another instant (README "What the tests prove").
 """
 
 import datetime as _dt

@@ -1,4 +1,5 @@
-"""A simulated learner with known FSRS parameters (SPEC 24 tests and benchmarks/memory_bench.py).
+"""A simulated learner with known FSRS parameters (README "A memory fitted to you" tests and
+benchmarks/memory_bench.py).
 
 Each card is first seen on a random day, then reviewed when planner would say it is due (`fsrs`'s
 Scheduler with the default parameters), a few days early or late at times. Whether it is

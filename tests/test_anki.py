@@ -1,4 +1,5 @@
-"""SPEC 24: Anki's review history, from packages made by Anki's own code (the `anki` wheel, a test
+"""README "A memory fitted to you": Anki's review history, from packages made by Anki's own code
+(the `anki` wheel, a test
 dependency only) in both generations, with the decoy, and a bare collection.anki2; and every
 kind of bad file refused in one line, exit 2, memory.json unchanged."""
 

@@ -1,4 +1,5 @@
-"""SPEC 23: busy time read from real calendar files, vdir folders and a real Radicale server.
+"""README "Your week": busy time read from real calendar files, vdir folders and a real Radicale
+server.
 
 The calendars are written with icalendar, as a calendar program would; read_busy takes its days
 as arguments and reads no clock, so the dates here are fixed: three weeks around the end of

@@ -1,4 +1,4 @@
-"""Calendars that stay in step, through the real command line (SPEC 17): `export --feed`,
+"""Calendars that stay in step, through the real command line (README "Calendars"): `export --feed`,
 `export --vdir` (read by khal) and `sync --caldav` (against a real Radicale server).
 
 Every case runs the installed `planner` as a subprocess and checks its exit code, its one line,
@@ -310,7 +310,7 @@ def test_sync_without_the_caldav_extra_says_how_to_install_it(home: Path) -> Non
     before = snapshot(home)
     refused = without_caldav(home, "sync", "--caldav", "http://127.0.0.1:9/", "--user", "alice")
     assert refused.returncode == 2
-    # SPEC 25: the install command for the Python that runs planner, not a bare pip.
+    # README "中文界面": the install command for the Python that runs planner, not a bare pip.
     assert one_error(refused) == ("Error: planner sync needs the caldav library: "
                                   f"{shlex.quote(sys.executable)} -m pip install "
                                   "'planner[caldav]'")

@@ -1,4 +1,5 @@
-"""Calendars that stay in step (SPEC 17): events, revisions, the feed file and the vdir folder."""
+"""Calendars that stay in step (README "Calendars"): events, revisions, the feed file and the vdir
+folder."""
 
 from __future__ import annotations
 

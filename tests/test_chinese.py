@@ -1,4 +1,5 @@
-"""SPEC 19 end to end: planner speaks Chinese when asked, and nothing machine-read changes.
+"""README "中文界面" end to end: planner speaks Chinese when asked, and nothing machine-read
+changes.
 
 Runs the installed planner under `LANGUAGE=zh_CN` (and config `"language": "zh"`), side by side
 with English: the help of every command, the JSON outputs, the demo in a terminal.

@@ -161,7 +161,8 @@ def test_notes_json_replaces_the_samples(home: Path) -> None:
      '[{"id": "N1", "title": "a", "text": "b"}, {"id": "N1", "title": "c", "text": "d"}]'],
 )
 def test_bad_notes_json_is_a_usage_error(home: Path, content: str) -> None:
-    # The demo always uses the built-in samples (SPEC 11); the other modes read notes.json.
+    # The demo always uses the built-in samples (README "Your notes"); the other modes read
+    # notes.json.
     (home / "notes.json").write_text(content)
     result = run_planner("--dry-run")
     assert result.returncode == 2 and "notes.json" in result.stderr

@@ -28,7 +28,7 @@ def start(home: Path, umask: int | None = None) -> subprocess.Popen:
 
 def test_sixteen_runs_at_once(home: Path) -> None:
     # Study hours with room for all sixteen 20-minute sessions, whichever order they save in
-    # (the default 19:00-22:00 holds nine: a later run would find its day full, SPEC 23).
+    # (the default 19:00-22:00 holds nine: a later run would find its day full, README "Your week").
     (home / "config.json").write_text('{"study_hours": {"daily": ["08:00-22:00"]}}')
     runs = [start(home) for _ in range(RUNS_AT_ONCE)]
     for run in runs:

@@ -130,7 +130,8 @@ def test_the_default_file_is_read(home: Path) -> None:
     (b"{model: x}", "is not valid JSON"),
     (b"[" * 65 + b"]" * 65, "JSON nested deeper than 64 levels"),
     (b"[" * 100_000, "JSON nested deeper than 64 levels"),
-    # Past Python's 4,300-digit limit: named like any other number out of range (SPEC 22).
+    # Past Python's 4,300-digit limit: named like any other number out of range (README "A screen
+    # you can trust").
     (b'{"timeout_seconds": 1' + b"0" * 5000 + b"}", "key 'timeout_seconds' must be a number"),
     (b'{"model": "a", "model": "b"}', "repeats the key \"model\""),
     (b"[]", "must be a JSON object"),
@@ -163,7 +164,8 @@ def test_depth_ignores_brackets_inside_strings() -> None:
     assert not deep(json.dumps({"a": ['"\\"[[[[' * 100]}))  # escaped quotes in strings
 
 
-# --- messages name the config file in use (SPEC 21) ---------------------------------------------
+# --- messages name the config file in use (README "Going on with a conversation")
+# ---------------------------------------------
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
-"""`--continue` reads back only what planner writes (SPEC 28), on both wires.
+"""`--continue` reads back only what planner writes (README "A screen you can trust"), on both
+wires.
 
 Each case makes a real earlier run (the installed `planner` against tests/stub_server.py, no
 terminal: the proposal is cancelled, then explained), tampers its recorded last request (or

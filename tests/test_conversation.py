@@ -1,4 +1,5 @@
-"""The bounded turn loop (SPEC 10) at flow level: every path with a scripted model and person.
+"""The bounded turn loop (README "A conversation, not a dead end") at flow level: every path with a
+scripted model and person.
 
 Each test checks the outcome, what the person was shown and asked, the requests the model
 received (roles in order, call IDs paired, tool_choice), the records and the plans on disk.
@@ -33,7 +34,7 @@ PLAN = {"title": "RAG basics", "note_ids": ["N1", "N2"], "date": "2026-10-05", "
 REVISED = {**PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 QUESTION = "Which day should the review be on?"
 EXPLAINED = "The program saved the plan; review the notes on that day."
-# SPEC 19: the words for "yes, save" in Chinese and English are near misses too.
+# README "中文界面": the words for "yes, save" in Chinese and English are near misses too.
 NEAR_MISSES = ["save", "Save", " SAVE", "SAVE ", "\uff33\uff21\uff36\uff25", "保存", "确认", "是",
                "y", "yes", "YES"]
 NEAR_MISS_IDS = ["save", "Save", "lead", "trail", "wide", "baocun", "queren", "shi", "y", "yes",
@@ -452,7 +453,8 @@ def peek(note_id: object, call_id: str) -> dict:
 
 BUDGET_CASES = {
     # (replies, lines, max_repairs, lookups): the second reply needs a third call. The lines
-    # end with the person's "no" to the budget question (SPEC 21), asked after their words.
+    # end with the person's "no" to the budget question (README "Going on with a conversation"),
+    # asked after their words.
     "question-after-a-repair": ([propose(BAD), say(QUESTION)], ["tomorrow\n", "n\n"], 1,
                                 False),
     "second-question": ([say(QUESTION), say("And how long?")], ["tomorrow\n", "20\n", "no\n"],
@@ -513,7 +515,8 @@ def test_save_on_the_last_call_is_kept_without_an_explanation(home: Path) -> Non
 
 
 def test_cancel_on_the_last_call_still_asks_for_feedback(home: Path) -> None:
-    # SPEC 21: the change is asked for first; Enter there needs no call, so no budget question.
+    # README "Going on with a conversation": the change is asked for first; Enter there needs no
+    # call, so no budget question.
     run = converse(home, [say(QUESTION), propose()], ["2026-10-05\n", "no\n"], max_calls=2)
     assert (run.outcome.status, run.outcome.exit_code) == ("complete", 0)
     assert run.person.prompts == [Prompt("answer"), Prompt("save"), Prompt("feedback")]

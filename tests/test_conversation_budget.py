@@ -1,4 +1,5 @@
-"""A conversation that never strands you (SPEC 21) at flow level: the budget checkpoint, what a
+"""A conversation that never strands you (README "Going on with a conversation") at flow level: the
+budget checkpoint, what a
 later proposal changes, a question that is not a failure, and the limits in plain view.
 
 Through the real `planner --request` in a terminal: test_conversation_pty.py (the budget

@@ -1,4 +1,5 @@
-"""`planner --continue [RUN] -r TEXT` (SPEC 21): a new run that goes on with an earlier one.
+"""`planner --continue [RUN] -r TEXT` (README "Going on with a conversation"): a new run that goes
+on with an earlier one.
 
 The earlier runs are made by the real flow with a scripted model (chat or Responses); the new
 ones by the installed `planner`: --dry-run shows the request it would send, a live run in a
@@ -257,7 +258,7 @@ def test_continue_a_saved_run_live_and_save_the_change(server: StubServer, home:
     summary = read_summary(home / "tool-records" / new_id)
     assert (summary["continues"], summary["request"], summary["status"]) == (
         run_id, TEXT, "complete")
-    # Placed after the earlier run's 20-minute plan at 19:00 on the same day (SPEC 23).
+    # Placed after the earlier run's 20-minute plan at 19:00 on the same day (README "Your week").
     assert plan_body(home / "plans" / f"{new_id}.json")["plan"] == {**changed, "start": "19:20"}
     # The earlier run is only read: its plan and records as they were.
     assert (home / "plans" / f"{run_id}.json").read_bytes() == first_plan

@@ -1,4 +1,5 @@
-"""The bounded turn loop (SPEC 10) through the real `planner --request` in a pseudo-terminal.
+"""The bounded turn loop (README "A conversation, not a dead end") through the real `planner
+--request` in a pseudo-terminal.
 
 The real SDK talks HTTP to tests/stub_server.py. Each path checks the exit code, the screen,
 the requests the server received (roles, call IDs paired, tool_choice), the records and the
@@ -32,7 +33,7 @@ from test_live import (
     write_config,
 )
 
-# SPEC 6 and 10's own words, written out: a change on the screen must show up here.
+# README "Live mode" and 10's own words, written out: a change on the screen must show up here.
 # every case is a live run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
@@ -134,7 +135,8 @@ def test_question_answer_then_plan(server: StubServer, home: Path) -> None:
     assert finish(child) == 0
     output = screen(seen)
     assert output.index(ASKS_LINE) < output.index("Model question") < output.index(QUESTION)
-    assert NO_PLAN_LINE not in output  # a question in the middle is not the end (SPEC 21)
+    # a question in the middle is not the end (README "Going on with a conversation")
+    assert NO_PLAN_LINE not in output
     assert output.index(QUESTION) < output.index(ANSWER_PROMPT) < output.index("Proposed plan")
 
     received = bodies(server)
@@ -259,7 +261,7 @@ def test_near_miss_is_named_then_save_saves(
     child, seen = start(server, home, proposal(), explanation())
     child.expect_exact(SAVE_PROMPT)
     child.sendline(typed)
-    # Full-width ＳＡＶＥ is in capitals already: what it lacks is half-width (SPEC 25).
+    # Full-width ＳＡＶＥ is in capitals already: what it lacks is half-width (README "中文界面").
     capitals = "half-width capitals" if typed == "\uff33\uff21\uff36\uff25" else "capitals"
     child.expect_exact(f'You typed "{typed}"; only SAVE in {capitals} saves. {SAVE_PROMPT}')
     child.sendline("SAVE")
@@ -365,7 +367,7 @@ def test_failure_after_the_save_says_so_first(server: StubServer, home: Path) ->
     line = (f"Error: The plan is saved in {relative}; only the model's explanation failed (500: "
             "the server failed or is overloaded (“Internal server error”); try again later). "
             "Do not run again, or you will have two plans.")
-    # One error, wrapped at the terminal's width between words (SPEC 25).
+    # One error, wrapped at the terminal's width between words (README "中文界面").
     joined = " ".join(output.split())
     assert len(error_lines(output)) == 1 and joined.count(line) == 1
     assert joined.index(f"Saved to {relative}") < joined.index(line)
@@ -436,7 +438,8 @@ def test_over_long_answer_and_feedback_are_refused_and_asked_again(
 
 
 # A terminal in canonical mode keeps at most 4,095 bytes of a line (Linux N_TTY_BUF_SIZE): 1,365
-# Chinese characters. The answer prompt edits the line itself (SPEC 21), so nothing is cut there:
+# Chinese characters. The answer prompt edits the line itself (README "Going on with a
+# conversation"), so nothing is cut there:
 # a longer line arrives whole, and one over the limit is refused with the limit named.
 @pytest.mark.parametrize("length", [1400, 2001])
 def test_a_chinese_answer_longer_than_the_terminal_keeps_is_whole_or_refused(
@@ -548,7 +551,8 @@ def test_demo_cancel_points_to_live_mode_instead_of_asking(home: Path) -> None:
     assert not (home / "demo-plans").exists() or not any((home / "demo-plans").iterdir())
 
 
-# --- SPEC 21: a conversation that never strands you ----------------------------------------------
+# --- README "Going on with a conversation": a conversation that never strands you
+# ----------------------------------------------
 
 
 def test_questions_two_cancels_and_no_calls_left_still_save(server: StubServer, home: Path) -> None:

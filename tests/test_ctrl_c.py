@@ -1,4 +1,5 @@
-"""Ctrl+C at any prompt ends the run within a second, on a line of its own, every time (SPEC 21).
+"""Ctrl+C at any prompt ends the run within a second, on a line of its own, every time (README
+"Going on with a conversation").
 
 The SAVE prompt (where the old flaky test interrupted) 50 times (10 live runs, 40 demo runs: the
 same prompt without the SDK's start-up), each other prompt kind 4 times,
@@ -28,7 +29,8 @@ from planner.memory import log as reviews
 # hundreds of runs in pseudo-terminals, on a loaded machine
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
-# SPEC 21 asks for 50 at one prompt (SAVE, where the old flaky test was); the other kinds
+# README "Going on with a conversation" asks for 50 at one prompt (SAVE, where the old flaky test
+# was); the other kinds
 # share its code path, and four each show they reach it.
 TIMES = {"save": 50, "answer": 4, "feedback": 4, "rating": 4}
 LIVE_SAVES = 10  # of the 50 at SAVE, live runs; the rest are demo runs

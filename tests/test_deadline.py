@@ -1,4 +1,5 @@
-"""Every network request has a total deadline (SPEC 28): a server that answers a byte at a time
+"""Every network request has a total deadline (README "A screen you can trust"): a server that
+answers a byte at a time
 ends the request within the per-read timeout plus 5 s, with the timeout line, as a request that
 never answers does.
 

@@ -1,4 +1,5 @@
-"""The model reads what is due (SPEC 16): the read-only lookup due_notes, checked as strictly as
+"""The model reads what is due (README "Review memory"): the read-only lookup due_notes, checked as
+strictly as
 the other lookups, offered only when there is due information, and one line in the first request
 saying how many notes are due today (the request does not grow with the log).
 

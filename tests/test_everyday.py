@@ -1,4 +1,5 @@
-"""Everyday use (SPEC 15): help and short options, show last/-N, one home folder, the cost line,
+"""Everyday use (README "Looking back"): help and short options, show last/-N, one home folder, the
+cost line,
 tables that fit, one line for no records, words a person knows, an ASCII-only terminal.
 
 Every case runs the installed `planner` with no terminal (stdin closed, a new session) and

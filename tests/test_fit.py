@@ -1,4 +1,5 @@
-"""SPEC 24: planner fit on a simulated learner with known parameters, memory.json, --reset, and
+"""README "A memory fitted to you": planner fit on a simulated learner with known parameters,
+memory.json, --reset, and
 due dates that are fsrs's own with the fitted parameters."""
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_text_answer_is_no_tool_and_one_call(home: Path) -> None:
 
 
 def test_invalid_proposal_stops_before_confirmation(home: Path) -> None:
-    # max_repairs 0: the strict rule of SPEC 5, no repair round.
+    # max_repairs 0: the strict rule of README "What the model may propose", no repair round.
     bad = dict(DEMO_PLAN, minutes="20")
     outcome, client, shown = go(home, [proposal_reply(plan=bad)],
                                 limits=Limits(max_calls=6, max_repairs=0))

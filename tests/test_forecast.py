@@ -1,4 +1,5 @@
-"""SPEC 24: planner forecast: reviews and minutes per day from today's memory (day 1 holds the
+"""README "A memory fitted to you": planner forecast: reviews and minutes per day from today's
+memory (day 1 holds the
 overdue notes), the person's median minutes, a bar chart at 80 columns in both languages, and
 the retention simulation."""
 

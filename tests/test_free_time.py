@@ -1,4 +1,5 @@
-"""SPEC 23: free time inside study hours, and the checks of one session (pure arithmetic)."""
+"""README "Your week": free time inside study hours, and the checks of one session (pure
+arithmetic)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Which folder is the home (SPEC 21): each rule, their order, the data folder made only on the
+"""Which folder is the home (README "Going on with a conversation"): each rule, their order, the
+data folder made only on the
 first write (0700), read-only commands that create nothing, and `planner where`.
 
 Every test works from a bare folder that is not the home, with HOME and XDG_DATA_HOME pointed

@@ -1,4 +1,5 @@
-"""SPEC 19: the catalog covers every marked line and help text, the language choice, the edge."""
+"""README "中文界面": the catalog covers every marked line and help text, the language choice, the
+edge."""
 
 import ast
 import gettext

@@ -1,4 +1,5 @@
-"""SPEC 28, "Translation is bounded": matching a line against the catalog takes time linear in
+"""README "A screen you can trust", "Translation is bounded": matching a line against the catalog
+takes time linear in
 the line; any line (a server's message of a hundred `: ` parts included) is shown within 50 ms,
 else in English.
 
@@ -26,7 +27,8 @@ REJECTED = ("Error: 400: the server rejected the request ({server}); check model
 NORMAL = REJECTED.format(server="Model Not Exist")
 REJECTED_ZH = "错误：400：服务器不接受这个请求（{server}）；请检查配置里的 model 和 extra_body"
 NORMAL_ZH = REJECTED_ZH.format(server="Model Not Exist")
-BOUND = 0.5  # seconds: SPEC 28's 50 ms, with room for a loaded two-core machine
+# seconds: README "A screen you can trust"'s 50 ms, with room for a loaded two-core machine
+BOUND = 0.5
 
 
 @pytest.fixture

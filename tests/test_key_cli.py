@@ -1,4 +1,5 @@
-"""Keys and costs through the real command line (SPEC 18 and 21): `planner key set/forget/
+"""Keys and costs through the real command line (README "Providers" and 21): `planner key
+set/forget/
 status`, what `--dry-run` says about the body and the key, a live run whose key lives in the
 keyring, and costs priced only for the model the prices name.
 

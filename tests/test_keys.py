@@ -1,4 +1,5 @@
-"""Keys from where people keep them (SPEC 18): environment, api_key_cmd, OS keyring, prompt.
+"""Keys from where people keep them (README "Providers"): environment, api_key_cmd, OS keyring,
+prompt.
 
 Real parts: api_key_cmd runs a real subprocess (tests/key_command.py, a stand-in for a password
 manager's command line); the keyring is the real `keyring` library with a backend chosen by
@@ -205,7 +206,7 @@ def test_a_command_that_prints_bytes_not_text() -> None:
 
 
 def test_a_hanging_command_is_ended_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert keys.COMMAND_TIMEOUT == 10  # SPEC 18; shortened here so the test is quick
+    assert keys.COMMAND_TIMEOUT == 10  # README "Providers"; shortened here so the test is quick
     monkeypatch.setattr(keys, "COMMAND_TIMEOUT", 1.0)
     started = time.monotonic()
     line = command_problem("hang")

@@ -1,4 +1,5 @@
-"""Line editing at the answer, feedback and rating prompts, and words kept whole (SPEC 21).
+"""Line editing at the answer, feedback and rating prompts, and words kept whole (README "Going on
+with a conversation").
 
 Real key sequences go into a real pseudo-terminal: arrows, Home/End, Backspace over Chinese
 characters, Up for this run's earlier answers, a bracketed paste. What counts is what the local

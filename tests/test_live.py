@@ -156,7 +156,7 @@ def live_run(
         config=settings,
         notes=SAMPLE_NOTES,
         mode="live",
-        # As the command line runs it: study hours, free_slots (SPEC 23).
+        # As the command line runs it: study hours, free_slots (README "Your week").
         timetable=timetable_for(settings, home, "live", today()) if timetable else None,
     )
     (folder,) = run_dirs(home)
@@ -299,7 +299,7 @@ def test_first_request_is_exactly_what_the_server_received(
     # extra_body lands at the top level of the JSON body, not nested under "extra_body".
     assert body["thinking"] == {"type": "disabled"}
     assert "extra_body" not in body and "response_format" not in body
-    # SPEC 16: the series tool is offered beside the plan tool.
+    # README "Review memory": the series tool is offered beside the plan tool.
     assert [tool["function"]["name"] for tool in body["tools"]] == [
         "save_review_plan", "save_review_series", "save_study_plan"]
     system, user = body["messages"]
@@ -715,7 +715,7 @@ def test_cli_save_in_a_terminal(stub_server: StubServer, home: Path) -> None:
     relative = f"plans/{summary['run_id']}.json"
     assert summary["status"] == "complete"
     assert summary["tool_result"] == {"status": "saved", "path": relative}
-    # No start was proposed: the first free one, 19:00 on an empty day (SPEC 23).
+    # No start was proposed: the first free one, 19:00 on an empty day (README "Your week").
     assert plan_body(home / relative) == {"simulated": False,
                                           "plan": {**GOOD_PLAN, "start": "19:00"}}
     # The program's own result comes before anything the model says.
@@ -742,7 +742,8 @@ def test_cli_second_call_failure_reports_the_save_first(
     assert (home / relative).is_file()
     failure = (f"Error: The plan is saved in {relative}; only the model's explanation failed "
                "(500: ")
-    # The error line wraps between words at the terminal's width (SPEC 25): read as one line.
+    # The error line wraps between words at the terminal's width (README "中文界面"): read as one
+    # line.
     output = " ".join(output.split())
     assert output.index(f"Saved to {relative}") < output.index(failure)
     assert "Do not run again, or you will have two plans." in output

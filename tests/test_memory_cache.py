@@ -1,4 +1,5 @@
-"""SPEC 24: the memory cached in .planner/: warm, appended lines replayed on top, anything else
+"""README "A memory fitted to you": the memory cached in .planner/: warm, appended lines replayed
+on top, anything else
 rebuilt; always the same cards as a replay of the whole log."""
 
 from __future__ import annotations

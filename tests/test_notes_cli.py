@@ -264,7 +264,8 @@ def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -
     assert not (home / ".planner").exists()
 
 
-# --- the first index build of a large folder shows its progress on a terminal (SPEC 21) ---------
+# --- the first index build of a large folder shows its progress on a terminal (README "Going on
+# with a conversation") ---------
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
-"""A notes folder in a live run (SPEC 11): the model looks notes up, then a plan is saved.
+"""A notes folder in a live run (README "Your notes"): the model looks notes up, then a plan is
+saved.
 
 The real `planner --request` in a pseudo-terminal, the real SDK against the local server: the
 model calls search_notes and get_note in one reply, the program answers each call ID in order,
@@ -75,7 +76,7 @@ def test_lookups_then_a_saved_plan_with_folder_ids(server: StubServer, home: Pat
 
     (folder,) = run_dirs(home)
     relative = f"plans/{folder.name}.json"
-    # No start was proposed: the first free one, 19:00 on an empty day (SPEC 23).
+    # No start was proposed: the first free one, 19:00 on an empty day (README "Your week").
     assert plan_body(home / relative) == {"simulated": False, "plan": {**PLAN, "start": "19:00"}}
     saved = json.loads((home / relative).read_text())
     assert saved["notes"] == [{"id": "rag/basics", "title": "RAG basics"},

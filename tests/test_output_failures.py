@@ -1,4 +1,5 @@
-"""Output that cannot be written (SPEC 14): one line on stderr, the right exit code, no run left
+"""Output that cannot be written (README "A screen you can trust"): one line on stderr, the right
+exit code, no run left
 running.
 
 The choices, made in planner.cli.app.main():
@@ -9,7 +10,7 @@ The choices, made in planner.cli.app.main():
   the rest of the output is dropped, the command or run goes on to its end (a run's summary
   gets its final status, never `running`), then one line `Error: could not write the output to
   stdout: ...`, exit 1 (a run's own failure code, 1, 2 or 130, is kept). A broken pipe is
-  quiet (SPEC 25: `planner plans | head -1` took what it wanted): no line, exit 1 still.
+  quiet (README "中文界面": `planner plans | head -1` took what it wanted): no line, exit 1 still.
 - An encoding without CJK (PYTHONIOENCODING=ascii) is no failure: what it cannot encode is
   written as a backslash escape (`\\u57fa`), JSON stays valid JSON of the same value, exit 0.
 
@@ -114,7 +115,7 @@ def test_broken_pipe_ends_in_one_line(records: Path, args: list[str]) -> None:
     finally:
         os.close(write_end)
     assert result.returncode == 1
-    # SPEC 25: a closed pipe is quiet; the exit code alone says the output was cut off.
+    # README "中文界面": a closed pipe is quiet; the exit code alone says the output was cut off.
     assert error_lines(result.stderr) == []
     assert "Traceback" not in result.stderr.decode()
     assert_no_run_left_running(records)
@@ -142,7 +143,8 @@ def test_broken_pipe_during_the_demo_in_a_terminal(home: Path) -> None:
     assert child.exitstatus == 1
     shown = plain(log.getvalue())
     assert "Traceback" not in shown
-    assert "its reader stopped reading" not in shown and LOST not in shown  # quiet (SPEC 25)
+    # quiet (README "中文界面")
+    assert "its reader stopped reading" not in shown and LOST not in shown
     (folder,) = run_dirs(home)
     run = read_summary(folder)
     relative = f"demo-plans/{folder.name}.json"

@@ -85,7 +85,7 @@ def note_ids_ok(value: object) -> bool:
 
 def date_ok(value: object) -> bool:
     """A string of ASCII digits YYYY-MM-DD that is a real calendar date, a day inside each end
-    of the calendar (SPEC 28: 0001-01-02 to 9999-12-30)."""
+    of the calendar (README "A screen you can trust": 0001-01-02 to 9999-12-30)."""
     if not isinstance(value, str) or not _ASCII_DATE.fullmatch(value):
         return False
     try:

@@ -256,7 +256,8 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
      "plan.minutes: must be an integer from 1 to 120"),
     (b'{"version": 2, "simulated": false, "run_id": "r", "created_at": "2026-11-30", '
      b'"plan": {"title": "T", "note_ids": ["N1"], "date": "2026-12-01", "minutes": 1'
-     # Past Python's 4,300-digit limit: named like any other out-of-range number (SPEC 22).
+     # Past Python's 4,300-digit limit: named like any other out-of-range number (README "A screen
+     # you can trust").
      + b"0" * 5000 + b'}, "notes": []}', "plan.minutes: must be an integer from 1 to 120"),
     (json.dumps(v2(notes=[{"id": "N2", "title": "x"}])).encode(),
      "notes: must be the plan's notes, in the order of plan.note_ids"),
@@ -466,7 +467,7 @@ def test_no_plans_but_demo_plans_says_demo_shows_them(home: Path) -> None:
     save(home, "d2", -1, folder="demo-plans", simulated=True)
     hint = "plans/ has no plans, but demo-plans/ has 2 from planner --demo: "
     listed = run_planner("plans")
-    # One line for one fact (SPEC 25): the hint alone says plans/ has none.
+    # One line for one fact (README "中文界面"): the hint alone says plans/ has none.
     assert (listed.returncode, listed.stdout) == (0, "")
     assert listed.stderr == hint + "planner plans --demo lists them.\n"
     assert run_planner("plans", "--json").stdout == "[]\n"

@@ -1,4 +1,4 @@
-"""The providers of SPEC 13 through the real openai SDK and the local test server.
+"""The providers of README "Providers" through the real openai SDK and the local test server.
 
 Each provider's replies (tests/provider_replies.py, sources cited there) are served by
 tests/stub_server.py; LiveClient sends the first request, reads the reply into a Turn, and the
@@ -66,7 +66,7 @@ def client_for(name: str, server: StubServer) -> LiveClient:
 
 
 def first_body(client: LiveClient) -> dict:
-    """The shape of planner's first request (SPEC 6 step 2)."""
+    """The shape of planner's first request (README "Live mode" step 2)."""
     config = client._config
     return {
         "model": config.model,
@@ -150,7 +150,8 @@ def test_question_and_the_answer_after_it(case: Provider, server: StubServer) ->
 
     assert data == case.question
     assert (turn.text, turn.calls) == (replies.QUESTION, ())
-    # The person's answer goes back after the model's own question (SPEC 10).
+    # The person's answer goes back after the model's own question (README "A conversation, not a
+    # dead end").
     follow = {**body, "messages": [*body["messages"], turn.message,
                                    {"role": "user", "content": "2026-10-05"}]}
     send(client, follow)

@@ -1,4 +1,4 @@
-"""Each provider end to end through the real loop: proposal, SAVE, explanation (SPEC 13).
+"""Each provider end to end through the real loop: proposal, SAVE, explanation (README "Providers").
 
 The reply shapes are the cited ones in provider_replies.py, sent by the local server to the
 real SDK; the person is scripted; the plan is really written. What the second request carries

@@ -1,4 +1,5 @@
-"""The Responses API behind the same client seam (SPEC 18), and the config that goes with it.
+"""The Responses API behind the same client seam (README "Providers"), and the config that goes
+with it.
 
 The real openai SDK talks to tests/stub_server.py, which answers POST /responses with the
 reply shapes cited in tests/provider_replies.py; whole runs go through run_flow with a scripted
@@ -85,7 +86,7 @@ def test_the_openai_preset_sends_a_responses_body(server: StubServer) -> None:
     assert body["include"] == ["reasoning.encrypted_content"]
     # reasoning_effort (the preset's, for Chat Completions) travels as reasoning.effort.
     assert body["reasoning"] == {"effort": "none"}
-    # SPEC 16: both confirmed tools, flat as the Responses API has them.
+    # README "Review memory": both confirmed tools, flat as the Responses API has them.
     for tool, chat_tool in zip(body["tools"], registry_for(SAMPLE_NOTES).definitions(),
                                strict=True):
         function = chat_tool["function"]

@@ -1,4 +1,5 @@
-"""Review memory through the real command (SPEC 16): planner done (and --undo), reviews, drop,
+"""Review memory through the real command (README "Review memory"): planner done (and --undo),
+reviews, drop,
 due; what each writes to the review log, what it prints, and the exit codes.
 
 Every case runs the installed `planner` in a subprocess with no terminal (so the rating is

@@ -24,7 +24,8 @@ from planner.plans.plan import InvalidArguments, parse_arguments
 
 pytestmark = pytest.mark.slow
 
-# 2,000 of each kind: the suite's time goes to the cases that find something (SPEC 26).
+# 2,000 of each kind: the suite's time goes to the cases that find something (README "What the tests
+# prove").
 AT_SCALE = settings(max_examples=2_000, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
 
@@ -54,7 +55,8 @@ def test_through_the_whole_flow_saved_exactly_as_proposed_or_not_at_all(data: di
         reply = proposal_reply()
         reply["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = text
         person = ScriptedPerson(["SAVE\n"])
-        # max_repairs 0: a rejected proposal ends the run, as SPEC 5 says.
+        # max_repairs 0: a rejected proposal ends the run, as README "What the model may propose"
+        # says.
         outcome = run_flow(
             "x", client=ScriptedClient([reply, explanation_reply]), person=person, home=home,
             config=Config(), notes=SAMPLE_NOTES, mode="demo", limits=Limits(max_repairs=0),

@@ -1,4 +1,4 @@
-"""A screen you can trust (SPEC 14), end to end in a real pseudo-terminal.
+"""A screen you can trust (README "A screen you can trust"), end to end in a real pseudo-terminal.
 
 Every case runs the installed `planner` in a pty (pexpect) and records every byte the terminal
 received. Hostile text (escape sequences of every kind, 8-bit C1 controls, bidi overrides, Rich
@@ -50,7 +50,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 SECONDS = 30  # far above any run here; reached only by a hang
 SLOW = 30.0  # a reply delay no test waits for: the server wakes it at teardown
 
-# Each hostile string and what the screen must show instead (Python-style escapes, SPEC 14).
+# Each hostile string and what the screen must show instead (Python-style escapes, README "A screen
+# you can trust").
 HOSTILE = {
     "cursor up, erase line, green fake result": (
         "\x1b[1A\x1b[2K\x1b[1;32mSaved to plans/x.json\x1b[0m",
@@ -78,11 +79,13 @@ LINE = " | ".join(RAW)  # one-line places: errors, cells, titles
 
 # Rich's own colour and style sequences: the only escape sequences the program writes.
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
-# The waiting line's own (SPEC 15, a Rich status): back to the start of its line, erase it and
+# The waiting line's own (README "Looking back", a Rich status): back to the start of its line,
+# erase it and
 # the lines above it takes; hide and show the cursor. A hostile copy of these would still be
 # caught: its escaped form would be missing from the screen.
 OWN = re.compile(rb"\r(?:\x1b\[2K|\x1b\[1A\x1b\[2K)+|\x1b\[\?25[lh]")
-# The line editor's own drawing at an edited prompt (SPEC 21), from turning bracketed paste on to
+# The line editor's own drawing at an edited prompt (README "Going on with a conversation"), from
+# turning bracketed paste on to
 # turning it off: cursor moves, erases and modes. Only these sequences are dropped there; the
 # prompt's words and the typed text stay, checked like the rest.
 EDITOR = re.compile(rb"(?:\x1b\[\?12l)?(?:\x1b\[\?25h)?\x1b\[\?2004h.*?\x1b\[\?2004l", re.S)
@@ -217,7 +220,8 @@ def test_model_question_is_inert_and_follows_the_truth(
     shown = shown_text(screen.raw)
     assert_escaped_forms(shown)
     # The program's own line comes first; the model's claim stays inside its labelled panel.
-    # A question the person is asked to answer is no failure (SPEC 21); once the person
+    # A question the person is asked to answer is no failure (README "Going on with a
+    # conversation"); once the person
     # finishes with Enter, the run ends without a plan and says so.
     assert shown.index(ASKS_LINE) < shown.index("Model question") \
         < shown.index("Saved to plans/x.json") < shown.index(NO_PLAN_LINE)

@@ -1,4 +1,5 @@
-"""save_review_series (SPEC 16): checked as strictly as save_review_plan, nothing converted."""
+"""save_review_series (README "Review memory"): checked as strictly as save_review_plan, nothing
+converted."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Series end to end (SPEC 16): the version-3 plan file, its sessions in listings, warnings and
+"""Series end to end (README "Review memory"): the version-3 plan file, its sessions in listings,
+warnings and
 calendars, done and dropped marks, and save_review_series in the turn loop (one SAVE for all).
 
 Flow-level runs use the scripted model and person of test_conversation.py; the same series

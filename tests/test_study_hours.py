@@ -1,4 +1,4 @@
-"""Study hours, daily minutes and busy calendars in config.json (SPEC 23)."""
+"""Study hours, daily minutes and busy calendars in config.json (README "Your week")."""
 
 from __future__ import annotations
 

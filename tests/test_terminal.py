@@ -56,7 +56,7 @@ def test_save_writes_the_plan(home: Path) -> None:
     assert summary["approved"] is True and summary["tool_result"]["status"] == "saved"
 
 
-# "yes" is a near miss since SPEC 19: named and asked again, so it is not among these.
+# "yes" is a near miss since README "中文界面": named and asked again, so it is not among these.
 @pytest.mark.parametrize("answer", ["", "ok", "SAVE SAVE", "no"])
 def test_anything_else_cancels(home: Path, answer: str) -> None:
     child = spawn(home)
@@ -116,7 +116,8 @@ def test_dry_run_in_a_terminal_asks_for_no_key_and_writes_nothing(home: Path) ->
     assert list(home.iterdir()) == []
 
 
-# --- Everyday use in a real terminal: widths, the demo screen, the waiting line (SPEC 15) ------
+# --- Everyday use in a real terminal: widths, the demo screen, the waiting line (README "Looking
+# back") ------
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

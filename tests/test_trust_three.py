@@ -1,4 +1,5 @@
-"""Trust, part three (SPEC 22): lookups bounded per reply, over-long numbers in config.
+"""Trust, part three (README "A screen you can trust"): lookups bounded per reply, over-long
+numbers in config.
 
 The typed-ahead SAVE is tested in a real terminal in test_typed_ahead.py; run IDs and text in
 calendar exports in test_export.py.

@@ -1,4 +1,5 @@
-"""Nothing typed before a plan is shown can confirm it (SPEC 22), in a real pseudo-terminal.
+"""Nothing typed before a plan is shown can confirm it (README "A screen you can trust"), in a real
+pseudo-terminal.
 
 A pasted block whose last line is SAVE, or SAVE typed while the model is thinking, reaches the
 terminal's input queue before the SAVE prompt exists. The prompt drops that queue unread, so the

@@ -1,4 +1,4 @@
-"""SPEC 25's "done when": a new user's walkthrough, in Chinese, at 80 columns.
+"""README "中文界面"'s "done when": a new user's walkthrough, in Chinese, at 80 columns.
 
 The demo, a live conversation (a question, a lookup, a rejected proposal, a series saved), `done`
 with its rating prompt, the reports, the exports and the common mistakes, each a real `planner`

@@ -1,4 +1,4 @@
-"""Plans that fit the person's week (SPEC 23), end to end: a vdir of classes written with
+"""Plans that fit the person's week (README "Your week"), end to end: a vdir of classes written with
 icalendar, the real SDK against the local stub server, the program's checks and its choice of
 start, free_slots, --until, the plan file, the calendar export and `planner week`.
 
@@ -397,7 +397,8 @@ def test_readme_lists_the_week_command() -> None:
 
 
 def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> None:
-    """SPEC 23's 'done when': classes in a vdir, 40 minutes a day, an exam; the series lands in
+    """README "Your week"'s 'done when': classes in a vdir, 40 minutes a day, an exam; the series
+    lands in
     free study hours, within the budget, before the exam, in `week` and in the calendar."""
     write_class_vdir(home / "classes")
     exam = DAY + _dt.timedelta(days=2)
@@ -433,7 +434,8 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
 
 
 def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
-    """SPEC 24 reaches `week`: a fitted memory.json moves the due dates it counts."""
+    """README "A memory fitted to you" reaches `week`: a fitted memory.json moves the due dates it
+    counts."""
     from planner.memory.log import record_reviews
     from planner.memory.schedule import DEFAULT_PARAMETERS
 
@@ -466,7 +468,8 @@ def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
     "2026-12-05 has 0 of its daily 40 minutes left; a session of 30 minutes does not fit",
 ])
 def test_each_rejection_reads_whole_in_chinese(reason: str) -> None:
-    """The screen translates a rejection by matching it back to its template (SPEC 19, 25):
+    """The screen translates a rejection by matching it back to its template (README "中文界面",
+    25):
     none of the week's reasons is left half English."""
     from planner.base import i18n
 

@@ -1,4 +1,5 @@
-"""SPEC 19: the compiled Chinese catalog is inside the wheel, not only in an editable install."""
+"""README "中文界面": the compiled Chinese catalog is inside the wheel, not only in an editable
+install."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC 25: 中文, whole, and small truths, part two.
+"""README "中文界面": 中文, whole, and small truths, part two.
 
 The prompts take the words they show (rating words and 是 at [y/N] in Chinese, the half-width
 SAVE), `done` dates that make sense, `--continue` carrying every typed word exactly once, lines

@@ -1,4 +1,5 @@
-"""The words a prompt shows are the words it takes (SPEC 25): ratings and yes/no in both languages.
+"""The words a prompt shows are the words it takes (README "中文界面"): ratings and yes/no in both
+languages.
 
 The record keeps the English rating word; a Chinese screen shows the Chinese one. Words are data
 here (not catalog lines) because they are read back as well as shown.

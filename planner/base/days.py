@@ -1,4 +1,4 @@
-"""The days planner can use: dates at the edges of the calendar (SPEC 28).
+"""The days planner can use: dates at the edges of the calendar (README "A screen you can trust").
 
 Python's calendar runs from 0001-01-01 to 9999-12-31, but a time near either end may not exist
 in another time zone: noon of 0001-01-01 in Shanghai is still year 0 in UTC, an evening of

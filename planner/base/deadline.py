@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable
 from types import TracebackType
 
-# The total deadline is the per-read timeout plus this (SPEC 28).
+# The total deadline is the per-read timeout plus this (README "A screen you can trust").
 MARGIN_SECONDS = 5
 
 

@@ -1,4 +1,5 @@
-"""Which folder is planner's home (SPEC 21); the only platformdirs import."""
+"""Which folder is planner's home (README "Going on with a conversation"); the only platformdirs
+import."""
 
 # The rules, first match wins: --home, else PLANNER_HOME, else the current folder when it already
 # is a planner home, else the per-user data folder. The data folder is created only when a

@@ -1,4 +1,5 @@
-"""The person's language (SPEC 19): which one, its catalog, and lines translated at the edge.
+"""The person's language (README "中文界面"): which one, its catalog, and lines translated at the
+edge.
 
 Two kinds of marked text:
 - `_("...")` is for text only a person reads (prompts, table headers, help): translated at once.
@@ -9,7 +10,8 @@ Two kinds of marked text:
 
 English is the source language: with `en` nothing is loaded and both are the identity.
 
-Translation is bounded (SPEC 28): whatever a line holds (a server's message of a hundred `: `
+Translation is bounded (README "A screen you can trust"): whatever a line holds (a server's message
+of a hundred `: `
 parts included), each text is translated once per line, values are translated a few levels deep,
 templates are matched without backtracking, and a line that still takes more than 50 ms of the
 program's time is shown in English.
@@ -31,7 +33,8 @@ _ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
-# The time one line may take to translate (SPEC 28), on the thread's own clock: a machine busy
+# The time one line may take to translate (README "A screen you can trust"), on the thread's own
+# clock: a machine busy
 # with other work does not turn a line English, only the line's own work does.
 BUDGET_SECONDS = 0.05
 # How deep values are translated: a program line holds a reason that holds a system's error, a

@@ -1,4 +1,5 @@
-"""Install advice for this environment (SPEC 25): the command for the Python running planner.
+"""Install advice for this environment (README "中文界面"): the command for the Python running
+planner.
 
 `pip install` alone reaches whichever Python comes first on the PATH (often the system's), not
 the virtual environment planner runs in; `<this python> -m pip install` always reaches it.

@@ -1,6 +1,7 @@
 """How deep decoded JSON nests, checked cheaply; standard library only."""
 
-# Files planner reads (config, records) may nest at most MAX_DEPTH levels (SPEC 14). Far deeper
+# Files planner reads (config, records) may nest at most MAX_DEPTH levels (README "A screen you can
+# trust"). Far deeper
 # text (100,000 levels) never decodes: the parser raises RecursionError, which callers catch.
 # Speed: each "{" or "[" opens at most one level, so a text with at most `limit` of them needs
 # no further look (every usual summary planner writes); only a larger count walks the decoded

@@ -1,4 +1,4 @@
-"""The operating system's and the libraries' own words, marked for the catalog (SPEC 25).
+"""The operating system's and the libraries' own words, marked for the catalog (README "中文界面").
 
 A line such as `could not create {path} ({reason})` carries the system's reason as a value;
 `i18n.shown()` translates a value that is a catalog line, so marking the reasons a person meets

@@ -1,4 +1,5 @@
-"""Provider presets (SPEC 13): base_url, key variable, a sensible model, extra_body and prices.
+"""Provider presets (README "Providers"): base_url, key variable, a sensible model, extra_body and
+prices.
 
 Pure data, no imports beyond the standard library: config.py fills the keys a config.json does
 not give from the preset named by its `provider` key. Prices are per million tokens as each
@@ -45,7 +46,8 @@ PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
         # https://api-docs.deepseek.com/quick_start/pricing (deepseek-v4-flash); thinking off
-        # by default here (SPEC 3); {"thinking": {"type": "enabled"}} turns it on, and the
+        # by default here (README "Configuration"); {"thinking": {"type": "enabled"}} turns it on,
+        # and the
         # reasoning_content it adds is sent back (wire.DIALECTS["deepseek"]).
         Preset("deepseek", "DeepSeek", "https://api.deepseek.com", "DEEPSEEK_API_KEY",
                "deepseek-v4-flash", {"thinking": {"type": "disabled"}},

@@ -1,4 +1,5 @@
-"""The secrets: where the API key comes from (SPEC 18), in this order; CalDAV passwords beside
+"""The secrets: where the API key comes from (README "Providers"), in this order; CalDAV passwords
+beside
 it; storing either in the OS keyring.
 
 1. the environment variable config names (`api_key_env`);
@@ -32,7 +33,7 @@ from planner.base.install import install_command
 from planner.base.oserrors import os_reason
 
 SERVICE = "planner"
-# The CalDAV password for `planner sync` (SPEC 17), before the keyring and the prompt.
+# The CalDAV password for `planner sync` (README "Calendars"), before the keyring and the prompt.
 CALDAV_PASSWORD_ENV = "PLANNER_CALDAV_PASSWORD"
 COMMAND_TIMEOUT = 10.0
 # A key is one short line; a command printing more than this is not printing a key.

@@ -16,7 +16,8 @@ from planner.base.i18n import N_, t
 from planner.base.jsonlimits import MAX_DEPTH, too_deep
 
 _MAX_DIGITS = sys.get_int_max_str_digits() or 4300
-# What Python's reader says is wrong, marked so the catalog translates it by its kind (SPEC 25).
+# What Python's reader says is wrong, marked so the catalog translates it by its kind (README
+# "中文界面").
 PYTHON_REASONS = (
     N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
     N_("Expecting property name enclosed in double quotes"),
@@ -93,7 +94,8 @@ def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = Fa
         what = getattr(error, "msg", None)
         line, column = getattr(error, "lineno", None), getattr(error, "colno", None)
         if what and column is not None and "\n" not in text:
-            # What, then where (SPEC 25); one line of text (a log's line) needs only the column.
+            # What, then where (README "中文界面"); one line of text (a log's line) needs only the
+            # column.
             reason = t("{what}: column {column}", what=what, column=column)
         elif what and line is not None and column is not None:
             reason = t("{what}: line {line}, column {column}", what=what, line=line,

@@ -1,4 +1,5 @@
-"""Study hours (SPEC 23): the windows of each weekday, read from config and asked by date."""
+"""Study hours (README "Your week"): the windows of each weekday, read from config and asked by
+date."""
 
 from __future__ import annotations
 

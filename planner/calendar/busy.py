@@ -1,4 +1,5 @@
-"""Busy time from the person's calendars (SPEC 23): an .ics file, a vdir folder, a CalDAV calendar.
+"""Busy time from the person's calendars (README "Your week"): an .ics file, a vdir folder, a
+CalDAV calendar.
 
 Three small readers behind `read_busy`, as vdirsyncer keeps one module per store: each turns its
 source into calendar text, and one expander turns calendar text into busy intervals. They only
@@ -15,7 +16,8 @@ back covers the wall-clock times it touches, never dropped because its naive end
 its naive start. Days are kept a day inside the calendar's ends (planner.base.days), and so is
 the expander's span; a time that passes an end in the local zone stays at that end.
 
-Bounds (SPEC 23): 16 MiB per file, 10,000 occurrences per source overlapping the window, and, so
+Bounds (README "Your week"): 16 MiB per file, 10,000 occurrences per source overlapping the window,
+and, so
 one rule cannot hold the run, a repeating rule whose expansion up to the window would take more
 than a million steps; and, so many small rules cannot hold it either, one budget per source (a
 file, a whole vdir, one CalDAV answer) for all its events: every event, every listed date, every
@@ -27,7 +29,8 @@ all: one warning line names it, its label goes in `unknown`, and the other sourc
 A vdir with one broken file is unknown as a whole: its other files alone would show time free
 that the broken one may hold.
 
-Speed (SPEC 23): a file source's occurrences are kept in `.planner/` (busy_cache) for the window
+Speed (README "Your week"): a file source's occurrences are kept in `.planner/` (busy_cache) for
+the window
 and AHEAD_DAYS on, keyed by each file's size, modification time and inode, so an unchanged vdir
 is only listed and stat'ed (icalendar is not even imported). A file read anew is first scanned
 as bytes (busy_scan.may_touch: one whose every event provably lies outside those days is not

@@ -1,4 +1,5 @@
-"""Busy time of calendar files kept in `.planner/` (SPEC 23 Speed), so an unchanged vdir of
+"""Busy time of calendar files kept in `.planner/` (README "Your week" Speed), so an unchanged vdir
+of
 thousands of events is neither read nor parsed again.
 
 One text file per file source (an .ics file or a vdir folder) and local zone, written atomically,

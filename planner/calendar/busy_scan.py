@@ -1,4 +1,5 @@
-"""What busy time is read from calendar text (SPEC 23 Speed): the lines it needs, and a byte scan
+"""What busy time is read from calendar text (README "Your week" Speed): the lines it needs, and a
+byte scan
 that tells a file whose every event lies outside the days asked for without parsing it.
 
 A vdir of years of events is mostly outside any window, and a real calendar file is mostly
@@ -14,7 +15,7 @@ import re
 # --- what is parsed ---------------------------------------------------------------------------
 
 # The lines busy time is made of; the rest (descriptions, attendees, alarms, stamps) is most of
-# a real calendar file's bytes and most of the parser's time (SPEC 23 Speed).
+# a real calendar file's bytes and most of the parser's time (README "Your week" Speed).
 _KEPT = re.compile(rb"^(?:BEGIN|END|CALSCALE|X-WR-TIMEZONE|UID|DTSTART|DTEND|DURATION|RRULE|RDATE|"
                    rb"EXDATE|EXRULE|RECURRENCE-ID|SEQUENCE|STATUS|TRANSP|SUMMARY)[;:][^\r\n]*"
                    rb"(?:\r?\n|$)", re.M | re.I)

@@ -126,7 +126,7 @@ def _library():
 
 def _client(url: str, user: str | None, password: str | None, timeout: float | None):
     """A caldav client for `url`: `timeout` seconds per read (None: TIMEOUT_SECONDS), every
-    request ended after it plus MARGIN_SECONDS in all (SPEC 28)."""
+    request ended after it plus MARGIN_SECONDS in all (README "A screen you can trust")."""
     from caldav.davclient import DAVClient
 
     timeout = TIMEOUT_SECONDS if timeout is None else timeout
@@ -136,7 +136,8 @@ def _client(url: str, user: str | None, password: str | None, timeout: float | N
 
 
 def _with_deadline(client_class: type, seconds: float) -> type:
-    """caldav's client class with a total deadline of `seconds` on every request (SPEC 28)."""
+    """caldav's client class with a total deadline of `seconds` on every request (README "A screen
+    you can trust")."""
 
     class Client(client_class):
         deadline_passed = False
@@ -333,7 +334,8 @@ def _scrub(message: str, password: str | None) -> str:
 _WHOLE_WORDS_BELOW = 8  # characters: a password shorter than this is hidden as a whole word
 
 
-# --- busy time (SPEC 23): one time-range query, read only -----------------------------------
+# --- busy time (README "Your week"): one time-range query, read only
+# -----------------------------------
 
 
 class TooMany(SyncError):

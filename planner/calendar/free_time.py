@@ -1,4 +1,4 @@
-"""Free time (SPEC 23): study windows minus taken spans, and the checks of one session.
+"""Free time (README "Your week"): study windows minus taken spans, and the checks of one session.
 
 Pure arithmetic on naive local datetimes: no files, servers or clocks. Windows are minutes after
 midnight, (start, end), start before end, sorted and not overlapping (planner.base.study_hours);

@@ -31,7 +31,8 @@ from planner.plans.files import is_run_id
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
 DEFAULT_NAME = "planner reviews"
-# The default name in each language (SPEC 25): a calendar_name set in config is used as it is.
+# The default name in each language (README "中文界面"): a calendar_name set in config is used as it
+# is.
 DEFAULT_NAMES = {"en": DEFAULT_NAME, "zh": "planner 复习"}
 
 
@@ -42,7 +43,7 @@ def calendar_name(configured: str) -> str:
 
 def written_source(planned: Planned) -> str:
     """X-PLANNER-SOURCE: the digest, and the language (other than English) the words are in,
-    so a change of language rewrites each event once (SPEC 25)."""
+    so a change of language rewrites each event once (README "中文界面")."""
     return planned.source if language() == "en" else f"{planned.source}.{language()}"
 UID_SUFFIX = "@planner"
 # A planner UID: a run ID, a session number for a series, @planner (written unescaped).
@@ -167,8 +168,10 @@ class EventSpec(NamedTuple):
     dropped: bool = False  # `planner drop`: STATUS:CANCELLED
     saved_order: str = ""  # sorts same-day events in the order they were saved (the run ID)
     created: _dt.datetime | None = None  # when the plan was saved: LAST-MODIFIED of a new event
-    start: str | None = None  # "HH:MM" the plan gives (SPEC 23); None: laid out from review_time
-    # A plain export's revision (SPEC 25): how often the review log changed the event, and when
+    # "HH:MM" the plan gives (README "Your week"); None: laid out from review_time
+    start: str | None = None
+    # A plain export's revision (README "中文界面"): how often the review log changed the event, and
+    # when
     # it last did (LAST-MODIFIED, if later than the plan's saving).
     sequence: int = 0
     modified: _dt.datetime | None = None
@@ -293,7 +296,8 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
             else:
                 start = start_of(spec.date, clock, zone, after[spec.uid])
         except (OverflowError, ValueError):  # ValueError: "year 10000 is out of range"
-            # SPEC 28: plan dates end at 9999-12-30, but the plans before it that day can push
+            # README "A screen you can trust": plan dates end at 9999-12-30, but the plans before it
+            # that day can push
             # its start past the calendar's end. One line, like any event that cannot be made.
             raise ValueError(t("{file}: its event on {date} would start too near the end of "
                                "the calendar (9999-12-31), after the plans before it that day",
@@ -400,7 +404,7 @@ def _head(properties: dict[str, str], zone: LocalZone, first: int, last: int) ->
 
 def _description(spec: EventSpec) -> str:
     """`done` for a reviewed event, then the notes' IDs and titles (as saved) and the file."""
-    # In the person's language (SPEC 25); the file and the notes' words as they are.
+    # In the person's language (README "中文界面"); the file and the notes' words as they are.
     lines = [_("done"), ""] if spec.done else []
     lines.append(_("Notes to review:"))
     for note_id, title in spec.notes:
@@ -459,7 +463,8 @@ def revise(new: bytes, previous: bytes | None, now: _dt.datetime | None = None) 
         last = _dt.datetime.strptime((modified or b"").decode(), "%Y%m%dT%H%M%SZ")
     except ValueError:
         last = None  # none, or no real time (a 30 February, year 0): now is later enough
-    # Later than the earlier copy, unless it is the calendar's last second (SPEC 28).
+    # Later than the earlier copy, unless it is the calendar's last second (README "A screen you can
+    # trust").
     if last is not None and last < _LAST_SECOND:
         moment = max(moment, last.replace(tzinfo=_dt.UTC) + _dt.timedelta(seconds=1))
     return Revision(_restamp(new, sequence + 1, moment.strftime("%Y%m%dT%H%M%SZ").encode()),

@@ -1,4 +1,5 @@
-"""A plain export moves with the log (SPEC 25): each event's SEQUENCE and LAST-MODIFIED from
+"""A plain export moves with the log (README "中文界面"): each event's SEQUENCE and LAST-MODIFIED
+from
 the review log's changes of it, where there is no earlier copy to compare with."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The person's time for one run (SPEC 23): study hours, busy time, saved plans, the deadline.
+"""The person's time for one run (README "Your week"): study hours, busy time, saved plans, the
+deadline.
 
 It answers three questions: where does this proposal's session go (the start it gives, or the
 first free slot), is it allowed (the program's checks), and where is there room (free_slots).

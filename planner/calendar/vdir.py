@@ -62,7 +62,8 @@ def write_feed(path: str | os.PathLike[str], calendar_bytes: bytes) -> str:
     theirs, ours = ics.calendar_identity(existing), ics.calendar_identity(calendar_bytes)
     defaults = set(ics.DEFAULT_NAMES.values())
     if theirs[0] == ours[0] and {theirs[1], ours[1]} <= defaults:
-        theirs = ours  # planner's default name in another language: the same feed (SPEC 25)
+        # planner's default name in another language: the same feed (README "中文界面")
+        theirs = ours
     if theirs != ours:
         if theirs[0] != ours[0]:
             raise CalendarFileError(t("{path} was not written by planner (its PRODID differs); "

@@ -1,4 +1,5 @@
-"""`planner week`'s seven days (SPEC 23): study hours, busy time, sessions, due counts, minutes."""
+"""`planner week`'s seven days (README "Your week"): study hours, busy time, sessions, due counts,
+minutes."""
 
 from __future__ import annotations
 

@@ -97,11 +97,12 @@ app.command("goals", short_help="Your goals: their day, sessions and notes ready
 def main() -> None:
     """Console-script entry: output that cannot be written ends in one line on stderr.
 
-    SPEC 14. stdout closed at start (`>&-`): refused before anything runs, exit 1. stdout
+    README "A screen you can trust". stdout closed at start (`>&-`): refused before anything runs,
+    exit 1. stdout
     failing later (a broken pipe, a full disk, /dev/full): the rest of the output is dropped,
     the command or run goes on to its end (so no run is left `running`), then one line says
     so, with exit 1 unless the command already ended with its own failure code (1, 2, 130),
-    which is kept. A broken pipe (`planner runs | head -1`) is quiet (SPEC 25): the reader
+    which is kept. A broken pipe (`planner runs | head -1`) is quiet (README "中文界面"): the reader
     took what it wanted; only the exit code (1) says the output was cut off. An encoding
     without CJK (PYTHONIOENCODING=ascii) is no failure: what it cannot encode is written as a
     backslash escape.
@@ -184,7 +185,7 @@ def main() -> None:
     if output.failure is not None:
         error = output.failure
         # A reader that stopped reading (`planner plans | head -1`) took what it wanted: no
-        # line about it (SPEC 25); the exit code still says the output was cut off.
+        # line about it (README "中文界面"); the exit code still says the output was cut off.
         if not isinstance(error, BrokenPipeError):
             try:
                 ui.error(t("could not write the output to stdout: {reason}; what was written "

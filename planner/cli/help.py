@@ -14,7 +14,8 @@ from planner.cli.common import (
 if TYPE_CHECKING:
     pass
 
-# --- The person's language (SPEC 19) -------------------------------------------------------------
+# --- The person's language (README "中文界面")
+# -------------------------------------------------------------
 
 
 def use_language(arguments: list[str]) -> str:
@@ -97,7 +98,8 @@ def translate_commands(command) -> None:
         click.utils.echo("\n".join(lines), file=file, err=True)
 
     def heading_in_language(self, heading: str) -> None:
-        # A Chinese label ends in a full-width colon (参数：), an English one in ": " (SPEC 25).
+        # A Chinese label ends in a full-width colon (参数：), an English one in ": " (README
+        # "中文界面").
         colon = "：" if _columns(heading) > len(heading) else ":"
         self.write(f"{'':>{self.current_indent}}{heading}{colon}\n")
 
@@ -167,7 +169,7 @@ def _plain_extras(click, _) -> None:
         kind.get_help_record = joined_in_language(kind.get_help_record)  # type: ignore[method-assign]
 
 
-# Click's and Typer's own metavars, translated like the help around them (SPEC 25).
+# Click's and Typer's own metavars, translated like the help around them (README "中文界面").
 METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<float range>"),
             N_("<str>"),
             N_("<path>"), N_("PATH"), N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))

@@ -19,7 +19,8 @@ from planner.records import status
 if TYPE_CHECKING:
     pass
 
-# --- Keys in the OS keyring: planner key set / forget / status (SPEC 18) -------------------------
+# --- Keys in the OS keyring: planner key set / forget / status (README "Providers")
+# -------------------------
 # planner.base.secrets imports the keyring library (an optional extra) only when it is used.
 
 def key_command(ctx: typer.Context) -> None:

@@ -1,4 +1,5 @@
-"""A memory model fitted to the person (SPEC 24): planner fit and planner forecast.
+"""A memory model fitted to the person (README "A memory fitted to you"): planner fit and planner
+forecast.
 
 The fit and the simulation are planner.memory.fit (fsrs-rs-python, imported only there and only
 by these two commands), Anki's history planner.memory.anki, memory.json planner.memory.memory_file,

@@ -83,7 +83,8 @@ def notes_command(
                        or f"{getattr(catalog, 'folder', folder)}/", query)
 
 
-# --- Where everything is: planner where (SPEC 21) -----------------------------------------------
+# --- Where everything is: planner where (README "Going on with a conversation")
+# -----------------------------------------------
 
 
 def where_command(

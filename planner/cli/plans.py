@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 DemoPlansFlag = Annotated[
     bool, typer.Option("--demo", help="The demo's plans in demo-plans/ instead of plans/.")
 ]
-# export's calendar targets (SPEC 17); the code behind them is in the Calendars section below.
+# export's calendar targets (README "Calendars"); the code behind them is in the Calendars section
+# below.
 FeedOption = Annotated[
     Path | None,
     typer.Option("--feed", metavar="FILE", help="Keep this calendar file up to date: created "
@@ -45,7 +46,8 @@ VdirOption = Annotated[
 
 
 def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
-    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (SPEC 21);
+    """With no plans in plans/, say so when the demo's plans are in demo-plans/ (README "Going on
+    with a conversation");
     whether it was said."""
     from planner.plans import files as plans
 
@@ -126,7 +128,8 @@ def plans_command(
         if no_plans:
             _demo_plans_hint(folder, exporting=False)
     elif not (no_plans and _demo_plans_hint(folder, exporting=False)):
-        # One line for one fact (SPEC 25): the hint about demo-plans/ says there are none here.
+        # One line for one fact (README "中文界面"): the hint about demo-plans/ says there are none
+        # here.
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
                        dropped)
 
@@ -226,7 +229,7 @@ def export_command(
 
 
 def _log_revisions(home: Path) -> dict:
-    """How the review log changed each plan (SPEC 25); none when it cannot be read (its
+    """How the review log changed each plan (README "中文界面"); none when it cannot be read (its
     warnings are said where the plans are listed)."""
     from planner.memory import log as review_log
     from planner.memory import marking
@@ -242,7 +245,8 @@ def _exists(path: Path) -> str:
              "remove it", path=path)
 
 
-# --- Calendars that stay in step: export --feed / --vdir, planner sync (SPEC 17) -----------------
+# --- Calendars that stay in step: export --feed / --vdir, planner sync (README "Calendars")
+# -----------------
 # planner.calendar.ics (icalendar), .vdir and .caldav_sync (caldav, an optional extra) are
 # imported inside these functions only, so no other command loads them.
 

@@ -26,7 +26,8 @@ from planner.cli.common import (
 if TYPE_CHECKING:
     from planner.base.config import Config
 
-# SPEC 16. The decisions and the writes are in planner.memory.marking, the schedules in
+# README "Review memory". The decisions and the writes are in planner.memory.marking, the schedules
+# in
 # planner.memory.review_memory (fsrs is imported only when a due date is computed): --help and
 # the other commands load none.
 
@@ -375,7 +376,8 @@ def due_command(
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     memory = ReviewMemory(folder, catalog, config.desired_retention)
-    memory.memory()  # through the cache in .planner/ (SPEC 24): a warm one reads no log
+    # through the cache in .planner/ (README "A memory fitted to you"): a warm one reads no log
+    memory.memory()
     if memory.problem is not None:
         _failed(memory.problem)
     _log_warnings(memory.log_warnings())

@@ -232,7 +232,8 @@ def _goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | 
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
                   goal: "GoalTarget | None" = None) -> "Timetable":
-    """The run's study hours, daily minutes, busy calendars (`busy`), deadline (SPEC 23) and
+    """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
+    and
     goal."""
     from planner.base.config import study_windows
     from planner.calendar.ics import local_zone
@@ -262,7 +263,8 @@ def _nothing_given(ctx: typer.Context) -> bool:
 
 
 def _memory(home: Path, notes, config: "Config"):
-    """The review memory of a live run and its dry run (SPEC 16); its warnings on stderr."""
+    """The review memory of a live run and its dry run (README "Review memory"); its warnings on
+    stderr."""
     from planner.memory.review_memory import ReviewMemory
 
     memory = ReviewMemory(home, notes, config.desired_retention)
@@ -409,7 +411,8 @@ def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
     if outcome.error:
         ui.error(outcome.error)
     if outcome.call_failed:
-        # The line after a failed call (SPEC 25): the conversation is kept, every word in it.
+        # The line after a failed call (README "中文界面"): the conversation is kept, every word in
+        # it.
         ui.notice(t("Your conversation is kept: planner --continue -r TEXT goes on from here."))
     if outcome.folder is not None:
         if config is not None and not outcome.simulated and outcome.tally is not None:

@@ -1,4 +1,5 @@
-"""Continuing an earlier run (SPEC 21): its conversation rebuilt from its records, only read.
+"""Continuing an earlier run (README "Going on with a conversation"): its conversation rebuilt from
+its records, only read.
 
 The conversation is the earlier run's last request (its messages, after its system message),
 then the last reply to it when that reply can be read: the model's words as they were, or its
@@ -7,7 +8,8 @@ so the next request is one the API accepts and the model sees whether a plan was
 wire formats are read: a Chat Completions body's `messages`, a Responses body's `input`.
 Nothing here writes; every file is a regular file of bounded size read by the strict reader.
 
-Only what planner itself writes is read back (SPEC 28): its one system message, first, then
+Only what planner itself writes is read back (README "A screen you can trust"): its one system
+message, first, then
 user, assistant and tool messages; on the Responses wire the items planner sends (its own
 messages, a reply's output items sent back, function_call and function_call_output). A second
 system message, a developer message, or any other role or item makes the earlier run damaged.
@@ -83,7 +85,8 @@ def earlier_conversation(home: Path, run_id: str, request: str | None = None) ->
 
 def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict]:
     """The person's answers to the last reply that no request carried (the calls ran out, or
-    the run ended before the next call), each exactly once (SPEC 25). An answer that a later
+    the run ended before the next call), each exactly once (README "中文界面"). An answer that a
+    later
     request carried belongs to an earlier call's number, so it is never added twice."""
     if not replied:
         return []
@@ -217,7 +220,8 @@ def _last_reply(reply: object, responses: bool, summary: RunSummary, run_id: str
     if turn is None:
         return []  # a failed call or a reply planner refused: the conversation ends before it
     for item in turn.message.get(_OUTPUT_ITEMS) or ():
-        # Sent back as they came, so held to what a request may hold (SPEC 28).
+        # Sent back as they came, so held to what a request may hold (README "A screen you can
+        # trust").
         if _item_fault(item) is not None:
             raise CannotContinue(_problem(run_id, name, t(
                 "an input item of type {kind} cannot be continued",

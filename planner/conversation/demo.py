@@ -10,7 +10,8 @@ from planner.model.client import ScriptedClient
 
 DEMO_CALL_ID = "call_demo_0001"
 DEMO_TITLE = "RAG基础复习"
-# The example plan of SPEC 2, dated; tests script it. The demo itself proposes demo_plan(today).
+# The example plan of README "Commands", dated; tests script it. The demo itself proposes
+# demo_plan(today).
 DEMO_PLAN = {"title": DEMO_TITLE, "note_ids": ["N1", "N2"], "date": "2026-10-05", "minutes": 20}
 
 

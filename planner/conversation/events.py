@@ -33,7 +33,7 @@ class ConfirmRequest(NamedTuple):
     warnings: tuple[str, ...] = ()
     due: Mapping[str, _dt.date | AfterLastDay | None] | None = None
     changes: tuple[Change, ...] | None = None
-    # SPEC 23: the start was chosen by the program (the proposal gave none); the busy
+    # README "Your week": the start was chosen by the program (the proposal gave none); the busy
     # calendars whose busy time is unknown (never shown as free).
     start_chosen: bool = False
     busy_unknown: tuple[str, ...] = ()
@@ -90,7 +90,8 @@ class Looked(NamedTuple):
 class ModelText(NamedTuple):
     """The model's words: a question or answer (`explanation` False) or an explanation.
 
-    `asking`: the person is asked to answer next, so the run goes on (SPEC 21: a question in
+    `asking`: the person is asked to answer next, so the run goes on (README "Going on with a
+    conversation": a question in
     the middle of a conversation is not a failure).
     """
 
@@ -142,7 +143,8 @@ class Notice(NamedTuple):
 
 class Prompt(NamedTuple):
     """A question to the person: kind is save, answer, feedback, rating (`planner done`) or
-    budget (more model calls, SPEC 21); `typed` a near miss; `used` and `more`: the calls
+    budget (more model calls, README "Going on with a conversation"); `typed` a near miss; `used`
+    and `more`: the calls
     made so far and how many more a yes allows (budget only)."""
 
     kind: str
@@ -155,7 +157,7 @@ class Prompt(NamedTuple):
         """Whether the answer confirms an action: only a line typed after the prompt counts.
 
         SAVE writes a plan; a rating records a review; a yes to the budget question allows
-        spending (SPEC 22: nothing typed ahead counts).
+        spending (README "A screen you can trust": nothing typed ahead counts).
         """
         return self.kind in ("save", "rating", "budget")
 
@@ -189,5 +191,6 @@ class Outcome(NamedTuple):
     question: str | None = None  # the model's last text without a tool call
     explanation: str | None = None
     tally: Tally | None = None  # the run's calls and their usage, counted as `planner costs` does
-    # The run ended on a failed model call with nothing saved: --continue goes on (SPEC 25).
+    # The run ended on a failed model call with nothing saved: --continue goes on (README
+    # "中文界面").
     call_failed: bool = False

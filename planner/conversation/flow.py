@@ -92,11 +92,14 @@ def run_flow(
 ) -> Outcome:
     """Run the whole loop once and return its outcome; only the program ever writes.
 
-    `memory`: the review log and due dates (SPEC 16); with it the model may look up the notes
+    `memory`: the review log and due dates (README "Review memory"); with it the model may look up
+    the notes
     due (`due_notes`, when any are known) and the SAVE screen shows each note's schedule.
-    `continues`: (the earlier run's ID, its conversation) for `planner --continue` (SPEC 21):
+    `continues`: (the earlier run's ID, its conversation) for `planner --continue` (README "Going
+    on with a conversation"):
     the request is then the person's next message after that conversation.
-    `timetable`: study hours, busy time and the deadline (SPEC 23): every session is placed and
+    `timetable`: study hours, busy time and the deadline (README "Your week"): every session is
+    placed and
     checked against it, and the model may ask it for free slots.
     """
     today = today or _dt.date.today()
@@ -265,7 +268,8 @@ class _Run(RunState):
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
         recorded = _plan_record(plan)
-        # A second proposal shows what it changes, so a dropped note is seen (SPEC 21).
+        # A second proposal shows what it changes, so a dropped note is seen (README "Going on with
+        # a conversation").
         changes = None if self.proposed is None else plan_changes(self.proposed, plan)
         self.proposed = plan
         self._step("proposal", number, call_id=call.id, plan=recorded)
@@ -332,7 +336,8 @@ class _Run(RunState):
         self._save_or_stop(_NOTHING_SAVED, approved=False, tool_result=result)
         self.person.show(Result(result.to_json(), None))
         feedback = None
-        # Asked even when no call is left: the budget question comes after it (SPEC 21).
+        # Asked even when no call is left: the budget question comes after it (README "Going on with
+        # a conversation").
         if self.person.interactive and self._may_ask_for_more():
             if self.client.revisable:
                 feedback = self._ask_words(Prompt("feedback"))

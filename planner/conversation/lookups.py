@@ -1,5 +1,7 @@
-"""The read-only lookup tools the model may call: search_notes, get_note (SPEC 11), due_notes
-(SPEC 16), free_slots (SPEC 23), goal_notes (README "A study plan to a goal")."""
+"""The read-only lookup tools the model may call: search_notes, get_note (README "Your notes"),
+due_notes
+(README "Review memory"), free_slots (README "Your week"), goal_notes (README "A study plan to a
+goal")."""
 
 # Checked as strictly as save_review_plan: the same loading of the arguments text (one JSON
 # object of at most 4 KiB; repeated keys, NaN, overflowing numbers refused), exactly the

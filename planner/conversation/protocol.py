@@ -129,7 +129,7 @@ def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
         "'tomorrow' against it and always give the date as YYYY-MM-DD.\n"
     )
     if i18n.language() == "zh":
-        # The program's own lines are Chinese: the model's words should be too (SPEC 19).
+        # The program's own lines are Chinese: the model's words should be too (README "中文界面").
         content += ("The person reads Chinese (Simplified): write your questions and "
                     "explanations in Chinese; keep note IDs, dates and tool arguments as they "
                     "are.\n")
@@ -189,7 +189,8 @@ def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.dat
 def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[Note] | Catalog,
                        today: _dt.date, memory: ReviewMemory | None = None,
                        timetable: Timetable | None = None) -> list[dict]:
-    """The first messages of a continued run (SPEC 21): today's system message, the earlier
+    """The first messages of a continued run (README "Going on with a conversation"): today's
+    system message, the earlier
     run's conversation after its own system message, then the person's next message."""
     # Today's system message, not the earlier one: "tomorrow" means tomorrow from now.
     return [system_message(notes, today, memory, timetable), *earlier,

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
 
-# However often the person allows more calls (SPEC 21), one run makes at most this many.
+# However often the person allows more calls (README "Going on with a conversation"), one run makes
+# at most this many.
 MAX_RUN_CALLS = 60
 # The consequence most failed writes of the records name: a program line of its own.
 _NOTHING_SAVED = t("nothing was saved")
@@ -70,7 +71,7 @@ class RunState:
         self.saved: str | None = None  # the plan's relative path once it is on disk
         self.ending = status.COMPLETE  # or no_tool, when the model proposed nothing
         self.writing: Path | None = None  # the plan's path from just before its write
-        # The last proposal that reached the person: a plan, or a series (SPEC 16).
+        # The last proposal that reached the person: a plan, or a series (README "Review memory").
         self.proposed: Proposal | None = None
 
     # --- the budget of calls ----------------------------------------------------------------
@@ -90,7 +91,8 @@ class RunState:
         return self._calls_left() or (self.person.interactive and self.calls < MAX_RUN_CALLS)
 
     def _more_calls(self, why: str) -> bool:
-        """Whether another call may be made: one is left, or the person allows more (SPEC 21).
+        """Whether another call may be made: one is left, or the person allows more (README "Going
+        on with a conversation").
 
         Asked only with a terminal; each yes adds max_calls more, up to MAX_RUN_CALLS in all.
         The answer is a step of the summary either way.
@@ -103,7 +105,7 @@ class RunState:
         self.person.show(Notice(why))
         self._save_or_stop(_NOTHING_SAVED, stage="answering")
         line = self.person.ask(Prompt("budget", used=self.calls, more=more))
-        allowed = answers.is_yes(line)  # y, yes or 是 (SPEC 25)
+        allowed = answers.is_yes(line)  # y, yes or 是 (README "中文界面")
         if allowed:
             self.allowed = self.calls + more
         self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
@@ -156,7 +158,7 @@ class RunState:
                                                    error=str(error)))
             self._write_quietly(response_name, error.record)
             # The conversation so far is kept in the records: the edge names --continue after
-            # the line (SPEC 25).
+            # the line (README "中文界面").
             self.call_failed = True
             raise _Stop(self._after_save(str(error))) from None
         finally:

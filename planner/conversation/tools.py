@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-# Every result sent back to the model for a lookup is at most this long (SPEC 11).
+# Every result sent back to the model for a lookup is at most this long (README "Your notes").
 MAX_RESULT_BYTES = 4096
 # One reply may ask for at most this many lookups, whose results add up to at most this many
-# bytes (SPEC 22), so no reply can grow the next request without bound.
+# bytes (README "A screen you can trust"), so no reply can grow the next request without bound.
 MAX_LOOKUPS_PER_REPLY = 10
 MAX_TURN_RESULT_BYTES = 16 * 1024
 

@@ -16,17 +16,19 @@ from planner.records.summary import PlanRecord
 
 
 class Limits(NamedTuple):
-    """Bounds of one run (SPEC 10); the defaults come from config.
+    """Bounds of one run (README "A conversation, not a dead end"); the defaults come from config.
 
     With a terminal, the person may allow `max_calls` more each time they run out, up to
-    MAX_RUN_CALLS in all (SPEC 21); without one, `max_calls` is the hard cap.
+    MAX_RUN_CALLS in all (README "Going on with a conversation"); without one, `max_calls` is the
+    hard cap.
     """
 
     max_calls: int = 6
     max_repairs: int = 1
 
 
-# Words a person may type meaning "yes, save" (SPEC 19): named and asked once more, never accepted.
+# Words a person may type meaning "yes, save" (README "中文界面"): named and asked once more, never
+# accepted.
 YES_WORDS = frozenset({"保存", "确认", "是", "y", "yes"})
 
 

@@ -1,4 +1,5 @@
-"""Anki's review history (SPEC 24): the `revlog` of an .apkg / .colpkg package or a bare
+"""Anki's review history (README "A memory fitted to you"): the `revlog` of an .apkg / .colpkg
+package or a bare
 collection.anki2 file, only ever read.
 
 A package is a zip. Anki 23.10 and later put the real collection in `collection.anki21b`
@@ -18,7 +19,8 @@ folder is gone.
 From the revlog: `ease` 1-4 is again/hard/good/easy, `id` the time in milliseconds, `cid` the
 card; types 0-2 (learning, review, relearning) count; type 3 (filtered) and 4 (manual) entries
 and `ease` 0 are skipped and counted under `filtered`, `manual` and `no_rating`; a time at the
-calendar's edge (SPEC 28) under `bad_time`; one dated more than a day after now (a clock that
+calendar's edge (README "A screen you can trust") under `bad_time`; one dated more than a day after
+now (a clock that
 was wrong) under `future`, a key there only when some were.
 """
 

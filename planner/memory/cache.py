@@ -1,4 +1,5 @@
-"""The memory cached in `.planner/` (SPEC 24): every note's FSRS card, so a long review log is not
+"""The memory cached in `.planner/` (README "A memory fitted to you"): every note's FSRS card, so a
+long review log is not
 parsed and replayed on every command.
 
 Two files, both written atomically and both only ever planner's own:

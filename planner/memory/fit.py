@@ -1,4 +1,5 @@
-"""Fitting FSRS to the person, and simulating it (SPEC 24): `fsrs-rs-python`, the optimizer and
+"""Fitting FSRS to the person, and simulating it (README "A memory fitted to you"):
+`fsrs-rs-python`, the optimizer and
 simulator Anki itself runs (no torch), imported here only and only when fitting or simulating.
 
 The data is one list of reviews per card (a note of the review log, a card of an Anki

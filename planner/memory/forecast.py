@@ -1,4 +1,5 @@
-"""`planner forecast` without the command line (SPEC 24): the reviews and minutes due on each of
+"""`planner forecast` without the command line (README "A memory fitted to you"): the reviews and
+minutes due on each of
 the next days from today's memory, and the minutes a review takes.
 
 Day 1 is today and also holds every overdue note; a note's later reviews are not projected (its

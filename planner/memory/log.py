@@ -1,6 +1,7 @@
 """The review log: `reviews.jsonl` in the home, one event a line, only ever appended to."""
 
-# SPEC 16. Each line is one event (review, undo, drop, drop-undo). Nothing in the log is changed
+# README "Review memory". Each line is one event (review, undo, drop, drop-undo). Nothing in the log
+# is changed
 # or removed: an undo is a line of its own, and so is bringing back a dropped plan.
 #
 # Writing: one open, one write of every line of the call, fsync, close, under an exclusive
@@ -10,7 +11,8 @@
 #
 # Reading: at most 64 MiB, never through a link, never waiting on a FIFO; a line that cannot be
 # read is skipped with one warning naming its number, and every other line still counts. So is a
-# line whose time lies at the edge of the calendar (SPEC 28, planner.base.days): before
+# line whose time lies at the edge of the calendar (README "A screen you can trust",
+# planner.base.days): before
 # 0001-01-02 or after 9999-12-30 it may not exist as a local time, wherever it is read.
 #
 # A review dated more than a day after now (FUTURE_MARGIN: clocks differ) does not count: it is
@@ -452,7 +454,7 @@ def _event(data: object) -> Event:
 # with nothing to unescape) is read without the JSON decoder, each value checked as _event
 # checks it; any other line, and any value _event would refuse, takes the strict path, so the
 # events and warnings are the same either way. The cold replay of a long log is most of its
-# time here (SPEC 24).
+# time here (README "A memory fitted to you").
 _STRING = r'"([^"\\\x00-\x1f]+)"'
 _PLANNERS_REVIEW = re.compile(
     r'\{"version":1,"kind":"review","review_id":' + _STRING + r',"note_id":' + _STRING
@@ -498,7 +500,8 @@ def _moment(data: dict, key: str) -> _dt.datetime:
         else:
             if days.usable_time(moment):
                 return moment
-            # SPEC 28: a time at the calendar's very edge cannot be shown in every time zone.
+            # README "A screen you can trust": a time at the calendar's very edge cannot be shown in
+            # every time zone.
             raise _BadLine(t("{key} is {value}, at the edge of the calendar: planner reads "
                              "times from {first} to {last}", key=key, value=_show(value),
                              first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))

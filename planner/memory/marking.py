@@ -194,7 +194,8 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
     except (OverflowError, ValueError):  # ValueError: "year 0 is out of range"
         moment = None
     if moment is None or not usable_time(moment):
-        # SPEC 28: the log reads no time before 0001-01-02 (UTC), and planner writes none.
+        # README "A screen you can trust": the log reads no time before 0001-01-02 (UTC), and
+        # planner writes none.
         raise Refused(t("--date {date} is at the very start of the calendar, before any review "
                         "the log can hold; record a later date", date=date))
     return moment
@@ -204,7 +205,7 @@ def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
     """For each plan (`<run_id>`) or session (`<run_id>#n`) the log has changed: how many
     changes (a done, an undo, a drop, a drop-undo; the review lines of one `done` are one) and
     when the last one was, so a plain export moves SEQUENCE and LAST-MODIFIED with the log
-    (SPEC 25). A drop belongs to the run ID, and so to every session of a series."""
+    (README "中文界面"). A drop belongs to the run ID, and so to every session of a series."""
     refs: dict[str, str] = {}
     moments: dict[str, set[tuple[str, _dt.datetime]]] = {}
     for event in events:
@@ -245,7 +246,7 @@ def saved_day(run_id: str | None) -> _dt.date | None:
 
 
 def check_after_saved(target: Target, reviewed_at: _dt.datetime) -> None:
-    """Refused when the review would come before its plan was saved (SPEC 25)."""
+    """Refused when the review would come before its plan was saved (README "中文界面")."""
     saved = saved_day(target.row["run_id"])
     day = reviewed_at.astimezone().date()
     if saved is not None and day < saved:

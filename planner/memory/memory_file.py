@@ -1,4 +1,5 @@
-"""The memory model fitted to the person: `memory.json` in the home (SPEC 24).
+"""The memory model fitted to the person: `memory.json` in the home (README "A memory fitted to
+you").
 
 `{"version": 1, "parameters": [21 numbers] | null, ...}`, written atomically (a temporary file,
 fsync, rename), read through the one strict JSON reader and checked field by field: planner wrote

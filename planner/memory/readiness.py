@@ -113,7 +113,9 @@ def recall_on_day(states: Mapping[str, NoteState], parameters: Sequence[float],
             state = states.get(note_id)
             if state is not None:
                 if not state.exact:
-                    continue  # a card FSRS cannot carry on (SPEC 28): its recall stays
+                    # a card FSRS cannot carry on (README "A screen you can trust"): its recall
+                    # stays
+                    continue
                 # A session earlier today than the latest review counts from that review.
                 moment = max(moment, state.last_review)
             reviews.append(Review(_PLANNED_RUN, note_id, None, moment, "good", None))

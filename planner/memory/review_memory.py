@@ -1,6 +1,7 @@
 """Review memory: what the review log and the notes say is due, for every part that shows it.
 
-SPEC 16. `planner due`, the model's `due_notes` lookup, the first request's line about notes due
+README "Review memory". `planner due`, the model's `due_notes` lookup, the first request's line
+about notes due
 today, the SAVE screen's schedules and `planner done`'s next due dates all read it here, so they
 agree. The program schedules (planner.memory.schedule, through fsrs); the model only reads the
 result.
@@ -9,7 +10,8 @@ Everything is read lazily and once: the notes' cards through the cache in `.plan
 (planner.memory.cache: a warm cache reads neither the log nor fsrs; a log that cannot be read is
 a `problem`, and nothing is due from it), the notes' sr-due dates when first needed.
 
-The FSRS parameters are the person's own (SPEC 24): ReviewMemory reads `memory.json` of its
+The FSRS parameters are the person's own (README "A memory fitted to you"): ReviewMemory reads
+`memory.json` of its
 home itself (planner.memory.memory_file), so every caller that builds one from the home (due, done,
 the SAVE screen, due_notes, week) schedules with the fitted parameters, or fsrs's defaults when
 there are none.
@@ -79,7 +81,8 @@ class ReviewMemory:
         return self._log
 
     def fitted(self) -> Memory:
-        """The fitted memory (memory.json, SPEC 24); a damaged one counts as none, and
+        """The fitted memory (memory.json, README "A memory fitted to you"); a damaged one counts
+        as none, and
         `warnings()` says so."""
         if self._fitted is None:
             try:

@@ -1,6 +1,7 @@
 """Due dates from the review log: FSRS through the `fsrs` library, the only module importing it."""
 
-# SPEC 16. Each note is one card; its state is its reviews replayed in time order through
+# README "Review memory". Each note is one card; its state is its reviews replayed in time order
+# through
 # Scheduler.review_card, with no learning or relearning steps and no fuzzing, so a note's due date
 # depends only on its reviews and the desired retention. `fsrs` is imported inside the functions:
 # commands that show no schedule do not pay for it at start-up.
@@ -9,7 +10,8 @@
 # Cards are made with an explicit card_id and due: fsrs.Card() without an ID sleeps 1 ms to keep
 # its time-based IDs apart, ten seconds for 10,000 notes.
 #
-# The calendar's end (SPEC 28): a review late in year 9999 (a hand edit, a wrong clock) makes
+# The calendar's end (README "A screen you can trust"): a review late in year 9999 (a hand edit, a
+# wrong clock) makes
 # FSRS compute a due date past 9999-12-31, which no datetime holds. That note is due
 # AFTER_LAST_DAY (planner.base.days), never an OverflowError; so is a due time whose local date
 # would pass 9999-12-31.
@@ -48,7 +50,8 @@ class NoteSchedule(NamedTuple):
 
 class NoteState(NamedTuple):
     """One note's FSRS card after its reviews, as the cache keeps it: `exact` False when the
-    card was replayed shifted in time (SPEC 28, a due date past 9999-12-31) and cannot be
+    card was replayed shifted in time (README "A screen you can trust", a due date past 9999-12-31)
+    and cannot be
     continued by replaying more reviews on top."""
 
     note_id: str

@@ -128,7 +128,8 @@ class LiveClient:
         names = self.wire.sdk_params
         params = {name: body[name] for name in names if name in body}
         extra = {name: value for name, value in body.items() if name not in names}
-        # timeout_seconds bounds each read; this bounds the whole request (SPEC 28), so a server
+        # timeout_seconds bounds each read; this bounds the whole request (README "A screen you can
+        # trust"), so a server
         # that answers a byte at a time ends as one that never answers does.
         deadline = Deadline(self._config.timeout_seconds + MARGIN_SECONDS,
                             self._sockets.shut_down)
@@ -287,7 +288,7 @@ def error_line(status: int, codes: set[str], server: str, env: str | None,
     `other_api`: a 404 may mean the server lacks this wire's API (planner.model.wire)."""
     # Each line whole (with and without the server's words), so the screen can translate it.
     fix = config_fix(server)
-    # The server's own words stay data: in quotes, never mistaken for planner's (SPEC 25).
+    # The server's own words stay data: in quotes, never mistaken for planner's (README "中文界面").
     server = f"“{server}”" if server else ""
     if fix is not None and status in (400, 422):
         return _fix_line(status, fix, server, config_file)

@@ -136,7 +136,8 @@ def _sr_due(value: object) -> str | None:
     use; else None.
 
     Another plugin's value or a typo is ignored, not a reason to skip the note; so is a date at
-    the edge of the calendar (SPEC 28: before 0001-01-02 or after 9999-12-30, planner.base.days).
+    the edge of the calendar (README "A screen you can trust": before 0001-01-02 or after
+    9999-12-30, planner.base.days).
     """
     if not isinstance(value, str) or not _SR_DUE.fullmatch(value.strip()):
         return None

@@ -82,7 +82,8 @@ _SCHEMA = (
 )
 # bm25 weights for id, title, tags, body: a match in the title says most about the note.
 _RANK = "bm25(notes_fts, 2.0, 5.0, 3.0, 1.0)"
-# An ID that two files share names neither (SPEC 11): such notes are left out of every answer,
+# An ID that two files share names neither (README "Your notes"): such notes are left out of every
+# answer,
 # and notes.py warns about them. Through the index on id: a few ms on 10,000 notes.
 _SHARED = "SELECT id FROM files WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1"
 _OFFERED = f"id IS NOT NULL AND id NOT IN ({_SHARED})"

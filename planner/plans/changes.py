@@ -1,4 +1,5 @@
-"""What a proposal changes from the one before it in the same run (SPEC 21), as plain data.
+"""What a proposal changes from the one before it in the same run (README "Going on with a
+conversation"), as plain data.
 
 The confirmation screen shows these, so a note the model silently dropped is seen before SAVE.
 Standard library only; the words are the edge's (planner.ui.conversation).

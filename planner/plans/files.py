@@ -2,7 +2,8 @@
 
 # One module reads and writes plans for the flow, `planner plans` and `planner export`.
 #
-# A series (SPEC 16) is one file, version 3, with `dates` where a plan has `date`; the listing
+# A series (README "Review memory") is one file, version 3, with `dates` where a plan has `date`;
+# the listing
 # gives each of its sessions as a row of its own (`session` 1, 2, ...). Rows say whether the
 # review log marks them done (a review for the plan, or `<run_id>#n` for session n) or dropped
 # (the whole plan); the log is only read here, never written.
@@ -52,7 +53,7 @@ STUDY_VERSION = 4  # a study plan: sessions of their own, and the goal it was ma
 MAX_STUDY_SESSIONS = 60
 MAX_GOAL_NAME = 40
 MAX_PLAN_BYTES = storage.MIB
-MAX_DEPTH = 64  # SPEC 14: nested JSON deeper than this is refused
+MAX_DEPTH = 64  # README "A screen you can trust": nested JSON deeper than this is refused
 # Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
 # on the time a folder of millions of files can add before the prompt. Names sort by time, so
 # the newest are the ones examined.
@@ -408,7 +409,7 @@ def _rows(file: str, name: str, data: object) -> list[dict]:
     plan = data["plan"]
     if type(plan) is not dict:
         raise BadPlan(t("plan: must be an object"))
-    # start is optional (SPEC 23): plans written before it keep the old layout.
+    # start is optional (README "Your week"): plans written before it keep the old layout.
     start = plan.get(START)
     _exact_keys({key: value for key, value in plan.items() if key != START},
                 _SERIES_KEYS if series else _PLAN_KEYS, "plan")
@@ -488,7 +489,8 @@ def _check_date(date: object, field: str) -> str:
         raise BadPlan(t("{field}: {date} is not a real calendar date", field=field,
                         date=date)) from None
     if not days.usable_day(day):
-        # SPEC 28: a day at the calendar's very edge may not exist in UTC (nor in the zone an
+        # README "A screen you can trust": a day at the calendar's very edge may not exist in UTC
+        # (nor in the zone an
         # event is placed in): the file is a problem row, as for any other wrong value.
         raise BadPlan(t("{field}: {date} is at the edge of the calendar; planner uses dates "
                         "from {first} to {last}", field=field, date=date,

@@ -16,7 +16,7 @@ TOOL_NAME = "save_review_plan"
 FIELDS = ("title", "note_ids", "date", "minutes")
 SERIES_TOOL_NAME = "save_review_series"
 SERIES_FIELDS = ("title", "note_ids", "dates", "minutes")
-# Optional in both tools (SPEC 23): without it the program chooses the first free slot.
+# Optional in both tools (README "Your week"): without it the program chooses the first free slot.
 START = "start"
 MIN_SESSIONS = 2
 MAX_SESSIONS = 8
@@ -25,7 +25,8 @@ MAX_ARGUMENTS_BYTES = 4096
 MAX_TITLE = 80
 MAX_NOTES = 3
 MAX_MINUTES = 120
-# The limits a person meets, stated to the model as the README states them (SPEC 21).
+# The limits a person meets, stated to the model as the README states them (README "Going on with a
+# conversation").
 LIMITS = (f"Limits: 1 to {MAX_NOTES} existing notes, each once; 1 to {MAX_MINUTES} minutes; "
           f"a title of 1 to {MAX_TITLE} characters on one line. A proposal outside them is "
           "rejected with the limit it broke.")
@@ -352,7 +353,8 @@ def check_date(value: object, field: str = "date") -> str:
         raise InvalidArguments(field, t("{date} is not a real calendar date",
                                         date=value)) from None
     if not days.usable_day(day):
-        # SPEC 28: planner reads no plan file dated there (planner.plans.files), so none is saved.
+        # README "A screen you can trust": planner reads no plan file dated there
+        # (planner.plans.files), so none is saved.
         raise InvalidArguments(field, t("{date} is at the edge of the calendar; planner uses "
                                         "dates from {first} to {last}", date=value,
                                         first=days.FIRST_DAY.isoformat(),

@@ -9,7 +9,8 @@
 # status or no calls list): listed with the reason, never raised, never waited on. Everything
 # else reads the typed summary (records.RunSummary), never its keys.
 #
-# Links are not followed (SPEC 14): a run folder that is a symbolic link to a folder is listed
+# Links are not followed (README "A screen you can trust"): a run folder that is a symbolic link to
+# a folder is listed
 # as damaged ("run folder is a symbolic link (not followed)") and nothing behind it is read
 # or listed; a summary.json that is a link is damaged too. A link to anything else is
 # not a run, like a plain file.
@@ -224,7 +225,8 @@ class RunRow(NamedTuple):
 
     def cost(self, prices) -> float | None:
         """The known part of its cost; None when simulated (never priced), damaged, or when
-        the prices are for another model (SPEC 21: costs are never invented)."""
+        the prices are for another model (README "Going on with a conversation": costs are never
+        invented)."""
         if self.tally is None or self.simulated or not prices.applies_to(self.model):
             return None
         return self.tally.cost(prices)

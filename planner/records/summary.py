@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from planner.base.i18n import t
 from planner.base.jsonlimits import MAX_DEPTH, too_deep
 
-RECORD_VERSION = 2  # 2 adds `steps`: the conversation, step by step (SPEC 10)
+RECORD_VERSION = 2  # 2 adds `steps`: the conversation, step by step (README "Records")
 
 
 # --- The typed values -------------------------------------------------------------------------
@@ -37,7 +37,7 @@ RECORD_VERSION = 2  # 2 adds `steps`: the conversation, step by step (SPEC 10)
 class PlanRecord(NamedTuple):
     """A proposal as recorded: `plan` of the summary and of a proposal step.
 
-    A series (SPEC 16) has `dates`, its sessions' dates, and no `date`.
+    A series (README "Review memory") has `dates`, its sessions' dates, and no `date`.
     """
 
     title: str | None
@@ -101,7 +101,7 @@ class CallEntry(NamedTuple):
 
 
 class Step(NamedTuple):
-    """One step of the conversation (SPEC 10): `kind` says which fields it has (STEP_FIELDS).
+    """One step of the conversation (README "Records"): `kind` says which fields it has.
 
     proposal: call_id, plan. rejected: call_id, tool, error, repair (0: not sent back).
     lookup: call_id, tool, arguments, found (the short result). question, answer, feedback,
@@ -152,7 +152,7 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "explanation": ("text",),
     "decision": ("approved", "result", "near_misses"),
     "refused": ("call_id", "tool", "error"),
-    # SPEC 21: the person was asked whether the run may make more model calls.
+    # The person was asked whether the run may make more model calls.
     "budget": ("approved", "max_calls"),
 }
 
@@ -191,7 +191,7 @@ class RunSummary:
     question: str | None  # the model's last text without a tool call
     explanation: str | None
     continues: str | None  # the run this one continues (planner --continue), else None
-    until: str | None  # the deadline the person gave (--until YYYY-MM-DD, SPEC 23), else None
+    until: str | None  # the deadline the person gave (--until YYYY-MM-DD), else None
     goal: str | None  # the goal the run plans for (--goal NAME), else None
     # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
     # counting never converts the rest of each call.
@@ -418,7 +418,7 @@ def from_json(data: object, run_id: str = "") -> RunSummary | DamagedRun:
     # type(), not isinstance(): a bool is not a process ID.
     summary.pid = pid if type(pid) is int else None
     summary.process_start = process_start if type(process_start) is int else None
-    # The model decides whether config's prices apply (SPEC 21): `runs` and `costs` read it.
+    # The model decides whether config's prices apply: `runs` and `costs` read it.
     model = get("model")
     summary.model = model if type(model) is str else None
     summary._plan = _UNREAD

@@ -57,7 +57,8 @@ LABEL = 9  # width of the plan panel's labels in terminal columns: "Minutes  ", 
 
 
 def budget_prompt(used: int, more: int) -> str:
-    """The question before more model calls are spent (SPEC 21); only y or yes allows them."""
+    """The question before more model calls are spent (README "Going on with a conversation"); only
+    y or yes allows them."""
     return _("The run has used its {used} model calls. Allow {more} more? [y/N]: ").format(
         used=f"{used:,}", more=f"{more:,}")
 
@@ -77,7 +78,7 @@ def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
             '"{typed}" is not a rating. {prompt}').format(typed=inert_line(typed),
                                                          prompt=lookup(RATING_PROMPT))
     if typed is not None and answers.is_full_width(typed):
-        # ＳＡＶＥ is in capitals already: what it lacks is half-width letters (SPEC 25).
+        # ＳＡＶＥ is in capitals already: what it lacks is half-width letters (README "中文界面").
         return _('You typed "{typed}"; only SAVE in half-width capitals saves. {prompt}').format(
             typed=inert_line(typed), prompt=lookup(SAVE_PROMPT))
     if typed is not None:
@@ -87,7 +88,7 @@ def prompt_text(kind: str, typed: str | None = None, used: int | None = None,
 
 
 def fitted_prompt(text: str) -> str:
-    """A prompt wrapped to the terminal's width (SPEC 25); the answer goes after its last
+    """A prompt wrapped to the terminal's width (README "中文界面"); the answer goes after its last
     line."""
     import shutil
 
@@ -159,7 +160,8 @@ class TerminalPerson:
     def ask(self, prompt: Prompt) -> str | None:
         """One line from the controlling terminal; None when there is none.
 
-        SAVE is read exactly as typed; every other prompt edits like a shell line (SPEC 21).
+        SAVE is read exactly as typed; every other prompt edits like a shell line (README "Going on
+        with a conversation").
         """
         text = fitted_prompt(prompt_text(prompt.kind, prompt.typed, prompt.used, prompt.more))
         edited = prompt.kind != "save" and self.edits
@@ -283,7 +285,8 @@ def run_cost(calls: int, unknown: int, tokens: int, cost: float | None, currency
              model: str | None = None) -> None:
     """The line after a live run: `2 calls · 1,130 tokens · $0.0002` (as `planner costs`).
 
-    `cost` None: config has no prices for the run's `model`, so its cost is unknown (SPEC 21).
+    `cost` None: config has no prices for the run's `model`, so its cost is unknown (README "Going
+    on with a conversation").
     """
     dot = " · " if _utf(err) else " - "
     parts = [(_("1 call") if calls == 1 else _("{count} calls")).format(count=f"{calls:,}")]
@@ -379,7 +382,7 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
         rows.append(("", _("warning: this date is in the past (today is {today})").format(
             today=view.today), warn))
     if plan.start is not None:
-        # SPEC 23: a start the proposal left out is the program's choice, and says so.
+        # README "Your week": a start the proposal left out is the program's choice, and says so.
         start = (_("{start} (chosen by planner: the first free time)").format(start=plan.start)
                  if view.start_chosen else plan.start)
         rows.append((_("Start"), start, ""))
@@ -491,7 +494,8 @@ def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
     if due is None:
         return _("new")
     if isinstance(due, AfterLastDay):
-        return _("due after 9999-12-31")  # SPEC 28: FSRS put it past the calendar's end
+        # README "A screen you can trust": FSRS put it past the calendar's end
+        return _("due after 9999-12-31")
     days = (due - today).days
     if days == 0:
         return _("due today")

@@ -26,7 +26,8 @@ def read_edited_line(prompt: str, discard_typed_ahead: bool = False,
     """One edited line from the controlling terminal, with a newline ('' at end of input);
     None: no terminal. `history` is this run's earlier lines, oldest first (Up recalls them).
 
-    With `discard_typed_ahead`, input typed before the prompt is dropped unread (SPEC 22).
+    With `discard_typed_ahead`, input typed before the prompt is dropped unread (README "A screen
+    you can trust").
     Ctrl+C raises KeyboardInterrupt with the prompt's line ended.
     """
     try:

@@ -1,4 +1,5 @@
-"""The screens of the fitted memory (SPEC 24): what `planner fit` found, `planner forecast`'s bar
+"""The screens of the fitted memory (README "A memory fitted to you"): what `planner fit` found,
+`planner forecast`'s bar
 chart of the days ahead and its table of simulated retentions. At most 80 columns wide, in
 either language."""
 

@@ -302,7 +302,8 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
 
 
 def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
-    """`2026-12-06 Sun, in 5 days`; a due date past the calendar's end (SPEC 28): its words."""
+    """`2026-12-06 Sun, in 5 days`; a due date past the calendar's end (README "A screen you can
+    trust"): its words."""
     if isinstance(day, AfterLastDay):
         return _("after 9999-12-31")
     return _("{date} {weekday}, {distance}").format(
@@ -350,7 +351,7 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
         review = _cell(row["review_id"], "dim")
         review.overflow = "ellipsis"  # an ID cut for the screen ends in `…`, never silently
         if row["undone"]:
-            # On a line of its own in the cell: a status word is never cut (SPEC 25).
+            # On a line of its own in the cell: a status word is never cut (README "中文界面").
             review.append("\n" + _("undone"), style="yellow")
         cells.append(review)
         grid.add_row(*cells)

@@ -155,7 +155,8 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         return
     runs = report.runs if limit is None else report.runs[:limit]
     tallies = [_counted(run) for run in runs]
-    # The total cost is the known part: runs whose model the prices are for (SPEC 21).
+    # The total cost is the known part: runs whose model the prices are for (README "Going on with a
+    # conversation").
     known = report.priced(prices).cost(prices)
     ids = [_cell(run.run_id) for run in runs]
     states = [_status(run.word) for run in runs]
@@ -266,7 +267,7 @@ def run_detail(detail: RunDetail) -> None:
     from planner.records.summary import DamagedRun
 
     class ProseGrid(Table):
-        """A grid whose last column is prose, wrapped by planner's rules (SPEC 25)."""
+        """A grid whose last column is prose, wrapped by planner's rules (README "中文界面")."""
 
         def add_row(self, *cells, **options) -> None:  # type: ignore[override]
             *head, last = cells
@@ -379,7 +380,7 @@ def _plan_words(plan: PlanRecord | None) -> str:
     if plan is None:
         return words.format(notes=None, when=None, minutes=None)
     notes = None if plan.note_ids is None else _(", ").join(plan.note_ids)
-    # A series (SPEC 16) has its sessions' dates in the place of one date.
+    # A series (README "Review memory") has its sessions' dates in the place of one date.
     when = plan.date if plan.dates is None else _(", ").join(plan.dates)
     return words.format(notes=notes, when=when, minutes=plan.minutes)
 
@@ -393,12 +394,13 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
         grid.add_row(_("Mode"), _cell(_mode(summary.mode)))
         grid.add_row(_("Model"), _cell(_("{model} at {url}").format(model=summary.model,
                                                                      url=summary.base_url)))
-    # Local 'YYYY-MM-DD HH:MM' (SPEC 25), as every other time on screen; --json keeps ISO.
+    # Local 'YYYY-MM-DD HH:MM' (README "中文界面"), as every other time on screen; --json keeps ISO.
     grid.add_row(_("Created"), _cell(_local_minute(summary.created_at)))
     grid.add_row(_("Updated"), _cell(_local_minute(summary.updated_at)))
     grid.add_row(_("Request"), _cell(summary.request))
     if summary.continues is not None:
-        # planner --continue: this run went on with that run's conversation (SPEC 21).
+        # planner --continue: this run went on with that run's conversation (README "Going on with a
+        # conversation").
         grid.add_row(_("Continues"), _cell(_("run {run_id}").format(run_id=summary.continues)))
     if summary.plan is not None:
         grid.add_row(_("Proposal"), _cell(summary.plan.title))
@@ -415,7 +417,8 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     if summary.is_simulated:
         grid.add_row(_("Cost"), _cell(_("simulated run: not priced")))
     elif detail.cost is None:
-        # Not simulated, yet no cost: the prices in config are for another model (SPEC 21).
+        # Not simulated, yet no cost: the prices in config are for another model (README "Going on
+        # with a conversation").
         grid.add_row(_("Cost"), _cell(_("unknown: config has no prices for {model}").format(
             model=summary.model or _("an unnamed model"))))
     else:

@@ -1,4 +1,4 @@
-"""Every line fits (SPEC 25): one line of text wrapped to the terminal's width.
+"""Every line fits (README "中文界面"): one line of text wrapped to the terminal's width.
 
 Between words in English, between characters in Chinese, never before closing punctuation
 (`，。）：` and the like) nor after opening punctuation (`（“`); a continuation is indented. Wide
@@ -164,7 +164,8 @@ def wrap_block(text: Text, width: int) -> Text:
 
 
 class Wrapped:
-    """Prose in a table cell or a panel: Rich lays it out, planner's rules wrap it (SPEC 25)."""
+    """Prose in a table cell or a panel: Rich lays it out, planner's rules wrap it (README
+    "中文界面")."""
 
     def __init__(self, text: Text) -> None:
         self.text = text
