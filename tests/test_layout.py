@@ -130,3 +130,44 @@ def test_json_from_outside_is_read_by_the_strict_reader_only() -> None:
                        and isinstance(node.value, ast.Name) and node.value.id == "json"
                        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
     assert readers == []
+
+
+# `_` and `N_` are gettext's names, meant to be imported everywhere.
+GETTEXT = {"_", "N_"}
+
+
+def private_imports(path: Path) -> list[str]:
+    """`module._name` for every private name `path` imports from another planner module."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("planner"):
+            found += [f"{node.module}.{alias.name}" for alias in node.names
+                      if alias.name.startswith("_") and not alias.name.startswith("__")
+                      and alias.name not in GETTEXT]
+    return found
+
+
+def test_what_modules_share_is_public() -> None:
+    shared = {name: found for name, path in MODULES.items() if (found := private_imports(path))}
+    assert shared == {}
+
+
+def test_a_private_import_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text("def f():\n    from planner.cli.common import _usage, _\n", encoding="utf-8")
+    assert private_imports(path) == ["planner.cli.common._usage"]
+
+
+def test_only_the_wire_reads_the_api_setting() -> None:
+    """The wire is chosen once (planner.model.wire); no other module compares `api` values."""
+    comparing = []
+    for name, path in MODULES.items():
+        if name in ("planner.model.wire", "planner.base.config", "planner.base.providers"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                words = [ast.unparse(part) for part in (node.left, *node.comparators)]
+                if any(word.endswith(".api") or word in ("'responses'", "'chat'")
+                       for word in words):
+                    comparing.append(f"{name}: {ast.unparse(node)}")
+    assert comparing == []

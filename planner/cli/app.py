@@ -58,7 +58,7 @@ app.command("init", short_help="Set planner up: a few questions, then config.jso
     init.init_command)
 app.command("runs", short_help="List your runs, newest first.")(history.runs_command)
 app.command("show", short_help="One run step by step (default: the newest).",
-             # `show -1`: -1 is a run (the newest), not an option; see _pick_run.
+             # `show -1`: -1 is a run (the newest), not an option; see pick_run.
              context_settings={"ignore_unknown_options": True})(history.show_command)
 app.command("costs", short_help="Tokens and cost per run, and in total.")(history.costs_command)
 app.command("plans", short_help="List saved plans, upcoming first.")(plans.plans_command)

@@ -52,13 +52,13 @@ class Workspace(NamedTuple):
         try:
             ensure(Home(self.home, self.rule))
         except OSError as error:
-            _failed(t("could not create the home folder {home} ({reason}); nothing was written "
+            exit_failed(t("could not create the home folder {home} ({reason}); nothing was written "
                       "(use --home DIR to choose another folder)", home=self.home,
                       reason=os_reason(error)))
         return self.home
 
 
-def _workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
+def open_workspace(ctx: typer.Context, home: Path | None, config_path: Path | None) -> Workspace:
     """This command's workspace: its own --home/--config, else those given before it, else
     the home that planner.base.home chooses (the current folder or the per-user data folder)."""
     outer = ctx.find_root().obj
@@ -112,9 +112,9 @@ def _existing_home(home: Path, given: str) -> Path:
     if home.is_dir():
         return home
     if home.exists():
-        _usage(t("{given}: is not a folder; planner uses an existing folder and never creates "
+        exit_usage(t("{given}: is not a folder; planner uses an existing folder and never creates "
                  "it (mkdir it first, or check the spelling)", given=given))
-    _usage(t("{given}: no such folder; planner uses an existing folder and never creates it "
+    exit_usage(t("{given}: no such folder; planner uses an existing folder and never creates it "
              "(mkdir it first, or check the spelling)", given=given))
 
 def _config(path: Path | None, home: Path = Path(".")) -> "Config":
@@ -131,20 +131,20 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         # Messages that say what to change name this file, the one really in use.
         return load_config(path, home)._replace(file=str(path))
     except ConfigError as error:
-        _usage(str(error))
+        exit_usage(str(error))
 
-def _usage(message: str) -> NoReturn:
+def exit_usage(message: str) -> NoReturn:
     ui.error(message)
     raise typer.Exit(EXIT_USAGE)
 
 
-def _failed(error: object) -> NoReturn:
+def exit_failed(error: object) -> NoReturn:
     """A command that failed: its one line, exit 1."""
     ui.error(str(error))
     raise typer.Exit(status.EXIT_FAILED)
 
 
-def _log_warnings(lines: list[str]) -> None:
+def say_warnings(lines: list[str]) -> None:
     for line in lines:
         ui.notice(t("Warning: {warning}", warning=line))
 
@@ -153,43 +153,43 @@ JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print stable machine-readable JSON on stdout.")
 ]
 
-def _pick_run(folder: Path, wanted: str) -> str:
+def pick_run(folder: Path, wanted: str) -> str:
     """The run ID that `last`, -N, an ID or a unique start of one names; else exit 2."""
     from planner.records import history
 
     back = wanted[1:] if wanted.startswith("-") else None
     if back is not None and not (back.isascii() and back.isdigit()):
         # ignore_unknown_options lets any dash word through; only -N is a run.
-        _usage(t("no such option: {option} (planner show -h lists the options)",
+        exit_usage(t("no such option: {option} (planner show -h lists the options)",
                  option=wanted))
     try:
         if wanted == "last" or back is not None:
             number = 1 if back is None else int(back)
             names = history.run_ids(folder)
             if number == 0:
-                _usage(t("-0 names no run: -1 is the newest, -2 the one before"))
+                exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
             if not names:
-                _usage(t("no runs in {folder} yet; planner --demo makes one",
-                         folder=_records_label(folder)))
+                exit_usage(t("no runs in {folder} yet; planner --demo makes one",
+                         folder=records_label(folder)))
             if number > len(names):
-                _usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
-                         count=len(names), folder=_records_label(folder)))
+                exit_usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
+                         count=len(names), folder=records_label(folder)))
             return names[number - 1]
         return history.find_run(folder, wanted)
     except history.RunNotFound as error:
-        _usage(str(error))
+        exit_usage(str(error))
     except history.HistoryError as error:
-        _history_failed(error)
+        exit_history_failed(error)
 
 
-def _records_label(home: Path) -> str:
+def records_label(home: Path) -> str:
     """Where the runs are, as the person named it: tool-records/ or HOME/tool-records/."""
     from planner.records.run_record import RECORDS_DIR
 
     return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
 
 
-def _history_failed(error: Exception) -> NoReturn:
+def exit_history_failed(error: Exception) -> NoReturn:
     ui.error(t("{error}; check the folder's permissions", error=error))
     raise typer.Exit(status.EXIT_FAILED)
 

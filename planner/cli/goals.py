@@ -13,10 +13,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    _failed,
-    _log_warnings,
-    _usage,
-    _workspace,
+    exit_failed,
+    exit_usage,
+    open_workspace,
+    say_warnings,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def goals_command(
     from planner.memory.marking import marks_from
     from planner.memory.review_memory import ReviewMemory
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     today = _dt.date.today()
     if not config.goals:
@@ -56,8 +56,8 @@ def goals_command(
     memory = ReviewMemory(folder, catalog, config.desired_retention)
     memory.memory()
     if memory.problem is not None:
-        _failed(memory.problem)
-    _log_warnings(memory.log_warnings())
+        exit_failed(memory.problem)
+    say_warnings(memory.log_warnings())
     states, parameters = readiness.memory_states(memory)
     sessions = readiness.read_saved_sessions(folder, today, marks_from(memory.log().events))
     reports = [readiness.goal_report(goal, sessions, states, parameters, today,
@@ -77,7 +77,7 @@ def goal_catalog(folder: Path, config: Config) -> Catalog:
     try:
         catalog = load_catalog(folder, config.notes_dir, config.file)
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     for warning in catalog.warnings:
         ui.notice(warning)
     return catalog
@@ -92,6 +92,6 @@ def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
     targets = []
     for goal in config.goals:
         scope = goal_scope(catalog, goal, config.file)
-        _log_warnings(scope.warnings(goal.name))
+        say_warnings(scope.warnings(goal.name))
         targets.append(target(goal, scope.note_ids))
     return targets

@@ -11,11 +11,11 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    _history_failed,
-    _pick_run,
-    _records_label,
-    _workspace,
     complete_run,
+    exit_history_failed,
+    open_workspace,
+    pick_run,
+    records_label,
 )
 
 if TYPE_CHECKING:
@@ -51,16 +51,16 @@ def runs_command(
     """
     from planner.records import history
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, prices = workspace.home, workspace.config().prices
     try:
         rows, total = history.list_runs(folder, _limit(limit, as_json))
     except history.HistoryError as error:
-        _history_failed(error)
+        exit_history_failed(error)
     if as_json:
         ui.print_json_lines([row.to_json(prices) for row in rows])
     else:
-        ui.runs_table(rows, prices, total, _records_label(folder))
+        ui.runs_table(rows, prices, total, records_label(folder))
 
 
 def show_command(
@@ -81,9 +81,9 @@ def show_command(
     """
     from planner.records import history
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, prices = workspace.home, workspace.config().prices
-    found = _pick_run(folder, run_id)
+    found = pick_run(folder, run_id)
     detail = history.run_detail(folder, found, prices)
     if as_json:
         ui.print_json(detail.to_json())
@@ -104,12 +104,12 @@ def costs_command(
     """
     from planner.records import history
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, prices = workspace.home, workspace.config().prices
     try:
         report = history.cost_report(folder)
     except history.HistoryError as error:
-        _history_failed(error)
+        exit_history_failed(error)
     shown = _limit(limit, as_json)
     damaged = report.damaged
     if as_json:
@@ -124,6 +124,6 @@ def costs_command(
             order = history.run_ids(folder)
         except history.HistoryError:
             order = []
-        ui.costs_table(report, prices, shown, _records_label(folder), order)
+        ui.costs_table(report, prices, shown, records_label(folder), order)
 
 

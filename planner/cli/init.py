@@ -25,7 +25,7 @@ from planner.cli.common import (
     EXIT_USAGE,
     ConfigOption,
     HomeOption,
-    _workspace,
+    open_workspace,
 )
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def init_command(
         ui.error(t("planner init asks its questions on a terminal; run it in one (nothing was "
                    "written)"))
         raise typer.Exit(EXIT_USAGE)
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     from planner.base.config import DEFAULT_CONFIG_FILE
 
     target = workspace.config_path or workspace.home / DEFAULT_CONFIG_FILE

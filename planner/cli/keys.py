@@ -12,7 +12,7 @@ from planner.cli.common import (
     EXIT_USAGE,
     ConfigOption,
     HomeOption,
-    _workspace,
+    open_workspace,
 )
 from planner.records import status
 
@@ -65,7 +65,7 @@ def key_set_command(
     from planner.base import secrets as keys
     from planner.base.i18n import _
 
-    config = _workspace(ctx, home, config_path).config()
+    config = open_workspace(ctx, home, config_path).config()
     try:
         user = keys.user_for(config, provider)
         keys.check_keyring()
@@ -99,7 +99,7 @@ def key_forget_command(
     """
     from planner.base import secrets as keys
 
-    config = _workspace(ctx, home, config_path).config()
+    config = open_workspace(ctx, home, config_path).config()
     try:
         user = keys.user_for(config, provider)
         removed = keys.forget_key(user)
@@ -124,7 +124,7 @@ def key_status_command(
     from planner.base import secrets as keys
     from planner.base.i18n import language, shown
 
-    config = _workspace(ctx, home, config_path).config()
+    config = open_workspace(ctx, home, config_path).config()
     rows = keys.key_status(config, terminal=ui.has_terminal())
     # "{user}: {source}" would match any line with a colon: each part is translated on its own.
     colon = "：" if language() == "zh" else ": "

@@ -18,10 +18,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    _failed,
-    _log_warnings,
-    _usage,
-    _workspace,
+    exit_failed,
+    exit_usage,
+    open_workspace,
+    say_warnings,
 )
 
 RATING_NUMBERS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
@@ -51,23 +51,23 @@ def fit_command(
     from planner.memory import log as review_log
     from planner.memory import memory_file
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
     if reset:
         if anki:
-            _usage(t("--reset takes no --anki"))
+            exit_usage(t("--reset takes no --anki"))
         _reset(folder, as_json)
         return
     try:
         memory = memory_file.read_memory(folder)
     except memory_file.MemoryFileError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     future: list[_dt.datetime] = []  # reviews dated after now: never fitted on (one warning)
     try:
         log = review_log.read_log(folder, future=future)
     except review_log.ReviewLogError as error:
-        _failed(error)
-    _log_warnings(log.warnings)
+        exit_failed(error)
+    say_warnings(log.warnings)
     counted = review_log.effective_reviews(log.events)
     undone = sum(1 for event in log.events if type(event) is review_log.Review) - len(counted)
     reviews: list[tuple[object, _dt.datetime, int]] = [
@@ -107,7 +107,7 @@ def fit_command(
         try:
             memory_file.write_memory(folder, record)
         except memory_file.MemoryFileError as error:
-            _failed(error)
+            exit_failed(error)
     if as_json:
         ui.print_json({**record, "adopted": adopted, "reason": reason})
         return
@@ -147,7 +147,7 @@ def _anki_reviews(files: list[Path], sources: list[dict]) -> list[tuple[object, 
         try:
             history = anki.read_history(path)
         except anki.AnkiError as error:
-            _usage(t("{problem}; nothing was changed", problem=error))
+            exit_usage(t("{problem}; nothing was changed", problem=error))
         found += [(("anki", number, review.card), review.reviewed_at, review.rating)
                   for review in history.reviews]
         skipped = {key: value for key, value in history.skipped.items()
@@ -181,7 +181,7 @@ def _reset(folder: Path, as_json: bool) -> None:
     try:
         memory_file.write_memory(folder, record)
     except memory_file.MemoryFileError as error:
-        _failed(error)
+        exit_failed(error)
     reason = t("back to FSRS's default parameters")
     if as_json:
         ui.print_json({**record, "adopted": False, "reason": reason})
@@ -201,11 +201,11 @@ def _retentions(text: str | None) -> list[float]:
         except ValueError:
             value = -1.0
         if not 0.70 <= value <= 0.99:
-            _usage(t("--retention {value}: each must be a number from 0.70 to 0.99, e.g. "
+            exit_usage(t("--retention {value}: each must be a number from 0.70 to 0.99, e.g. "
                      "--retention 0.85,0.9,0.95", value=part.strip()[:20]))
         values.append(value)
     if len(values) > 10:
-        _usage(t("--retention: at most 10 values"))
+        exit_usage(t("--retention: at most 10 values"))
     return values
 
 
@@ -235,18 +235,18 @@ def forecast_command(
     from planner.notes.catalog import NotesError, load_catalog
 
     wanted = _retentions(retention)
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     try:
         catalog = load_catalog(folder, config.notes_dir, config.file)
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     try:
         memory = ReviewMemory(folder, catalog, config.desired_retention)
         memory.memory()
         if memory.problem is not None:
-            _failed(memory.problem)
-        _log_warnings(memory.log_warnings())
+            exit_failed(memory.problem)
+        say_warnings(memory.log_warnings())
         today = _dt.date.today()
         titles = memory.titles()
         minutes = forecast.minutes_per_review(memory.memory().minutes)
@@ -261,13 +261,13 @@ def forecast_command(
                     result = fitting.simulate(parameters, value, days, max(1, len(titles)),
                                               minutes * 60)
                 except fitting.FitError as error:
-                    _failed(error)
+                    exit_failed(error)
                 simulation.append({"retention": value,
                                    "reviews_per_day": round(result.reviews_per_day, 1),
                                    "minutes_per_day": round(result.minutes_per_day, 1),
                                    "memorised": round(result.memorised, 1)})
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     finally:
         catalog.close()
     from planner.memory.marking import quiet_marks

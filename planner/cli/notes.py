@@ -13,8 +13,8 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     Workspace,
-    _usage,
-    _workspace,
+    exit_usage,
+    open_workspace,
 )
 
 if TYPE_CHECKING:
@@ -50,12 +50,12 @@ def notes_command(
     """
     from planner.notes.catalog import MAX_QUERY, NotesError, load_catalog
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     if query is not None and not query.strip():
-        _usage(t("QUERY needs some words (or leave it out to list the notes)"))
+        exit_usage(t("QUERY needs some words (or leave it out to list the notes)"))
     if query is not None and len(query) > MAX_QUERY:
-        _usage(t("QUERY has {count:,} characters; at most {limit} (a few words find a note)",
+        exit_usage(t("QUERY has {count:,} characters; at most {limit} (a few words find a note)",
                  count=len(query), limit=MAX_QUERY))
     if limit is not None:
         shown = limit or None
@@ -71,7 +71,7 @@ def notes_command(
         finally:
             catalog.close()
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     if as_json:
@@ -105,7 +105,7 @@ def where_command(
     from planner.notes.catalog import INDEX_FOLDER, notes_source
     from planner.notes.index import INDEX_FILE
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
     config_file = workspace.config_path or folder / DEFAULT_CONFIG_FILE
     config_exists = os.path.lexists(config_file)

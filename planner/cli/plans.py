@@ -12,10 +12,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    _failed,
-    _log_warnings,
-    _usage,
-    _workspace,
+    exit_failed,
+    exit_usage,
+    open_workspace,
+    say_warnings,
 )
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _marks(folder: Path):
 
     try:
         marks, warnings = marking.read_marks(folder)
-        _log_warnings(warnings)
+        say_warnings(warnings)
     except ReviewLogError as error:
         ui.notice(t("Warning: {error}; no plan is marked done or dropped", error=error))
         marks = plans.NO_MARKS
@@ -103,13 +103,13 @@ def plans_command(
 
     from planner.plans import files as plans
 
-    folder = _workspace(ctx, home, None).home
+    folder = open_workspace(ctx, home, None).home
     today = _dt.date.today()
     marks = _marks(folder)
     try:
         rows = plans.list_plans(folder, demo, True, today, marks)
     except plans.PlansError as error:
-        _failed(error)
+        exit_failed(error)
     no_plans = not rows and not demo  # list_plans read every file: none is a plan
     hidden = dropped = 0
     if not show_all:
@@ -170,12 +170,12 @@ def export_command(
     from planner.plans import files as plans
 
     if not (ics or feed or vdir_folder):
-        _usage(t("choose the format: --ics (iCalendar)"))
+        exit_usage(t("choose the format: --ics (iCalendar)"))
     if sum(target is not None for target in (output, feed, vdir_folder)) > 1:
-        _usage(t("choose one of --output, --feed and --vdir"))
+        exit_usage(t("choose one of --output, --feed and --vdir"))
     if output is not None and (output.is_symlink() or output.exists()):
-        _usage(_exists(output))
-    workspace = _workspace(ctx, home, config_path)
+        exit_usage(_exists(output))
+    workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
     folder, review_time = workspace.home, config.review_time
     label = plans.PLANS_DIR["demo" if demo else "live"]
@@ -185,7 +185,7 @@ def export_command(
         rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
                                 marking.quiet_marks(folder))
     except plans.PlansError as error:
-        _failed(error)
+        exit_failed(error)
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -208,20 +208,20 @@ def export_command(
         events = with_revisions(events_from_rows(good), _log_revisions(folder))
         data = calendar_ics(events, review_time, name=calendar_name(config.calendar_name))
     except ValueError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     if output is None:
         try:
             ui.write_bytes(data)
         except OSError as error:
-            _failed(t("could not write the calendar to stdout ({reason})",
+            exit_failed(t("could not write the calendar to stdout ({reason})",
                       reason=os_reason(error)))
         return
     try:
         storage.create_exclusive(output, data)
     except FileExistsError:
-        _usage(_exists(output))
+        exit_usage(_exists(output))
     except OSError as error:
-        _failed(t("could not create {path} ({reason}); nothing was written", path=output,
+        exit_failed(t("could not create {path} ({reason}); nothing was written", path=output,
                   reason=os_reason(error)))
     # One event per plan and per session of a series: the events are what is counted.
     ui.notice(t("Exported {count} calendar event(s) from {folder}/ to {path}.",
@@ -265,9 +265,9 @@ def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path 
             counts = vdir.write_vdir(folder, events, config.review_time)
             vdir.name_vdir(folder, ics.calendar_name(config.calendar_name))
     except vdir.CalendarFileError as error:
-        _failed(error)
+        exit_failed(error)
     except ValueError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     if feed is not None:
         ui.info(_feed_line(change, len(events) == 1, feed=feed, count=len(events),
                            folder=label))
@@ -348,19 +348,19 @@ def sync_command(
     from planner.plans import files as plans
 
     if caldav_url is None:
-        _usage(t("choose where to sync: --caldav URL"))
+        exit_usage(t("choose where to sync: --caldav URL"))
     if not caldav_url.startswith(("http://", "https://")):
-        _usage(t("--caldav takes the calendar's http:// or https:// URL"))
+        exit_usage(t("--caldav takes the calendar's http:// or https:// URL"))
     if not caldav_sync.available():
-        _usage(t("planner sync needs the caldav library: {hint}",
+        exit_usage(t("planner sync needs the caldav library: {hint}",
                  hint=install_command("caldav")))
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
     try:
         rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
                                 marking.quiet_marks(workspace.home))
     except plans.PlansError as error:
-        _failed(error)
+        exit_failed(error)
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -374,21 +374,21 @@ def sync_command(
     try:
         items = ics.event_items(ics.events_from_rows(good), config.review_time)
     except ValueError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     try:
         in_url = urllib.parse.urlsplit(caldav_url).username
     except ValueError:
-        _usage(t("--caldav is not a valid URL"))
+        exit_usage(t("--caldav is not a valid URL"))
     login = user or (urllib.parse.unquote(in_url) if in_url else None)
-    password = _caldav_password(caldav_url, login)
+    password = ask_caldav_password(caldav_url, login)
     try:
         counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
                                   default_name=ics.calendar_name(config.calendar_name),
                                   create=create)
     except caldav_sync.MissingLibrary as error:
-        _usage(str(error))
+        exit_usage(str(error))
     except caldav_sync.SyncError as error:
-        _failed(error)
+        exit_failed(error)
     numbers = _counts(counts)
     if len(items) == 1:
         ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
@@ -400,7 +400,7 @@ def sync_command(
                   folder=plans.PLANS_DIR["live"], **numbers))
 
 
-def _caldav_password(url: str, user: str | None) -> str | None:
+def ask_caldav_password(url: str, user: str | None) -> str | None:
     """The CalDAV password from its sources (planner.base.secrets); the problems as one line."""
     from planner.base.secrets import KeyProblem, MissingKey, find_caldav_password
 
@@ -408,9 +408,9 @@ def _caldav_password(url: str, user: str | None) -> str | None:
     try:
         return find_caldav_password(url, user, ask)
     except KeyProblem as error:
-        _failed(error)
+        exit_failed(error)
     except MissingKey as error:
-        _usage(str(error))
+        exit_usage(str(error))
 
 
 def week_command(
@@ -440,12 +440,12 @@ def week_command(
     from planner.notes.catalog import NotesError, load_catalog
     from planner.plans import files as plans
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     today = _dt.date.today()
     first = today if start is None else _week_start(start)
     if not (usable_day(first) and usable_day(first + _dt.timedelta(days=DAYS - 1))):
-        _usage(t("--start {date}: the week would pass the end of the calendar",
+        exit_usage(t("--start {date}: the week would pass the end of the calendar",
                  date=first.isoformat()))
     marks = _marks(folder)
     try:
@@ -458,12 +458,12 @@ def week_command(
         found = week(home=folder, demo=demo, start=first, today=today,
                      hours=study_windows(config), daily_minutes=config.daily_minutes,
                      review_time=config.review_time, sources=config.busy_calendars,
-                     zone=local_zone().tzinfo, password=_caldav_password, marks=marks,
+                     zone=local_zone().tzinfo, password=ask_caldav_password, marks=marks,
                      memory=memory)
     except plans.PlansError as error:
-        _failed(error)
+        exit_failed(error)
     # The due counts' sources said as due says them: skipped lines, a damaged cache or memory.json.
-    _log_warnings(memory.log_warnings())
+    say_warnings(memory.log_warnings())
     for line in found.warnings:
         ui.notice(line)
     if as_json:
@@ -481,4 +481,4 @@ def _week_start(text: str) -> "_dt.date":
             raise ValueError
         return _dt.date.fromisoformat(text)
     except ValueError:
-        _usage(t("--start {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
+        exit_usage(t("--start {date}: must be a real date written YYYY-MM-DD", date=repr(text)))

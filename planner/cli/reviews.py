@@ -15,12 +15,12 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     Workspace,
-    _failed,
-    _log_warnings,
-    _pick_run,
-    _usage,
-    _workspace,
     complete_run,
+    exit_failed,
+    exit_usage,
+    open_workspace,
+    pick_run,
+    say_warnings,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ RunArgument = Annotated[
 ]
 
 
-def _pick_plan_run(folder: Path, wanted: str) -> str:
+def pick_plan_run(folder: Path, wanted: str) -> str:
     """The saved plan's run that RUN names: `last`, -N, an ID or a unique start of one, as for
     `show`; an ID or start of one is looked for among the saved plans too (their records may
     be gone)."""
@@ -58,7 +58,7 @@ def _pick_plan_run(folder: Path, wanted: str) -> str:
             run_id for run_id in ids if run_id.startswith(wanted)]
         if len(matches) == 1:
             return matches[0]
-    return _pick_run(folder, wanted)
+    return pick_run(folder, wanted)
 
 
 def _session_ref(text: str) -> tuple[str, int | None]:
@@ -68,16 +68,16 @@ def _session_ref(text: str) -> tuple[str, int | None]:
     try:
         return plans.split_ref(text)
     except ValueError as error:
-        _usage(str(error))
+        exit_usage(str(error))
 
 
-def _session_rows(rows: list[dict], number: int | None) -> list[dict]:
+def session_rows(rows: list[dict], number: int | None) -> list[dict]:
     """All of a plan's rows, or only session `number`'s; one line, exit 2, when it has none."""
     if number is None:
         return rows
     chosen = [row for row in rows if row["session"] == number]
     if not chosen:
-        _usage(t("{file} has no session {number} (it has {count})", file=rows[0]["file"],
+        exit_usage(t("{file} has no session {number} (it has {count})", file=rows[0]["file"],
                  number=number, count=len(rows)))
     return chosen
 
@@ -96,14 +96,14 @@ def _ask_rating() -> str | None:
         if line is None:
             return None
         if not line.endswith("\n"):
-            _usage(t("no rating was given (end of input); nothing was recorded"))
+            exit_usage(t("no rating was given (end of input); nothing was recorded"))
         if not line.strip():
             return "good"
         answer = answers.rating_from(line)  # the words the prompt shows, in either language
         if answer is not None:
             return answer
         prompt = Prompt("rating", typed=line.strip()[:40])
-    _usage(t("no rating was given (again, hard, good or easy); nothing was recorded"))
+    exit_usage(t("no rating was given (again, hard, good or easy); nothing was recorded"))
 
 
 def done_command(
@@ -149,24 +149,24 @@ def done_command(
     from planner.memory import marking
     from planner.memory.review_memory import ReviewMemory
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
     if run_id is not None and run_id.startswith("-") and not run_id[1:].isdigit():
-        _usage(t("no such option: {option} (planner done -h lists the options)",
+        exit_usage(t("no such option: {option} (planner done -h lists the options)",
                  option=run_id))
     if undo is not None:
         if run_id is not None or rating is not None or minutes is not None or note or date:
-            _usage(t("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date"))
+            exit_usage(t("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date"))
         _undo_review(workspace, undo, as_json)
         return
     if rating is not None and rating not in RATINGS:
-        _usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
+        exit_usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
     config = workspace.config()
     now = _dt.datetime.now(_dt.UTC)
     reviewed_at = marking.review_time(date, now)
     today = now.astimezone().date()
     log = marking.read_log(folder)
-    _log_warnings(log.warnings)
+    say_warnings(log.warnings)
     marks = marking.marks_from(log.events)
     if run_id is None and note:
         # A review needs no plan: notes that no open plan holds are recorded on their own.
@@ -181,8 +181,8 @@ def done_command(
         target = marking.latest_open(folder, today, marks)
     else:
         wanted, number = _session_ref(run_id)
-        found = _pick_plan_run(folder, wanted)
-        rows = _session_rows(marking.plan_rows(folder, found, today, marks),
+        found = pick_plan_run(folder, wanted)
+        rows = session_rows(marking.plan_rows(folder, found, today, marks),
                              number)
         target = marking.target_of(rows, found)
     note_ids = marking.chosen_notes(target, note or ())
@@ -230,7 +230,7 @@ def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
 
     folder = workspace.home
     log = marking.read_log(folder)
-    _log_warnings(log.warnings)
+    say_warnings(log.warnings)
     review = marking.find_review(log, wanted)
     marking.undo(folder, log, review)
     config = workspace.config()
@@ -275,10 +275,10 @@ def reviews_command(
     from planner.memory.log import LOG_NAME
     from planner.notes.catalog import NotesError
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
     log = marking.read_log(folder)
-    _log_warnings(log.warnings)
+    say_warnings(log.warnings)
     catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
     titles: dict[str, str] = {}
     if catalog is not None:
@@ -318,15 +318,15 @@ def drop_command(
 
     from planner.memory import marking
 
-    folder = _workspace(ctx, home, None).home
+    folder = open_workspace(ctx, home, None).home
     if run_id.startswith("-") and not run_id[1:].isdigit():
-        _usage(t("no such option: {option} (planner drop -h lists the options)",
+        exit_usage(t("no such option: {option} (planner drop -h lists the options)",
                  option=run_id))
     wanted, number = _session_ref(run_id)
-    found = _pick_plan_run(folder, wanted)
+    found = pick_plan_run(folder, wanted)
     log = marking.read_log(folder)
-    _log_warnings(log.warnings)
-    rows = _session_rows(marking.plan_rows(folder, found, _dt.date.today(),
+    say_warnings(log.warnings)
+    rows = session_rows(marking.plan_rows(folder, found, _dt.date.today(),
                                     marking.marks_from(log.events)), number)
     ref = found if number is None else f"{found}#{number}"
     marking.drop(folder, rows, ref, undo)
@@ -366,21 +366,21 @@ def due_command(
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import NotesError, load_catalog
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     try:
         catalog = load_catalog(folder, config.notes_dir, config.file,
                                ui.indexing_progress())
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     memory = ReviewMemory(folder, catalog, config.desired_retention)
     # through the cache in .planner/ (README "A memory fitted to you"): a warm one reads no log
     memory.memory()
     if memory.problem is not None:
-        _failed(memory.problem)
-    _log_warnings(memory.log_warnings())
+        exit_failed(memory.problem)
+    say_warnings(memory.log_warnings())
     hint = fit_hint(memory.counting_reviews(), memory.fitted())
     if hint is not None:
         ui.notice(hint)
@@ -389,7 +389,7 @@ def due_command(
     try:
         found = memory.due(today, days, shown)
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     finally:
         catalog.close()
     if as_json:

@@ -12,11 +12,11 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     Workspace,
-    _log_warnings,
-    _pick_run,
-    _usage,
-    _workspace,
     complete_goal,
+    exit_usage,
+    open_workspace,
+    pick_run,
+    say_warnings,
 )
 
 if TYPE_CHECKING:
@@ -88,40 +88,40 @@ def main_command(
         # Plain `planner`: the help, like gh and git, and exit 0: nothing went wrong.
         typer.echo(ctx.get_help())
         raise typer.Exit()
-    workspace = ctx.obj = _workspace(ctx, home, config_path)
+    workspace = ctx.obj = open_workspace(ctx, home, config_path)
     home = workspace.home
     if ctx.invoked_subcommand is not None:
         if request is not None or demo or dry_run or continue_run is not None \
                 or until is not None:
-            _usage(t("--request, --demo, --dry-run, --continue and --until cannot be combined "
+            exit_usage(t("--request, --demo, --dry-run, --continue and --until cannot be combined "
                      "with a subcommand"))
         if goal is not None:
-            _usage(t("--goal cannot be combined with a subcommand"))
+            exit_usage(t("--goal cannot be combined with a subcommand"))
         return
     if continue_run is not None and demo:
-        _usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
+        exit_usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
                  "go on with a conversation; use --continue with -r TEXT (live) or add "
                  "--dry-run"))
     if continue_run is not None and request is None:
-        _usage(t("--continue needs your next message: planner --continue [RUN] -r TEXT"))
+        exit_usage(t("--continue needs your next message: planner --continue [RUN] -r TEXT"))
     if demo and request is not None:
-        _usage(t("--demo uses fixed scripted replies that would not be about your text; "
+        exit_usage(t("--demo uses fixed scripted replies that would not be about your text; "
                  "use --request TEXT (live) or --dry-run --request TEXT"))
     if demo and dry_run:
-        _usage(t("choose one of --demo and --dry-run"))
+        exit_usage(t("choose one of --demo and --dry-run"))
     if not (demo or dry_run or request is not None):
-        _usage(t("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
+        exit_usage(t("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
                  "planner -h shows them all"))
     if request is not None and not request.strip():
-        _usage(t("--request needs some text"))
+        exit_usage(t("--request needs some text"))
     if until is not None and demo:
-        _usage(t("--until is for a live run (--request) or --dry-run; the demo's scripted "
+        exit_usage(t("--until is for a live run (--request) or --dry-run; the demo's scripted "
                  "plan has no deadline"))
     if goal is not None and demo:
-        _usage(t("--goal is for a live run (--request) or --dry-run; the demo's scripted plan "
+        exit_usage(t("--goal is for a live run (--request) or --dry-run; the demo's scripted plan "
                  "has no goal"))
     if goal is not None and until is not None:
-        _usage(t("--goal sets the deadline itself (the day before the goal); give --goal or "
+        exit_usage(t("--goal sets the deadline itself (the day before the goal); give --goal or "
                  "--until, not both"))
     deadline = None if until is None else _deadline(until)
     config = workspace.config()
@@ -168,9 +168,9 @@ def _deadline(text: str) -> "_dt.date":
             raise ValueError
         day = _dt.date.fromisoformat(text)
     except ValueError:
-        _usage(t("--until {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
+        exit_usage(t("--until {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
     if day < _dt.date.today():
-        _usage(t("--until {date} is in the past (today is {today}); give today or a later day",
+        exit_usage(t("--until {date} is in the past (today is {today}); give today or a later day",
                  date=day.isoformat(), today=_dt.date.today().isoformat()))
     return day
 
@@ -199,8 +199,8 @@ def _run_goal(config: "Config", wanted: str) -> "Goal":
         problem = t("--goal {wanted}: {file} has no goal by that name", wanted=repr(wanted),
                     file=config.file)
     if ahead:
-        _usage(t("{problem}; goals still ahead: {goals}", problem=problem, goals=ahead))
-    _usage(t("{problem}; no goal is ahead (goals in {file} sets them)", problem=problem,
+        exit_usage(t("{problem}; goals still ahead: {goals}", problem=problem, goals=ahead))
+    exit_usage(t("{problem}; no goal is ahead (goals in {file} sets them)", problem=problem,
              file=config.file))
 
 
@@ -225,7 +225,7 @@ def _goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | 
     from planner.notes.selectors import goal_scope
 
     scope = goal_scope(notes, goal, config.file)
-    _log_warnings(scope.warnings(goal.name))
+    say_warnings(scope.warnings(goal.name))
     return target(goal, scope.note_ids)
 
 
@@ -238,7 +238,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.base.config import study_windows
     from planner.calendar.ics import local_zone
     from planner.calendar.timetable import Timetable
-    from planner.cli.plans import _caldav_password
+    from planner.cli.plans import ask_caldav_password
 
     def marks():
         # Read only when a session is placed (never by a dry run): imported then.
@@ -250,7 +250,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           daily_minutes=config.daily_minutes, review_time=config.review_time,
                           today=today, until=until,
                           sources=config.busy_calendars if busy else (),
-                          zone=local_zone().tzinfo, password=_caldav_password,
+                          zone=local_zone().tzinfo, password=ask_caldav_password,
                           marks=marks)
     timetable.goal = goal
     return timetable
@@ -268,7 +268,7 @@ def _memory(home: Path, notes, config: "Config"):
     from planner.memory.review_memory import ReviewMemory
 
     memory = ReviewMemory(home, notes, config.desired_retention)
-    _log_warnings(memory.warnings())
+    say_warnings(memory.warnings())
     return memory
 
 
@@ -277,11 +277,11 @@ def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[di
     is sent once); exit 2 when it cannot go on."""
     from planner.conversation.continuing import CannotContinue, earlier_conversation
 
-    run_id = _pick_run(home, wanted)
+    run_id = pick_run(home, wanted)
     try:
         return run_id, earlier_conversation(home, run_id, request)
     except CannotContinue as error:
-        _usage(str(error))
+        exit_usage(str(error))
 
 
 def continue_default(args: list[str]) -> list[str]:
@@ -384,7 +384,7 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
     try:
         key = find_key(config, ask)
     except MissingKey as error:
-        _usage(str(error))
+        exit_usage(str(error))
     # Created only now: a run refused before this point leaves no folder behind.
     home = workspace.writable()
     timetable = timetable_for(config, home, "live", _dt.date.today(), until, goal=goal)
@@ -442,7 +442,7 @@ def _notes(home: Path, config: "Config"):
     try:
         catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
     except NotesError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     for warning in catalog.warnings:
         ui.notice(warning)
     return catalog

@@ -12,10 +12,10 @@ from planner.base.i18n import t
 from planner.cli.common import (
     ConfigOption,
     HomeOption,
-    _log_warnings,
-    _usage,
-    _workspace,
     complete_run,
+    exit_usage,
+    open_workspace,
+    say_warnings,
 )
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
@@ -51,26 +51,26 @@ def move_command(
 
     Example: planner move 20261204T101500000000Z-ab12cd#3 --date 2026-12-20 --start 19:30
     """
-    from planner.cli.reviews import _pick_plan_run
+    from planner.cli.reviews import pick_plan_run
     from planner.cli.run import timetable_for
     from planner.memory import log as review_log
     from planner.memory import marking
     from planner.plans import files as plans
 
-    workspace = _workspace(ctx, home, config_path)
+    workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
     try:
         wanted, number = plans.split_ref(session)
     except ValueError as error:
-        _usage(str(error))
+        exit_usage(str(error))
     day = _day(date)
     if start is not None and not _START.fullmatch(start):
-        _usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
+        exit_usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
     log = marking.read_log(folder)
-    _log_warnings(log.warnings)
-    found = _pick_plan_run(folder, wanted)
+    say_warnings(log.warnings)
+    found = pick_plan_run(folder, wanted)
     rows = marking.plan_rows(folder, found, today, marking.marks_from(log.events))
     row = _session_row(rows, found, number)
     clock = start or row["start"] or config.review_time
@@ -85,7 +85,7 @@ def move_command(
     for line in timetable.unsaid_warnings():
         ui.notice(line)
     if problem is not None:
-        _usage(t("{session} cannot move there: {problem}; nothing was changed",
+        exit_usage(t("{session} cannot move there: {problem}; nothing was changed",
                  session=_shown(row), problem=problem))
     # A log that cannot be appended to is one line, exit 1 (planner.cli.app).
     review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
@@ -102,9 +102,9 @@ def _day(text: str) -> _dt.date:
     except ValueError:
         day = None
     if day is None:
-        _usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
+        exit_usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
     if not days.usable_day(day):
-        _usage(t("--date {date}: planner uses dates from {first} to {last}", date=text,
+        exit_usage(t("--date {date}: planner uses dates from {first} to {last}", date=text,
                  first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))
     return day
 
@@ -113,18 +113,18 @@ def _session_row(rows: list[dict], run_id: str, number: int | None) -> dict:
     """The row to move: the plan's one row, or session `number`; one line, exit 2, else."""
     if number is None:
         if len(rows) > 1 or rows[0]["session"] is not None:
-            _usage(t("{file} has {count} sessions: name one as {run_id}#n", file=rows[0]["file"],
-                     count=len(rows), run_id=run_id))
+            exit_usage(t("{file} has {count} sessions: name one as {run_id}#n",
+                         file=rows[0]["file"], count=len(rows), run_id=run_id))
         row = rows[0]
     else:
-        from planner.cli.reviews import _session_rows
+        from planner.cli.reviews import session_rows
 
-        row = _session_rows(rows, number)[0]
+        row = session_rows(rows, number)[0]
     if row["dropped"]:
-        _usage(t("{session} was dropped; planner drop --undo brings it back first",
+        exit_usage(t("{session} was dropped; planner drop --undo brings it back first",
                  session=_shown(row)))
     if row["done"]:
-        _usage(t("{session} is done (it has reviews); a done session is not moved",
+        exit_usage(t("{session} is done (it has reviews); a done session is not moved",
                  session=_shown(row)))
     return row
 

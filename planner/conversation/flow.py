@@ -34,7 +34,7 @@ from planner.conversation.protocol import (
     first_messages,
     registry_for,
 )
-from planner.conversation.run_state import _NOTHING_SAVED, RunState, _Stop
+from planner.conversation.run_state import NOTHING_SAVED, RunState, StopRun
 from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
 from planner.conversation.turn_values import (
     FINISH,
@@ -43,14 +43,14 @@ from planner.conversation.turn_values import (
     Finish,
     Limits,
     NextStep,
-    _argument_problem,
-    _bounded,
-    _jsonable,
-    _name,
-    _plan_record,
-    _reason,
-    _short,
+    argument_problem,
+    bounded_result,
     is_near_miss,
+    jsonable,
+    os_error_reason,
+    plan_record,
+    short_summary,
+    shown_name,
 )
 from planner.model.client import ModelClient
 from planner.model.turns import ToolCall, Turn, calls_instead_of_text, tool_message
@@ -120,7 +120,8 @@ def run_flow(
         )
     except OSError as error:
         message = t("could not write the run's records in {folder} ({reason}); check free "
-                    "space and permissions", folder=home / RECORDS_DIR, reason=_reason(error))
+                    "space and permissions", folder=home / RECORDS_DIR,
+                    reason=os_error_reason(error))
         return Outcome(status.STOPPED, status.EXIT_FAILED, simulated=client.simulated,
                        error=message)
     catalog = as_catalog(notes)
@@ -135,7 +136,7 @@ def run_flow(
         messages = continued_messages(request, continues[1], catalog, today, memory, offered)
     try:
         return run.loop(messages)
-    except _Stop as stop:
+    except StopRun as stop:
         return run.stop(str(stop), status.EXIT_FAILED, stop.status)
     except KeyboardInterrupt:
         return run.stop(run.interrupted_line(), status.EXIT_INTERRUPTED)
@@ -171,12 +172,12 @@ class _Run(RunState):
             if not self._calls_left():
                 # Recorded as refused too, so `show` tells this last reply like any other.
                 for call in turn.calls:
-                    self._step("refused", number, call_id=call.id, tool=_name(call.name),
+                    self._step("refused", number, call_id=call.id, tool=shown_name(call.name),
                                error=self._refusal(call))
-                raise _Stop(self._after_save(calls_instead_of_text(turn)))
+                raise StopRun(self._after_save(calls_instead_of_text(turn)))
             return ExplainOnly(tuple(self._refuse_all(number, turn)))
         if turn.text is None:
-            raise _Stop(self._after_save(t("the model sent an empty explanation")))
+            raise StopRun(self._after_save(t("the model sent an empty explanation")))
         self._step("explanation", number, text=turn.text)
         self.record.change(explanation=turn.text)
         self.person.show(ModelText(number, turn.text, self.client.simulated, True))
@@ -185,7 +186,7 @@ class _Run(RunState):
     def _text_turn(self, number: int, turn: Turn) -> NextStep:
         """Text without a tool call: show it after the truth; let the person answer."""
         if turn.text is None:
-            raise _Stop(t("the model sent an empty reply; nothing was saved"))
+            raise StopRun(t("the model sent an empty reply; nothing was saved"))
         self.record.change(question=turn.text)
         self._step("question", number, text=turn.text)
         # A question the person will be asked to answer is the middle of a conversation.
@@ -195,7 +196,7 @@ class _Run(RunState):
             self.ending = status.NO_TOOL
             return FINISH
         if not asking:
-            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
         # The answer first, then (if no call is left) the budget question: it is never lost.
         answer = self._ask_words(Prompt("answer"))
         if not answer:
@@ -206,7 +207,7 @@ class _Run(RunState):
             return FINISH
         self._step("answer", number, text=answer)
         if not self._more_calls(t("Sending your answer needs another model call.")):
-            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
         return Continue((turn.message, {"role": "user", "content": answer}))
 
     def _tool_turn(self, number: int, turn: Turn) -> NextStep:
@@ -214,7 +215,7 @@ class _Run(RunState):
         # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
         confirmed = [call for call in turn.calls if self._acts(call)]
         if confirmed and len(turn.calls) > 1:
-            names = sorted({_name(call.name) for call in confirmed})
+            names = sorted({shown_name(call.name) for call in confirmed})
             if len(names) > 1:
                 problem = t("propose one thing per reply: {names}, not both",
                             names=" or ".join(names))
@@ -227,7 +228,7 @@ class _Run(RunState):
                        None)
         if unknown is not None:
             return self._reject_all(number, turn, t(
-                "{name} is not a tool offered here (only {names})", name=_name(unknown.name),
+                "{name} is not a tool offered here (only {names})", name=shown_name(unknown.name),
                 names=", ".join(self.registry.names)))
         if confirmed:
             return self._proposal(number, turn, confirmed[0])
@@ -267,13 +268,13 @@ class _Run(RunState):
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
         target = self.home / relative
         # The last proposal that reached the person is the one the summary describes.
-        recorded = _plan_record(plan)
+        recorded = plan_record(plan)
         # A second proposal shows what it changes, so a dropped note is seen (README "Going on with
         # a conversation").
         changes = None if self.proposed is None else plan_changes(self.proposed, plan)
         self.proposed = plan
         self._step("proposal", number, call_id=call.id, plan=recorded)
-        self._save_or_stop(_NOTHING_SAVED, stage="confirming", plan=recorded,
+        self._save_or_stop(NOTHING_SAVED, stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         from planner.memory.marking import quiet_marks  # the log only when a plan is shown
@@ -333,7 +334,7 @@ class _Run(RunState):
         result = ToolResult("cancelled")
         self._step("decision", number, approved=False, result=result,
                    near_misses=tuple(near_misses))
-        self._save_or_stop(_NOTHING_SAVED, approved=False, tool_result=result)
+        self._save_or_stop(NOTHING_SAVED, approved=False, tool_result=result)
         self.person.show(Result(result.to_json(), None))
         feedback = None
         # Asked even when no call is left: the budget question comes after it (README "Going on with
@@ -348,7 +349,7 @@ class _Run(RunState):
         if feedback:
             self._step("feedback", number, text=feedback)
             if not self._more_calls(t("Sending your change needs another model call.")):
-                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+                raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
             sent = {"status": "cancelled", "feedback": feedback}
             return Continue((turn.message, tool_message(call.id, sent)))
         if not self._calls_left():
@@ -397,7 +398,7 @@ class _Run(RunState):
                  target: Path) -> ToolResult:
         """Record the intent, then write the plan exclusively and durably."""
         # The intent is on disk before the write, so a crash in between is never silent.
-        self._save_or_stop(_NOTHING_SAVED, stage="executing", approved=True,
+        self._save_or_stop(NOTHING_SAVED, stage="executing", approved=True,
                            target=relative)
         goal = getattr(self, "goal", None)  # a run for a goal: its study plan says which
         content = plans.plan_file_content(
@@ -411,11 +412,11 @@ class _Run(RunState):
             storage.ensure_dir(target.parent)
             storage.create_exclusive(target, content)
         except OSError as error:
-            self.record.change(tool_result=ToolResult("failed",
-                                                      error=f"{relative}: {_reason(error)}"))
-            raise _Stop(t("could not save the plan to {path} ({reason}); nothing was saved; "
+            self.record.change(tool_result=ToolResult(
+                "failed", error=f"{relative}: {os_error_reason(error)}"))
+            raise StopRun(t("could not save the plan to {path} ({reason}); nothing was saved; "
                           "check free space and permissions", path=relative,
-                          reason=_reason(error))) from None
+                          reason=os_error_reason(error))) from None
         self.saved = relative
         result = ToolResult("saved", relative)
         self.record.change(tool_result=result)
@@ -425,9 +426,9 @@ class _Run(RunState):
         try:
             self.record.save()
         except OSError as error:
-            raise _Stop(t("the plan was saved to {path}, but its record could not be updated "
+            raise StopRun(t("the plan was saved to {path}, but its record could not be updated "
                           "({reason}); check {path}", path=self.home / relative,
-                          reason=_reason(error))) from None
+                          reason=os_error_reason(error))) from None
 
     # --- repairs, lookups, refusals ---------------------------------------------------------
 
@@ -437,26 +438,26 @@ class _Run(RunState):
 
         `lines`: one per failing session, after `problem`, for the model and the person alike.
         """
-        tool = _name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
+        tool = shown_name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
         whole = "\n".join((problem, *lines))
         can_repair = self.repairs < self.limits.max_repairs
         if not (can_repair and self._more_calls(
                 t("Asking the model to correct its proposal needs another model call."))):
             for call in turn.calls:
-                self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+                self._step("rejected", number, call_id=call.id, tool=shown_name(call.name),
                            error=whole, repair=0)
             if can_repair:
-                raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+                raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
             # max_repairs spent (0 gives the strict rule of README "Repairs"): the run stops
             # here as a failed call does, its conversation kept for --continue.
             for line in lines:
                 self.person.show(Notice(line))
             self.call_failed = True
-            raise _Stop(t("the model's proposal was rejected ({problem}); nothing was saved",
+            raise StopRun(t("the model's proposal was rejected ({problem}); nothing was saved",
                           problem=problem))
         self.repairs += 1
         for call in turn.calls:
-            self._step("rejected", number, call_id=call.id, tool=_name(call.name),
+            self._step("rejected", number, call_id=call.id, tool=shown_name(call.name),
                        error=whole, repair=self.repairs)
         self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs,
                                   tuple(lines)))
@@ -475,27 +476,27 @@ class _Run(RunState):
             tool = self.registry.get(call.name)
             if tool is None or tool.run is None:
                 # _tool_turn has sent unknown tools and tools that act elsewhere already.
-                raise AssertionError(f"{_name(call.name)} is not a lookup")
+                raise AssertionError(f"{shown_name(call.name)} is not a lookup")
             try:
                 checked.append((call, tool, tool.check(call.arguments)))
             except InvalidArguments as error:
-                return self._reject_all(number, turn, _argument_problem(tool.name, error))
+                return self._reject_all(number, turn, argument_problem(tool.name, error))
         if not self._more_calls(t("Sending the lookups' results to the model needs another "
                                   "model call.")):
-            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
         answers = []
         room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
         for call, tool, arguments in checked:
             assert tool.run is not None  # checked above
-            result = _bounded(tool.run(arguments), room)
+            result = bounded_result(tool.run(arguments), room)
             room -= len(storage.to_json(result))
-            summary = _short(result)
+            summary = short_summary(result)
             self._step("lookup", number, call_id=call.id, tool=tool.name,
-                       arguments=_jsonable(arguments), found=summary)
+                       arguments=jsonable(arguments), found=summary)
             self.person.show(Looked(number, tool.name, arguments, summary))
             answers.append(tool_message(call.id, result))
         self._busy_notices()
-        self._save_or_stop(_NOTHING_SAVED)
+        self._save_or_stop(NOTHING_SAVED)
         return Continue((turn.message, *answers))
 
     def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
@@ -503,8 +504,8 @@ class _Run(RunState):
         answers = []
         for call in turn.calls:
             error = self._refusal(call)
-            self._step("refused", number, call_id=call.id, tool=_name(call.name), error=error)
-            self.person.show(RefusedCall(number, _name(call.name), error))
+            self._step("refused", number, call_id=call.id, tool=shown_name(call.name), error=error)
+            self.person.show(RefusedCall(number, shown_name(call.name), error))
             answers.append(tool_message(call.id, {"status": "refused", "error": error}))
         return [turn.message, *answers]
 
@@ -517,7 +518,7 @@ class _Run(RunState):
 
     def _ask_words(self, prompt: Prompt) -> str | None:
         """An answer or feedback: empty, end of input or no terminal means finish."""
-        self._save_or_stop(_NOTHING_SAVED, stage="answering")
+        self._save_or_stop(NOTHING_SAVED, stage="answering")
         for _ in range(_ASK_AGAIN):
             line = self.person.ask(prompt)
             words = (line or "").strip()

@@ -12,7 +12,7 @@ from planner.base.config import Config
 from planner.base.i18n import t
 from planner.conversation.events import Called, Calling, Notice, Outcome, Person, Prompt
 from planner.conversation.tools import Registry
-from planner.conversation.turn_values import Limits, _reason
+from planner.conversation.turn_values import Limits, os_error_reason
 from planner.model import costs
 from planner.model.client import ModelCallError, ModelClient, reply_usage
 from planner.model.turns import ReplyError, Turn
@@ -32,10 +32,10 @@ if TYPE_CHECKING:
 # at most this many.
 MAX_RUN_CALLS = 60
 # The consequence most failed writes of the records name: a program line of its own.
-_NOTHING_SAVED = t("nothing was saved")
+NOTHING_SAVED = t("nothing was saved")
 
 
-class _Stop(Exception):
+class StopRun(Exception):
     """Ends the run; the message is the one line the person sees."""
 
     def __init__(self, message: str, run_status: str = status.STOPPED) -> None:
@@ -79,7 +79,7 @@ class RunState:
     def _next_call(self) -> int:
         # Each turn checks for a call left before it asks for one; this is the hard cap itself.
         if self.calls >= self.allowed:
-            raise _Stop(self._budget_line(), status.BUDGET_EXHAUSTED)
+            raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
         self.calls += 1
         return self.calls
 
@@ -103,13 +103,13 @@ class RunState:
             return False
         more = min(self.limits.max_calls, MAX_RUN_CALLS - self.calls)
         self.person.show(Notice(why))
-        self._save_or_stop(_NOTHING_SAVED, stage="answering")
+        self._save_or_stop(NOTHING_SAVED, stage="answering")
         line = self.person.ask(Prompt("budget", used=self.calls, more=more))
         allowed = answers.is_yes(line)  # y, yes or 是 (README "中文界面")
         if allowed:
             self.allowed = self.calls + more
         self._step("budget", self.calls, approved=allowed, max_calls=self.allowed)
-        self._save_or_stop(_NOTHING_SAVED)
+        self._save_or_stop(NOTHING_SAVED)
         return allowed
 
     def _budget_line(self) -> str:
@@ -138,7 +138,7 @@ class RunState:
             self.record.add_call(entry)
             self.record.save(stage=stage)
         except OSError as error:
-            raise _Stop(self._record_failure(error, t("nothing more was sent"))) from None
+            raise StopRun(self._record_failure(error, t("nothing more was sent"))) from None
         # Written with the next save: the call starts now, after its request is on disk.
         entry = entry._replace(started_at=now_iso())
         self.record.update_call(entry)
@@ -160,7 +160,7 @@ class RunState:
             # The conversation so far is kept in the records: the edge names --continue after
             # the line (README "中文界面").
             self.call_failed = True
-            raise _Stop(self._after_save(str(error))) from None
+            raise StopRun(self._after_save(str(error))) from None
         finally:
             # Also on Ctrl+C: the edge stops its "waiting" line before anything else is shown.
             self.person.show(Called(number))
@@ -173,14 +173,14 @@ class RunState:
             self.record.write_file(response_name, reply)
             self.record.save()
         except OSError as error:
-            raise _Stop(self._record_failure(error, t("the reply was not used"))) from None
+            raise StopRun(self._record_failure(error, t("the reply was not used"))) from None
         return reply
 
     def _read(self, reply: object) -> Turn:
         try:
             return self.client.read_turn(reply)
         except ReplyError as error:
-            raise _Stop(self._after_save(str(error))) from None
+            raise StopRun(self._after_save(str(error))) from None
 
     def _after_save(self, problem: str) -> str:
         """A failure's line; once a plan is saved, that comes first, with what not to do."""
@@ -206,7 +206,7 @@ class RunState:
         try:
             self.record.save(**changes)
         except OSError as error:
-            raise _Stop(self._record_failure(error, consequence)) from None
+            raise StopRun(self._record_failure(error, consequence)) from None
 
     def _finish(self) -> Outcome:
         final = self.ending
@@ -223,7 +223,7 @@ class RunState:
             self.record.save(status=run_status, error=message)
         except OSError as error:
             message = t("{message} (the summary could not be updated either: {reason})",
-                        message=message, reason=_reason(error))
+                        message=message, reason=os_error_reason(error))
         except KeyboardInterrupt:
             pass
         return self._outcome(run_status, exit_code, message)
@@ -245,7 +245,7 @@ class RunState:
     def _record_failure(self, error: OSError, consequence: str) -> str:
         line = t("could not write the run's records in {folder} ({reason}); {consequence}; "
                  "check free space and permissions", folder=self.record.folder,
-                 reason=_reason(error), consequence=consequence)
+                 reason=os_error_reason(error), consequence=consequence)
         return self._after_save(line)
 
     def _write_quietly(self, name: str, data: object) -> None:

@@ -63,14 +63,14 @@ FINISH = Finish()
 NextStep = Continue | ExplainOnly | Finish
 
 
-def _name(name: object) -> str:
+def shown_name(name: object) -> str:
     """A tool name the model sent, safe to put in a message: short, quoted if odd."""
     if isinstance(name, str) and name.isidentifier() and len(name) <= 64:
         return name
     return json.dumps(name, ensure_ascii=True)[:60]
 
 
-def _argument_problem(tool: str, error: InvalidArguments) -> str:
+def argument_problem(tool: str, error: InvalidArguments) -> str:
     """A lookup's bad argument: the tool's name, then the field and its rule.
 
     One template for each lookup tool: a generic "{tool} {field}: {rule}" would match every
@@ -88,7 +88,7 @@ def _argument_problem(tool: str, error: InvalidArguments) -> str:
     return f"{tool} {error}"
 
 
-def _plan_record(plan: Proposal) -> PlanRecord:
+def plan_record(plan: Proposal) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
     if isinstance(plan, StudyPlan):
         sessions = tuple(session.as_dict() for session in plan.sessions)
@@ -98,7 +98,7 @@ def _plan_record(plan: Proposal) -> PlanRecord:
                       getattr(plan, "dates", None), plan.start)
 
 
-def _bounded(result: dict, room: int) -> dict:
+def bounded_result(result: dict, room: int) -> dict:
     """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
     size = len(storage.to_json(result))
     if size > MAX_RESULT_BYTES:
@@ -111,7 +111,7 @@ def _bounded(result: dict, room: int) -> dict:
     return result
 
 
-def _short(result: dict) -> str:
+def short_summary(result: dict) -> str:
     """A lookup's result in a few words, for the screen and the summary."""
     if "error" in result:
         return t("error: {error}", error=str(result["error"])[:120])
@@ -129,10 +129,10 @@ def _short(result: dict) -> str:
     return t("done")
 
 
-def _jsonable(arguments: object) -> object:
+def jsonable(arguments: object) -> object:
     return arguments._asdict() if hasattr(arguments, "_asdict") else arguments
 
 
-def _reason(error: OSError) -> str:
+def os_error_reason(error: OSError) -> str:
     """An OSError in words, without a traceback: 'No space left on device'."""
     return os_reason(error)

@@ -13,7 +13,7 @@ from rich.text import Text
 from planner.base.i18n import _
 from planner.base.inert import inert_line
 from planner.ui.console import info, out
-from planner.ui.table_cells import _cell, _list_table, _note, _short_weekday
+from planner.ui.table_cells import list_table, short_weekday, table_note, text_cell
 
 CHART_WIDTH = 80
 BAR = "█"
@@ -35,14 +35,14 @@ def fit_report(record: dict, had_fit: bool, adopted: bool, reason: str) -> None:
                 name=source["name"],
                 skipped=_(", ").join(f"{key} {value:,}" for key, value in skipped.items())))
     info(_("Scored on your later reviews (time-series split; lower is better):"))
-    grid = _list_table("")
+    grid = list_table("")
     grid.add_column(_("Score"), no_wrap=True)
     grid.add_column(_("last fit") if had_fit else _("defaults"), justify="right", no_wrap=True)
     grid.add_column(_("fitted"), justify="right", no_wrap=True)
     for label, key in ((_("log loss"), "log_loss"), (_("RMSE(bins)"), "rmse_bins")):
         old, new = record["previous"][key], record[key]
-        grid.add_row(_cell(label), _cell(f"{old:.4f}"),
-                     _cell(f"{new:.4f}", "bold green" if new < old else "yellow"))
+        grid.add_row(text_cell(label), text_cell(f"{old:.4f}"),
+                     text_cell(f"{new:.4f}", "bold green" if new < old else "yellow"))
     out.print(grid, width=min(out.width, CHART_WIDTH))
     if adopted:
         info(_("Adopted: {reason}.").format(reason=shown(reason)))
@@ -57,7 +57,7 @@ def forecast_chart(rows: list[dict], today: _dt.date, minutes: float) -> None:
            "includes overdue notes)").format(days=len(rows), total=total,
                                              minutes=round(minutes, 1)))
     width = min(out.width, CHART_WIDTH)
-    labels = [f"{row['date'][5:]} {_short_weekday(_dt.date.fromisoformat(row['date']))}"
+    labels = [f"{row['date'][5:]} {short_weekday(_dt.date.fromisoformat(row['date']))}"
               for row in rows]
     label_width = max(cell_len(label) for label in labels)
     tails = [(_("{reviews:,} · {minutes:g} min · {planned} min planned") if row.get(
@@ -81,14 +81,15 @@ def simulation_table(rows: list[dict], days: int, current: float) -> None:
     """The simulated days at each desired retention, side by side, to choose one."""
     info(_("Simulated over {days} days (fsrs-rs-python), per desired retention:").format(
         days=days))
-    grid = _list_table("")
+    grid = list_table("")
     grid.add_column(_("Retention"), justify="right", no_wrap=True)
     grid.add_column(_("Reviews/day"), justify="right", no_wrap=True)
     grid.add_column(_("Minutes/day"), justify="right", no_wrap=True)
     grid.add_column(_("Memorised at the end"), justify="right", no_wrap=True)
     for row in rows:
         mark = " *" if abs(row["retention"] - current) < 1e-9 else ""
-        grid.add_row(_cell(f"{row['retention']:.2f}{mark}"), _cell(f"{row['reviews_per_day']:g}"),
-                     _cell(f"{row['minutes_per_day']:g}"), _cell(f"{row['memorised']:g}"))
+        grid.add_row(text_cell(f"{row['retention']:.2f}{mark}"),
+                     text_cell(f"{row['reviews_per_day']:g}"),
+                     text_cell(f"{row['minutes_per_day']:g}"), text_cell(f"{row['memorised']:g}"))
     out.print(grid, width=min(out.width, CHART_WIDTH))
-    _note(inert_line(_("*: your desired_retention now (config.json).")))
+    table_note(inert_line(_("*: your desired_retention now (config.json).")))

@@ -16,11 +16,11 @@ from planner.ui.console import info, out, print_line
 from planner.ui.dates import distance, parse_day, parse_due
 from planner.ui.table_cells import (
     WIDE,
-    _cell,
-    _line,
-    _list_table,
-    _note,
-    _short_weekday,
+    list_table,
+    short_weekday,
+    shown_line,
+    table_note,
+    text_cell,
 )
 
 # --- planner plans ----------------------------------------------------------------------------
@@ -54,7 +54,7 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
         sessions = any(row.get("session") is not None for row in plans)
         marked = any(row.get("done") or row.get("dropped") or row.get("moved")
                      for row in plans)
-        grid = _list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
+        grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
                                 folder=folder, upcoming=upcoming, past=past))
         grid.add_column(_("Date"), no_wrap=True)
@@ -75,14 +75,14 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
             style = "bold" if row["date"] == now else ("dim" if row["date"] < now else "")
             if row.get("dropped"):
                 style = "dim strike"
-            date = f"{row['date']} {_short_weekday(day)}" if day else row["date"]
+            date = f"{row['date']} {short_weekday(day)}" if day else row["date"]
             if row.get("start"):
                 date += f" {row['start']}"
-            title, notes = _cell(row["title"]), _cell(_(", ").join(row["note_ids"]))
+            title, notes = text_cell(row["title"]), text_cell(_(", ").join(row["note_ids"]))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
-            cells = [_cell(date, style), _cell(distance(day, today) if day else "-", style),
-                     _cell(row["minutes"]), title, notes]
+            cells = [text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
+                     text_cell(row["minutes"]), title, notes]
             if sessions:
                 session = row.get("session")
                 cells.append(Text("" if session is None else f"#{session}"))
@@ -92,21 +92,22 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
                              else Text(_("moved"), style="cyan") if row.get("moved")
                              else Text(""))
             if wide:
-                cells.append(_cell(row["file"], "dim"))
+                cells.append(text_cell(row["file"], "dim"))
             grid.add_row(*cells)
         out.print(grid)
         if hidden:
             info(_("{hidden} plan(s) not shown: planner plans --all lists them.").format(
                 hidden=hidden))
         if sessions:
-            _note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
+            table_note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
         if not wide:
             info(_("File names: planner plans --json, or a terminal 110 columns wide."))
     for row in rows:
         if row["problem"] is not None:
             # One line each (wrapped between words on a terminal): the file name comes first.
             print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
-                _("{path}: {problem}").format(path=row["file"], problem=_line(row["problem"])))))
+                _("{path}: {problem}").format(path=row["file"],
+                                              problem=shown_line(row["problem"])))))
 
 
 # --- planner notes ----------------------------------------------------------------------------
@@ -115,7 +116,7 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
 def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> None:
     """`planner notes`: ID, title and file (and tags when wide), or the best matches' snippets."""
     wide = out.width >= WIDE
-    where = _line(where)
+    where = shown_line(where)
     if not rows:
         info(_("No notes in {where} match {query}.").format(where=where, query=repr(query))
              if query is not None else _("No notes in {where}.").format(where=where))
@@ -127,7 +128,7 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
             where=where, query=repr(inert_line(query)), total=total)
     # The heading on its own line: as a table title it would wrap to a narrow table's width.
     print_line(Text(inert_line(heading)))
-    grid = _list_table("")
+    grid = list_table("")
     grid.add_column(_("ID"), no_wrap=True, max_width=32, overflow="ellipsis")
     # Titles and snippets are the wrapable columns: single-line Text cut with …, so every
     # note stays one row and Rich measures wide (Chinese) characters as two cells.
@@ -140,13 +141,13 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
     elif paths:
         grid.add_column(_("File"), min_width=8)
     for row in rows:
-        cells = [_cell(row["id"]), _cell(row["title"])]
+        cells = [text_cell(row["id"]), text_cell(row["title"])]
         if wide:
-            cells.append(_cell(_(", ").join(row["tags"]) or None, "dim"))
+            cells.append(text_cell(_(", ").join(row["tags"]) or None, "dim"))
         if query is not None:
-            cells.append(_cell(row["snippet"], "dim"))
+            cells.append(text_cell(row["snippet"], "dim"))
         elif paths:
-            cells.append(_cell(row["path"], "dim"))
+            cells.append(text_cell(row["path"], "dim"))
         for cell in cells[1:]:
             cell.no_wrap, cell.overflow = True, "ellipsis"
         grid.add_row(*cells)
@@ -165,11 +166,11 @@ def where_report(report: dict) -> None:
     """`planner where`: the home and why, the config file, the notes source and the index."""
     from rich.table import Table
 
-    why = _line(report["why"])
+    why = shown_line(report["why"])
     home = why if report["home_exists"] else _(
         "{why}; it does not exist yet: the first run creates it (private, 0700)").format(why=why)
     if report["config_problem"] is not None:
-        config = _("cannot be used: {problem}").format(problem=_line(report["config_problem"]))
+        config = _("cannot be used: {problem}").format(problem=shown_line(report["config_problem"]))
     elif report["config_exists"]:
         config = _("in use")
     else:
@@ -266,7 +267,7 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
                 by=by, when=_day_words(next_due, today)))
         return
     wide = out.width >= WIDE
-    grid = _list_table((_("Due by {by}: {total:,} note, most overdue first") if total == 1
+    grid = list_table((_("Due by {by}: {total:,} note, most overdue first") if total == 1
                         else _("Due by {by}: {total:,} notes, most overdue first")).format(
                             by=by, total=total))
     grid.add_column(_("ID"), no_wrap=True, max_width=24, overflow="ellipsis")
@@ -279,25 +280,25 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
     for row in rows:
         day = parse_day(row["due"])
         overdue = day is not None and day < today
-        due = _cell(_day_words(day, today) if day else row["due"],
+        due = text_cell(_day_words(day, today) if day else row["due"],
                     "bold red" if overdue else "bold" if day == today else "")
         last = parse_day(row["last_reviewed"])
         recall = row["retrievability"]
-        title = _cell(row["title"])
+        title = text_cell(row["title"])
         title.no_wrap, title.overflow = True, "ellipsis"
-        cells = [_cell(row["id"]), title, due,
-                 _cell(f"{last.isoformat()} {rating_word(row['last_rating'])}" if last
+        cells = [text_cell(row["id"]), title, due,
+                 text_cell(f"{last.isoformat()} {rating_word(row['last_rating'])}" if last
                        else "sr-due"),
-                 _cell(f"{recall}%" if recall is not None else "-")]
+                 text_cell(f"{recall}%" if recall is not None else "-")]
         if wide:
-            cells.append(_cell(row["reviews"]))
+            cells.append(text_cell(row["reviews"]))
         grid.add_row(*cells)
     out.print(grid)
     if len(rows) < total:
         info(_("Showing {count:,} of {total:,} due notes: --limit N shows more (0: all).")
              .format(count=len(rows), total=total))
     if not wide:
-        _note(_("Recall: the chance you remember the note now, by FSRS; sr-due: a due date "
+        table_note(_("Recall: the chance you remember the note now, by FSRS; sr-due: a due date "
                 "from Obsidian Spaced Repetition."))
 
 
@@ -307,7 +308,7 @@ def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
     if isinstance(day, AfterLastDay):
         return _("after 9999-12-31")
     return _("{date} {weekday}, {distance}").format(
-        date=day.isoformat(), weekday=_short_weekday(day), distance=distance(day, today))
+        date=day.isoformat(), weekday=short_weekday(day), distance=distance(day, today))
 
 
 # --- planner reviews --------------------------------------------------------------------------
@@ -324,7 +325,7 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
         return
     wide = out.width >= WIDE
     counted = sum(1 for row in rows if not row["undone"])
-    grid = _list_table((_("Reviews in {where}: {count:,}") if about is None else
+    grid = list_table((_("Reviews in {where}: {count:,}") if about is None else
                         _("Reviews of {note} in {where}: {count:,}")).format(
                             where=where, note=about, count=counted)
                        + (_(", {count:,} undone").format(count=len(rows) - counted)
@@ -340,15 +341,16 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
     grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis")
     for row in rows:
         style = "dim strike" if row["undone"] else ""
-        title = _cell(row["title"], style)
+        title = text_cell(row["title"], style)
         title.no_wrap, title.overflow = True, "ellipsis"
-        rating = _cell(rating_word(row["rating"]),
+        rating = text_cell(rating_word(row["rating"]),
                        "dim" if row["undone"] else _RATING.get(row["rating"], ""))
-        cells = [_cell(_local_time(row["reviewed_at"]), style), _cell(row["note_id"], style),
-                 title, rating, _cell(row["minutes"], style)]
+        cells = [text_cell(_local_time(row["reviewed_at"]), style),
+                 text_cell(row["note_id"], style), title, rating,
+                 text_cell(row["minutes"], style)]
         if wide:
-            cells.append(_cell(row["run_id"], "dim"))
-        review = _cell(row["review_id"], "dim")
+            cells.append(text_cell(row["run_id"], "dim"))
+        review = text_cell(row["review_id"], "dim")
         review.overflow = "ellipsis"  # an ID cut for the screen ends in `…`, never silently
         if row["undone"]:
             # On a line of its own in the cell: a status word is never cut (README "中文界面").
@@ -413,12 +415,13 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
     grid.add_column(no_wrap=True)
     for row in rows:
         due = parse_due(row["next_due"])
-        grid.add_row(_cell(row["note_id"]), _cell(row["title"]),
+        grid.add_row(text_cell(row["note_id"]), text_cell(row["title"]),
                      Text(_("next due {when}").format(
                          when=_day_words(due, today) if due else "-")))
     out.print(grid)
     ids = _(", ").join(row["review_id"] for row in rows)
-    _note(_("Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).").format(ids=ids))
+    table_note(_("Review IDs: {ids} (planner done --undo REVIEW_ID takes one back).").format(
+        ids=ids))
 
 
 def review_undone(row: dict, today: _dt.date) -> None:

@@ -17,19 +17,19 @@ from planner.ui.table_cells import (
     ERROR_LEAST,
     TITLE_LEAST,
     TITLE_ROOM,
-    _back_numbers,
-    _cell,
-    _count,
-    _fit,
-    _headers,
-    _line,
-    _list_table,
-    _mode,
-    _money,
-    _note,
-    _span,
-    _status,
-    _when,
+    back_numbers,
+    column_headers,
+    count_words,
+    fit_widths,
+    list_table,
+    mode_words,
+    money_words,
+    shown_line,
+    span_of,
+    status_cell,
+    table_note,
+    text_cell,
+    when_words,
 )
 from planner.ui.wrapping import Wrapped
 
@@ -61,39 +61,41 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
     for row in rows:
         tally = row.tally
         if tally is None:  # damaged: the problem takes the title's place
-            title, price = _cell(_line(row.problem), "red"), "-"
+            title, price = text_cell(shown_line(row.problem), "red"), "-"
         else:
-            title = _cell(row.title)
+            title = text_cell(row.title)
             cost = row.cost(prices)
             if row.simulated:
                 price = _("simulated")
             elif cost is None:
                 price, unpriced = _("unknown"), True
             else:
-                price = _money(cost, tally.unknown_calls)
+                price = money_words(cost, tally.unknown_calls)
                 unknown = unknown or bool(tally.unknown_calls)
         title.no_wrap, title.overflow = True, "ellipsis"
         for name, cell in (
-            ("Run ID", _cell(row.run_id)), ("Time", _cell(_when(row.created_at))),
-            ("Mode", _cell(_mode(row.mode))), ("Status", _status(row.word)),
-            ("Calls", _cell(_count(None if tally is None else tally.calls))), ("Title", title),
-            ("Cost", _cell(price)),
+            ("Run ID", text_cell(row.run_id)), ("Time", text_cell(when_words(row.created_at))),
+            ("Mode", text_cell(mode_words(row.mode))), ("Status", status_cell(row.word)),
+            ("Calls", text_cell(count_words(None if tally is None else tally.calls))),
+            ("Title", title),
+            ("Cost", text_cell(price)),
         ):
             columns[name].append(cell)
-    head = _headers()
+    head = column_headers()
     cost_header = _("Cost {currency}").format(currency=prices.currency)
-    least = min(TITLE_ROOM, _span(head["Title"], columns["Title"]))
-    status, cost = _span(head["Status"], columns["Status"]), _span(cost_header, columns["Cost"])
-    _chosen, left = _fit(out.width, [_span(head["Run ID"], columns["Run ID"]), status,
+    least = min(TITLE_ROOM, span_of(head["Title"], columns["Title"]))
+    status, cost = span_of(head["Status"], columns["Status"]), span_of(cost_header, columns["Cost"])
+    _chosen, left = fit_widths(out.width, [span_of(head["Run ID"], columns["Run ID"]), status,
                                      min(least, TITLE_LEAST), cost])
     by_number = left < 0
     if by_number:
-        columns["Run ID"] = _back_numbers(len(rows))
+        columns["Run ID"] = back_numbers(len(rows))
     first = "#" if by_number else "Run ID"
-    shown, left = _fit(out.width, [_span(head[first], columns["Run ID"]), status, least, cost],
-                       [(name, [_span(head[name], columns[name])]) for name in
-                        ("Time", "Calls", "Mode")])
-    grid = _list_table(_("Runs in {where}: {total}, newest first").format(where=where,
+    shown, left = fit_widths(out.width,
+                             [span_of(head[first], columns["Run ID"]), status, least, cost],
+                             [(name, [span_of(head[name], columns[name])]) for name in
+                              ("Time", "Calls", "Mode")])
+    grid = list_table(_("Runs in {where}: {total}, newest first").format(where=where,
                                                                            total=total))
     grid.add_column(head[first], no_wrap=True, justify="right" if by_number else "left")
     for name in ("Time", "Mode"):
@@ -113,19 +115,19 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
         grid.add_row(*(columns[name][index] for name in names))
     out.print(grid)
     if unknown:
-        _note(_("+N? = N calls with unknown usage (failed or not reported): not priced, not "
+        table_note(_("+N? = N calls with unknown usage (failed or not reported): not priced, not "
                 "zero."))
     if unpriced:
-        _note(_unpriced_note(prices))
+        table_note(_unpriced_note(prices))
     if by_number:
-        _note(_("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs "
+        table_note(_("#: -1 is the newest run; planner show -1 opens it. Run IDs: planner runs "
                 "--json or a wider terminal."))
     hidden = [head[name] for name in ("Time", "Mode", "Calls") if name not in shown]
     if hidden:
-        _note(_("Not shown at this width: {columns} (a wider terminal or planner runs --json "
+        table_note(_("Not shown at this width: {columns} (a wider terminal or planner runs --json "
                 "shows them).").format(columns=_(", ").join(hidden)))
     if len(rows) < total:
-        _note(_("Showing the newest {count} of {total} runs: --limit N shows more (0: all); "
+        table_note(_("Showing the newest {count} of {total} runs: --limit N shows more (0: all); "
                 "--json lists them all.").format(count=len(rows), total=total))
 
 
@@ -158,12 +160,12 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     # The total cost is the known part: runs whose model the prices are for (README "Going on with a
     # conversation").
     known = report.priced(prices).cost(prices)
-    ids = [_cell(run.run_id) for run in runs]
-    states = [_status(run.word) for run in runs]
+    ids = [text_cell(run.run_id) for run in runs]
+    states = [status_cell(run.word) for run in runs]
     footer = _("total, {count} runs").format(count=priced)
 
     def column(name: str, counts: list[int], all_runs: int) -> tuple[str, list[Text], str]:
-        return name, [_cell(_count(count)) for count in counts], _count(all_runs)
+        return name, [text_cell(count_words(count)) for count in counts], count_words(all_runs)
 
     wide = [
         column("Calls", [tally.calls for tally in tallies], total.calls),
@@ -173,24 +175,24 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
                total.input_cache_miss_tokens),
         column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
-        ("Cost", [_cell(_run_money(run, prices)) for run in runs], _money(known)),
+        ("Cost", [text_cell(_run_money(run, prices)) for run in runs], money_words(known)),
     ]
     narrow = [
         column("Tokens", [tally.tokens for tally in tallies], total.tokens),
-        ("Cost", [_cell(_run_money(run, prices, True)) for run in runs],
-         _money(known, total.unknown_calls)),
+        ("Cost", [text_cell(_run_money(run, prices, True)) for run in runs],
+         money_words(known, total.unknown_calls)),
     ]
 
-    head = _headers()
+    head = column_headers()
 
     def left_with(numbers: list[tuple[str, list[Text], str]]) -> int:
-        spans = [_span(head["Run ID"], ids, footer), _span(head["Status"], states),
-                 *(_span(head[name], cells, foot) for name, cells, foot in numbers)]
-        return _fit(out.width, spans)[1]
+        spans = [span_of(head["Run ID"], ids, footer), span_of(head["Status"], states),
+                 *(span_of(head[name], cells, foot) for name, cells, foot in numbers)]
+        return fit_widths(out.width, spans)[1]
 
     numbers = wide if left_with(wide) >= 0 else narrow
     by_number = left_with(numbers) < 0
-    grid = _list_table(_("Costs in {currency}, known part only").format(
+    grid = list_table(_("Costs in {currency}, known part only").format(
         currency=prices.currency), footer=True)
     grid.add_column("#" if by_number else head["Run ID"], no_wrap=True, footer=footer)
     grid.add_column(head["Status"], no_wrap=True)
@@ -206,12 +208,13 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         grid.add_row(id_cells[index], states[index],
                      *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
-    _note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
+    table_note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
             "output {output}.").format(hit=prices.input_cache_hit,
                                        miss=prices.input_cache_miss, output=prices.output))
-    _note(_("Tokens in total: input cache hit {hit}, input cache miss {miss}, output {output}.")
-          .format(hit=_count(total.input_cache_hit_tokens),
-                  miss=_count(total.input_cache_miss_tokens), output=_count(total.output_tokens)))
+    table_note(_("Tokens in total: input cache hit {hit}, input cache miss {miss}, output "
+                 "{output}.").format(hit=count_words(total.input_cache_hit_tokens),
+                                     miss=count_words(total.input_cache_miss_tokens),
+                                     output=count_words(total.output_tokens)))
     if total.unknown_calls:
         if numbers is narrow:
             line = _("{count} call(s) have unknown usage (failed, or not reported; +N? beside a "
@@ -219,22 +222,22 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         else:
             line = _("{count} call(s) have unknown usage (failed, or not reported): not priced, "
                      "not counted as zero; the cost is the known part only.")
-        _note(line.format(count=total.unknown_calls))
+        table_note(line.format(count=total.unknown_calls))
     if by_number:
-        _note(_("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
+        table_note(_("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
                 "terminal."))
     unpriced = report.unpriced(prices)
     if unpriced:
-        _note(_("{count} run(s) asked another model: {why}").format(
+        table_note(_("{count} run(s) asked another model: {why}").format(
             count=unpriced, why=_unpriced_note(prices)))
     if report.simulated:
-        _note(_("Left out: {count} simulated (demo) run(s).").format(count=report.simulated))
+        table_note(_("Left out: {count} simulated (demo) run(s).").format(count=report.simulated))
     if report.damaged:
-        _note(_("Left out: {count} damaged run(s) whose summary.json cannot be used (see "
+        table_note(_("Left out: {count} damaged run(s) whose summary.json cannot be used (see "
                 "planner runs).").format(count=report.damaged))
     if len(runs) < priced:
-        _note(_("Showing the newest {count} of {total} priced runs; the total covers them all. "
-                "--limit N shows more (0: all).").format(count=len(runs), total=priced))
+        table_note(_("Showing the newest {count} of {total} priced runs; the total covers them "
+                     "all. --limit N shows more (0: all).").format(count=len(runs), total=priced))
 
 
 def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
@@ -243,7 +246,7 @@ def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
     cost = run.cost(prices)
     if cost is None:
         return _("unknown")
-    return _money(cost, _counted(run).unknown_calls if marked else 0)
+    return money_words(cost, _counted(run).unknown_calls if marked else 0)
 
 
 def _unpriced_note(prices: Prices) -> str:
@@ -279,18 +282,18 @@ def run_detail(detail: RunDetail) -> None:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     if isinstance(summary, DamagedRun):
-        grid.add_row(_("Status"), _status(detail.word))
-        grid.add_row(_("Problem"), _cell(_line(summary.why), "red"))
+        grid.add_row(_("Status"), status_cell(detail.word))
+        grid.add_row(_("Problem"), text_cell(shown_line(summary.why), "red"))
     else:
         grid.add_row(_("Status"), _state_line(detail.word, detail.status, summary))
         if detail.status != summary.status:
-            recorded = _line(WORDS.get(summary.status, summary.status))
-            grid.add_row("", _cell(_("recorded as {status}; its process is gone").format(
+            recorded = shown_line(WORDS.get(summary.status, summary.status))
+            grid.add_row("", text_cell(_("recorded as {status}; its process is gone").format(
                 status=recorded), "dim"))
-    grid.add_row(_("Folder"), _cell(detail.folder))
+    grid.add_row(_("Folder"), text_cell(detail.folder))
     if not isinstance(summary, DamagedRun):
         _summary_rows(grid, summary, detail)
-    grid.add_row(_("Files"), _cell(_(", ").join(detail.files) or _("none")))
+    grid.add_row(_("Files"), text_cell(_(", ").join(detail.files) or _("none")))
     out.print(Panel(grid, title=Text(_("Run {run_id}").format(run_id=inert_line(detail.run_id))),
                     title_align="left", expand=False))
     if isinstance(summary, DamagedRun):
@@ -304,11 +307,11 @@ def run_detail(detail: RunDetail) -> None:
 
 def _state_line(word: str, state: str, summary: RunSummary) -> Text:
     """`stopped while asking the model`: the run's word and, for an unfinished run, its step."""
-    line = _status(word)
+    line = status_cell(word)
     doing = STAGE_WORDS.get(summary.stage) if summary.stage is not None else None
     if doing and state in (STOPPED, INTERRUPTED, RUNNING):
         line.append((_(": {doing}") if state == RUNNING else _(" while {doing}")).format(
-            doing=_line(doing)))
+            doing=shown_line(doing)))
     return line
 
 
@@ -322,7 +325,7 @@ def _conversation(steps: Sequence[Step], model: str) -> None:
     grid.add_column(overflow="fold")
     for step in steps:
         who, what = _step_words(step, model)
-        grid.add_row(_cell("" if step.call is None else f"#{step.call}"), Text(who),
+        grid.add_row(text_cell("" if step.call is None else f"#{step.call}"), Text(who),
                      Wrapped(what))
     out.print(Panel(grid, title=Text(_("Conversation")), title_align="left", expand=False))
 
@@ -333,7 +336,7 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
         case "proposal":
             plan = step.plan
             title = None if plan is None else plan.title
-            return model, _cell(_("proposed {title}: {plan}").format(
+            return model, text_cell(_("proposed {title}: {plan}").format(
                 title=str(title), plan=_plan_words(plan)))
         case "rejected":
             then = (_("sent back to be corrected ({repair})").format(repair=step.repair)
@@ -341,13 +344,13 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
             # A study plan's rejection names each failing session on a line of its own.
             first, *sessions = (step.error or "-").split("\n")
             words = _("rejected {tool}: {error}; {then}").format(
-                tool=step.tool, error=_line(first), then=then)
+                tool=step.tool, error=shown_line(first), then=then)
             return "planner", Text("\n".join([inert_line(words), *(
-                "  " + inert_line(_line(line)) for line in sessions)]), style="yellow")
+                "  " + inert_line(shown_line(line)) for line in sessions)]), style="yellow")
         case "lookup":
             arguments = json.dumps(step.arguments, ensure_ascii=False)
-            return "planner", _cell(_("looked up {tool} {arguments} → {found}").format(
-                tool=step.tool, arguments=arguments, found=_line(step.found)))
+            return "planner", text_cell(_("looked up {tool} {arguments} → {found}").format(
+                tool=step.tool, arguments=arguments, found=shown_line(step.found)))
         case "question":
             return _("{model} said (no plan)").format(model=model), Text(inert_block(step.text))
         case "explanation":
@@ -361,17 +364,17 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
                       if step.near_misses else "")
             verdict = (_("typed SAVE: {written}") if step.approved is True
                        else _("did not type SAVE: {written}"))
-            return _("you"), _cell(verdict.format(written=_written(step.result, None)) + missed)
+            return _("you"), text_cell(verdict.format(written=_written(step.result, None)) + missed)
         case "refused":
-            return "planner", _cell(_("did not run {tool}: {error}").format(
-                tool=step.tool, error=_line(step.error)), "yellow")
+            return "planner", text_cell(_("did not run {tool}: {error}").format(
+                tool=step.tool, error=shown_line(step.error)), "yellow")
         case "budget":
             if step.approved is True:
-                return _("you"), _cell(_("allowed more model calls (up to {count} in this run)")
+                return _("you"), text_cell(_("allowed more model calls (up to {count} in this run)")
                                        .format(count=step.max_calls))
-            return _("you"), _cell(_("allowed no more model calls (the limit stayed {count})")
+            return _("you"), text_cell(_("allowed no more model calls (the limit stayed {count})")
                                    .format(count=step.max_calls))
-    return "?", _cell(_("unknown step {kind}").format(kind=step.kind))
+    return "?", text_cell(_("unknown step {kind}").format(kind=step.kind))
 
 
 def _plan_words(plan: PlanRecord | None) -> str:
@@ -388,45 +391,45 @@ def _plan_words(plan: PlanRecord | None) -> str:
 def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     """What was asked, proposed, decided and written, as label/value rows."""
     if summary.is_simulated:
-        grid.add_row(_("Mode"), _cell(_("{mode} (simulated: scripted model replies)").format(
-            mode=_mode(summary.mode))))
+        grid.add_row(_("Mode"), text_cell(_("{mode} (simulated: scripted model replies)").format(
+            mode=mode_words(summary.mode))))
     else:
-        grid.add_row(_("Mode"), _cell(_mode(summary.mode)))
-        grid.add_row(_("Model"), _cell(_("{model} at {url}").format(model=summary.model,
+        grid.add_row(_("Mode"), text_cell(mode_words(summary.mode)))
+        grid.add_row(_("Model"), text_cell(_("{model} at {url}").format(model=summary.model,
                                                                      url=summary.base_url)))
     # Local 'YYYY-MM-DD HH:MM' (README "中文界面"), as every other time on screen; --json keeps ISO.
-    grid.add_row(_("Created"), _cell(_local_minute(summary.created_at)))
-    grid.add_row(_("Updated"), _cell(_local_minute(summary.updated_at)))
-    grid.add_row(_("Request"), _cell(summary.request))
+    grid.add_row(_("Created"), text_cell(_local_minute(summary.created_at)))
+    grid.add_row(_("Updated"), text_cell(_local_minute(summary.updated_at)))
+    grid.add_row(_("Request"), text_cell(summary.request))
     if summary.continues is not None:
         # planner --continue: this run went on with that run's conversation (README "Going on with a
         # conversation").
-        grid.add_row(_("Continues"), _cell(_("run {run_id}").format(run_id=summary.continues)))
+        grid.add_row(_("Continues"), text_cell(_("run {run_id}").format(run_id=summary.continues)))
     if summary.plan is not None:
-        grid.add_row(_("Proposal"), _cell(summary.plan.title))
-        grid.add_row("", _cell(_plan_words(summary.plan)))
+        grid.add_row(_("Proposal"), text_cell(summary.plan.title))
+        grid.add_row("", text_cell(_plan_words(summary.plan)))
     else:
-        grid.add_row(_("Proposal"), _cell(_("none")))
+        grid.add_row(_("Proposal"), text_cell(_("none")))
     decision = _("not asked")
     if summary.approved is not None:
         decision = _("approved (typed SAVE)") if summary.approved else _("not approved")
-    grid.add_row(_("Decision"), _cell(decision))
-    grid.add_row(_("Written"), _cell(_written(summary.tool_result, summary.target)))
+    grid.add_row(_("Decision"), text_cell(decision))
+    grid.add_row(_("Written"), text_cell(_written(summary.tool_result, summary.target)))
     if summary.error:
-        grid.add_row(_("Error"), _cell(_line(summary.error), "red"))
+        grid.add_row(_("Error"), text_cell(shown_line(summary.error), "red"))
     if summary.is_simulated:
-        grid.add_row(_("Cost"), _cell(_("simulated run: not priced")))
+        grid.add_row(_("Cost"), text_cell(_("simulated run: not priced")))
     elif detail.cost is None:
         # Not simulated, yet no cost: the prices in config are for another model (README "Going on
         # with a conversation").
-        grid.add_row(_("Cost"), _cell(_("unknown: config has no prices for {model}").format(
+        grid.add_row(_("Cost"), text_cell(_("unknown: config has no prices for {model}").format(
             model=summary.model or _("an unnamed model"))))
     else:
-        cost = f"{_money(detail.cost)} {detail.currency}"
+        cost = f"{money_words(detail.cost)} {detail.currency}"
         unknown = 0 if detail.tally is None else detail.tally.unknown_calls
         if unknown:
             cost += _(" (known part; {count} call(s) with unknown usage)").format(count=unknown)
-        grid.add_row(_("Cost"), _cell(cost))
+        grid.add_row(_("Cost"), text_cell(cost))
 
 
 def _written(result: ToolResult | None, target: str | None) -> str:
@@ -437,7 +440,7 @@ def _written(result: ToolResult | None, target: str | None) -> str:
     if status == "cancelled":
         return _("cancelled: nothing written")
     if result is not None and status == "failed":
-        return _("failed: {error} (nothing written)").format(error=_line(result.error))
+        return _("failed: {error} (nothing written)").format(error=shown_line(result.error))
     if target:
         # The intent was recorded but no result: the write may or may not have happened.
         return _("about to write {path}, no result recorded: check that file").format(
@@ -455,21 +458,21 @@ def _calls_table(calls: Sequence[PricedCall]) -> None:
         duration = entry.duration_ms
         tokens = _("unknown") if split is None else f"{split[0]:,}/{split[1]:,}/{split[2]:,}"
         for name, cell in (
-            ("#", _cell(call.number)), ("Request", _cell(entry.request)),
-            ("Response", _cell(entry.response)),
-            ("Time", _cell(None if duration is None else f"{duration} ms")),
-            ("Tokens hit/miss/out", _cell(tokens)), ("Cost", _cell(_money(call.cost))),
-            ("Error", _cell(None if entry.error is None else _line(entry.error), "red")),
+            ("#", text_cell(call.number)), ("Request", text_cell(entry.request)),
+            ("Response", text_cell(entry.response)),
+            ("Time", text_cell(None if duration is None else f"{duration} ms")),
+            ("Tokens hit/miss/out", text_cell(tokens)), ("Cost", text_cell(money_words(call.cost))),
+            ("Error", text_cell(None if entry.error is None else shown_line(entry.error), "red")),
         ):
             cells[name].append(cell)
     fixed = ["#", "Time", "Tokens hit/miss/out", "Cost"]
     # The file names are in the panel's Files row too: they go first when space is short.
-    head = _headers()
-    files = [_span(head[name], cells[name]) for name in ("Request", "Response")]
-    shown, _left = _fit(out.width, [*(_span(head[name], cells[name]) for name in fixed),
+    head = column_headers()
+    files = [span_of(head[name], cells[name]) for name in ("Request", "Response")]
+    shown, _left = fit_widths(out.width, [*(span_of(head[name], cells[name]) for name in fixed),
                                     ERROR_LEAST], [("files", files)])
     names = ["#", *(["Request", "Response"] if shown else []), *fixed[1:], "Error"]
-    grid = _list_table(_("Model calls"))
+    grid = list_table(_("Model calls"))
     for name in names:
         if name == "Error":
             # Wraps between words, so a long server message stays whole.

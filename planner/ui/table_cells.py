@@ -36,7 +36,7 @@ _STYLE = {
 # --- Cells and columns ------------------------------------------------------------------------
 
 
-def _list_table(title: str, footer: bool = False) -> Table:
+def list_table(title: str, footer: bool = False) -> Table:
     """A borderless table: a rule under the header (and above the footer), 2 spaces between."""
     from rich import box
     from rich.table import Table
@@ -48,17 +48,17 @@ def _list_table(title: str, footer: bool = False) -> Table:
     )
 
 
-def _cell(value: object, style: str = "") -> Text:
+def text_cell(value: object, style: str = "") -> Text:
     # Everything in a table was read back from files: made inert, never obeyed.
     return Text("-" if value is None else inert_line(value), style=style)
 
 
-def _span(header: str, cells: list[Text], footer: str = "") -> int:
+def span_of(header: str, cells: list[Text], footer: str = "") -> int:
     """The cells a no-wrap column needs: its widest cell, header or footer."""
     return max([cell_len(header), cell_len(footer), *(cell.cell_len for cell in cells)])
 
 
-def _fit(width: int, spans: Sequence[int],
+def fit_widths(width: int, spans: Sequence[int],
          optional: Sequence[tuple[str, Sequence[int]]] = ()) -> tuple[list[str], int]:
     """The optional columns that fit beside `spans` (by priority), and the cells left over."""
     # Columns are GAP cells apart. A column that wraps counts as the least it may have and
@@ -73,12 +73,12 @@ def _fit(width: int, spans: Sequence[int],
     return chosen, left
 
 
-def _note(text: str) -> None:
+def table_note(text: str) -> None:
     """A line under a table, wrapped between words at the terminal's width."""
     print_note(Text(inert_line(text)))
 
 
-def _headers() -> dict[str, str]:
+def column_headers() -> dict[str, str]:
     """Column headers and row labels in the person's language, by their English names."""
     return {
         "#": "#", "Run ID": _("Run ID"), "Time": _("Time"), "Mode": _("Mode"),
@@ -90,18 +90,18 @@ def _headers() -> dict[str, str]:
     }
 
 
-def _line(value: object) -> str:
+def shown_line(value: object) -> str:
     """A recorded or domain line (a reason, an error) in the person's language."""
     return i18n.shown(value) if isinstance(value, str) else str(value)
 
 
-def _mode(mode: object) -> object:
+def mode_words(mode: object) -> object:
     """A run's recorded mode as a person reads it (the record keeps `demo` or `live`)."""
     words = {"demo": _("demo"), "live": _("live")}
     return words.get(mode, mode) if isinstance(mode, str) else mode
 
 
-def _short_weekday(day: _dt.date) -> str:
+def short_weekday(day: _dt.date) -> str:
     """`Wed`: the weekday in three letters (two characters in Chinese)."""
     return (_("Mon"), _("Tue"), _("Wed"), _("Thu"), _("Fri"), _("Sat"),
             _("Sun"))[day.weekday()]
@@ -110,28 +110,28 @@ def _short_weekday(day: _dt.date) -> str:
 # --- Words for recorded values ----------------------------------------------------------------
 
 
-def _status(word: str) -> Text:
+def status_cell(word: str) -> Text:
     """A status cell: the run's one word (status.run_word), coloured by what it means."""
     # Coloured by the English word; shown in the person's language.
     return Text(inert_line(i18n.shown(word)), style=_STYLE.get(inert_line(word), "yellow"))
 
 
-def _when(value: object) -> str:
+def when_words(value: object) -> str:
     """A recorded ISO time as 'YYYY-MM-DD HH:MM' (the run's local time as recorded)."""
     return value[:16].replace("T", " ") if isinstance(value, str) else "-"
 
 
-def _money(cost: object, unknown: object = 0) -> str:
+def money_words(cost: object, unknown: object = 0) -> str:
     """The known cost to 6 decimals; '+N?' marks N calls whose usage is unknown (not priced)."""
     text = f"{cost:.6f}" if isinstance(cost, int | float) else "-"
     return f"{text} +{unknown}?" if isinstance(unknown, int) and unknown else text
 
 
-def _count(value: object) -> str:
+def count_words(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else "-"
 
 
-def _back_numbers(count: int) -> list[Text]:
+def back_numbers(count: int) -> list[Text]:
     """-1, -2, ...: what `planner show` takes for the newest runs, when IDs do not fit."""
     return [Text(f"-{number}") for number in range(1, count + 1)]
 

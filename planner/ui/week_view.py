@@ -12,7 +12,7 @@ from rich.text import Text
 from planner.base.i18n import _
 from planner.base.inert import inert_line
 from planner.ui.console import out, print_note
-from planner.ui.table_cells import _short_weekday
+from planner.ui.table_cells import short_weekday
 
 _GAP = 1  # cells between two columns: the box's divider
 _MIN_WIDTH = 8
@@ -27,7 +27,7 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     cells = []
     for day in days:
         date = _dt.date.fromisoformat(day["date"])
-        header = Text(f"{_short_weekday(date)} {date.strftime('%m-%d')}", style="bold")
+        header = Text(f"{short_weekday(date)} {date.strftime('%m-%d')}", style="bold")
         # Every header two lines high: Rich puts headers at the bottom, so today's second line
         # would push the other days' dates down a line.
         header.append("\n")
@@ -48,11 +48,11 @@ def _day_cell(day: dict, width: int) -> Text:
     lines: list[tuple[str, str]] = []
     for window in day["study_hours"]:
         start, end = window.split("-")
-        lines += [(line, "dim") for line in _span(start, end, width)]
+        lines += [(line, "dim") for line in span_of(start, end, width)]
     if not day["study_hours"]:
         lines.append((_cut(_("no study"), width), "dim"))
     for busy in day["busy"]:
-        lines += [(line, "red") for line in _span(busy["start"], busy["end"], width - 1, "■")]
+        lines += [(line, "red") for line in span_of(busy["start"], busy["end"], width - 1, "■")]
         if busy["title"]:
             lines.append((_cut(" " + inert_line(busy["title"]), width), "red"))
     for session in day["sessions"]:
@@ -76,7 +76,7 @@ def _day_cell(day: dict, width: int) -> Text:
     return text
 
 
-def _span(start: str, end: str, width: int, mark: str = "") -> list[str]:
+def span_of(start: str, end: str, width: int, mark: str = "") -> list[str]:
     """A time span in one line when it fits (19:00-22:00, else 19-22), else over two."""
     full = f"{mark}{start}-{end}"
     if cell_len(full) <= width:
