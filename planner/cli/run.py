@@ -231,7 +231,7 @@ def _goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | 
 
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
-                  goal: "GoalTarget | None" = None) -> "Timetable":
+                  goal: "GoalTarget | None" = None, password=None) -> "Timetable":
     """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
     and
     goal."""
@@ -250,7 +250,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           daily_minutes=config.daily_minutes, review_time=config.review_time,
                           today=today, until=until,
                           sources=config.busy_calendars if busy else (),
-                          zone=local_zone().tzinfo, password=ask_caldav_password,
+                          zone=local_zone().tzinfo, password=password or ask_caldav_password,
                           marks=marks)
     timetable.goal = goal
     return timetable
@@ -385,11 +385,25 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
         key = find_key(config, ask)
     except MissingKey as error:
         exit_usage(str(error))
+    # Every question before the first request: never a password prompt mid-conversation.
+    password = _caldav_passwords_first(config)
     # Created only now: a run refused before this point leaves no folder behind.
     home = workspace.writable()
-    timetable = timetable_for(config, home, "live", _dt.date.today(), until, goal=goal)
+    timetable = timetable_for(config, home, "live", _dt.date.today(), until, goal=goal,
+                              password=password)
     return _run(request, LiveClient(config, key), config, notes, home, "live",
                 _memory(home, notes, config), continues, timetable)
+
+
+def _caldav_passwords_first(config: "Config"):
+    """The password of every CalDAV busy calendar, asked (or found) now, before the run's first
+    request; busy time, read later, takes them from here."""
+    from planner.cli.plans import ask_caldav_password
+
+    answers = {(source["caldav"], source.get("user")):
+               ask_caldav_password(source["caldav"], source.get("user"))
+               for source in config.busy_calendars if "caldav" in source}
+    return lambda url, user: answers.get((url, user))
 
 
 def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
