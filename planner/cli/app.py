@@ -94,6 +94,18 @@ app.command("goals", short_help="Your goals: their day, sessions and notes ready
     goals.goals_command)
 
 
+def _wants_json(command, arguments: list[str]) -> bool:
+    """Whether the command line runs a command that has --json, with --json."""
+    if command is None or "--json" not in arguments:
+        return False
+    group = command
+    for argument in arguments[:arguments.index("--json")]:
+        found = getattr(group, "commands", {}).get(argument)
+        if found is not None:
+            group = found
+    return any("--json" in getattr(param, "opts", ()) for param in group.params)
+
+
 def main() -> None:
     """Console-script entry: output that cannot be written ends in one line on stderr.
 
@@ -126,8 +138,10 @@ def main() -> None:
         def __init__(self, stream) -> None:
             self.stream = stream
             self.failure: OSError | None = None
+            self.written = False  # whether anything was written: a --json failure writes JSON
 
         def write(self, text: str) -> int:
+            self.written = self.written or bool(text)
             if self.failure is None:
                 try:
                     return self.stream.write(text)
@@ -160,6 +174,8 @@ def main() -> None:
     output = Output(sys.stdout)
     sys.stdout = output
     ending = SystemExit(status.EXIT_OK)
+    arguments: list[str] = []
+    command = None
     try:
         arguments = run.continue_default(sys.argv[1:])
         command = typer.main.get_command(app)
@@ -181,6 +197,13 @@ def main() -> None:
         # final collection a sweep over every object of every imported module: ~80 ms at exit
         # once the SDK is loaded, a real wait for the person at the prompt.
         gc.freeze()
+    if ending.code not in (None, status.EXIT_OK) and not output.written \
+            and _wants_json(command, arguments):
+        # Machine output stays machine output: a --json command that failed, whatever the
+        # failure, answers JSON on stdout too (its one line is on stderr).
+        from planner.ui.console import last_error
+
+        ui.print_json({"error": last_error, "exit_code": ending.code})
     output.flush()
     if output.failure is not None:
         error = output.failure

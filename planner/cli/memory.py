@@ -81,9 +81,9 @@ def fit_command(
     reviews += _anki_reviews(anki or [], sources)
     total = len(reviews)
     if total < fitting.MIN_REVIEWS:
-        ui.info(t("{count} counting reviews; a fit needs at least {least}: {more} more. Nothing "
-                  "was changed.", count=total, least=fitting.MIN_REVIEWS,
-                  more=fitting.MIN_REVIEWS - total))
+        _refused(t("{count} counting reviews; a fit needs at least {least}: {more} more. Nothing "
+                   "was changed.", count=total, least=fitting.MIN_REVIEWS,
+                   more=fitting.MIN_REVIEWS - total), total, sources, as_json)
         return
     in_use = list(memory.parameters) if memory.parameters is not None else \
         fitting.default_parameters()
@@ -91,7 +91,7 @@ def fit_command(
     try:
         result = fitting.fit(items, in_use)
     except fitting.FitError as error:
-        ui.info(t("{reason}; nothing was changed", reason=error))
+        _refused(t("{reason}; nothing was changed", reason=error), total, sources, as_json)
         return
     adopted, reason = _decide(result)
     record = {"version": memory_file.MEMORY_VERSION, "parameters": [round(value, 6) for value in
@@ -112,6 +112,15 @@ def fit_command(
         ui.print_json({**record, "adopted": adopted, "reason": reason})
         return
     ui.fit_report(record, memory.parameters is not None, adopted, reason)
+
+
+def _refused(line: str, total: int, sources: list[dict], as_json: bool) -> None:
+    """A fit that was not made: its line; with --json, JSON on stdout and the line on stderr."""
+    if as_json:
+        ui.print_json({"adopted": False, "reason": line, "reviews": total, "sources": sources})
+        ui.notice(line)
+    else:
+        ui.info(line)
 
 
 def _decide(result) -> tuple[bool, str]:

@@ -47,9 +47,15 @@ def error(message: str) -> None:
     label = _("Error:")
     # A full-width colon (错误：) carries its own space.
     space = "" if label.endswith("：") else " "
+    global last_error
     # A value echoed whole (a 900,000-character URL) is cut before the line is translated.
-    line = inert_line(shown(short_values(message)))
+    last_error = short_values(message)
+    line = inert_line(shown(last_error))
     err.print(fitted(Text.assemble((label, "bold red"), space, line), err), soft_wrap=True)
+
+
+# The last failure line (English, before translation): what `--json` puts on stdout with it.
+last_error: str | None = None
 
 
 def fitted(text: Text, console: Console) -> Text:
