@@ -13,6 +13,7 @@ from conftest import run_planner, snapshot
 from planner.base.inert import SHOWN_CHARS, short, short_values
 
 HUGE = "a" * 900_000
+slow = pytest.mark.slow  # a planner process per case
 
 
 def one_line(result, code: int = 2, columns: int = 400) -> str:
@@ -29,6 +30,7 @@ def configured(home: Path, values: dict) -> dict:
     return snapshot(home)
 
 
+@slow
 @pytest.mark.parametrize("values", [
     {"base_url": "https://example.com/" + HUGE},
     {"base_url": "https://example.com:" + HUGE},  # the port, echoed in the reason
@@ -42,6 +44,7 @@ def test_a_huge_url_in_the_config_is_one_short_line(home: Path, values: dict) ->
     assert snapshot(home) == before
 
 
+@slow
 def test_a_huge_url_is_refused_before_a_request_is_built(home: Path) -> None:
     # Before: httpx's own "URL too long" as a traceback.
     before = configured(home, {"base_url": "http://127.0.0.1:9/" + HUGE, "api_key_env": None})
@@ -51,6 +54,7 @@ def test_a_huge_url_is_refused_before_a_request_is_built(home: Path) -> None:
     assert snapshot(home) == before
 
 
+@slow
 @pytest.mark.parametrize("values, key", [
     ({HUGE: 1}, "a"),
     ({"goals": [{"name": "x", HUGE: 1}]}, "goals[1].a"),
@@ -65,6 +69,7 @@ def test_an_unknown_key_of_any_length_is_echoed_short(home: Path, values: dict,
     assert snapshot(home) == before
 
 
+@slow
 @pytest.mark.parametrize("key, value", [
     ("notes_dir", HUGE),
     ("notes_dir", "x/" * 3000),
@@ -80,6 +85,7 @@ def test_a_path_too_long_for_any_file_system_is_one_line(home: Path, key: str,
     assert snapshot(home) == before
 
 
+@slow
 def test_a_config_path_of_any_length_is_echoed_short(home: Path) -> None:
     before = snapshot(home)
     path = "dd/" * 1000 + "config.json"
@@ -89,6 +95,7 @@ def test_a_config_path_of_any_length_is_echoed_short(home: Path) -> None:
     assert snapshot(home) == before
 
 
+@slow
 def test_a_huge_caldav_url_on_the_command_line_is_echoed_short(home: Path) -> None:
     from test_plans import save
 
