@@ -119,8 +119,8 @@ def notice(message: str) -> None:
     """A line about the run itself (not its result), on stderr so stdout stays clean."""
     # One line in a pipe or a file (greppable); on a terminal, wrapped between words, where
     # the terminal itself would cut a word at the edge.
-    err.print(fitted(Text(inert_line(shown(short_values(message))), style="dim"), err),
-              soft_wrap=True)
+    # Not cut: the run's own lines name its own files (`Records: ...`) whole.
+    err.print(fitted(Text(inert_line(shown(message)), style="dim"), err), soft_wrap=True)
 
 
 # --- Exact output: JSON and bytes -------------------------------------------------------------
