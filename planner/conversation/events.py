@@ -100,6 +100,9 @@ class ModelText(NamedTuple):
     simulated: bool
     explanation: bool
     asking: bool = False
+    # The program's own line about what became of the plan, shown after the model's last words
+    # whatever they claim (README "Live mode"); None while the conversation goes on.
+    last_word: str | None = None
 
 
 class Result(NamedTuple):

@@ -35,6 +35,7 @@ from planner.conversation.protocol import (
     registry_for,
 )
 from planner.conversation.run_state import NOTHING_SAVED, RunState, StopRun
+from planner.conversation.saved_meanwhile import still_fits
 from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
 from planner.conversation.turn_values import (
     FINISH,
@@ -58,6 +59,7 @@ from planner.notes.catalog import Catalog, Note
 from planner.plans import files as plans
 from planner.plans.changes import plan_changes
 from planner.plans.plan import InvalidArguments
+from planner.plans.store import save_plan
 from planner.plans.study import Proposal, StudyPlan
 from planner.records import status
 from planner.records.run_record import RECORDS_DIR, RunRecord, now_iso
@@ -145,6 +147,10 @@ def run_flow(
 class _Run(RunState):
     """The turns of one run: each reply decides the next step, within the run's limits."""
 
+    # The program's own line about what became of the plan, said again after the model's last
+    # words, whatever they claim (README "Live mode"); None: no plan reached the person.
+    last_word: str | None = None
+
     # --- the loop ---------------------------------------------------------------------------
 
     def loop(self, messages: list[dict]) -> Outcome:
@@ -180,8 +186,16 @@ class _Run(RunState):
             raise StopRun(self._after_save(t("the model sent an empty explanation")))
         self._step("explanation", number, text=turn.text)
         self.record.change(explanation=turn.text)
-        self.person.show(ModelText(number, turn.text, self.client.simulated, True))
+        self.person.show(ModelText(number, turn.text, self.client.simulated, True,
+                                   last_word=self._last_word()))
         return FINISH
+
+    def _last_word(self) -> str:
+        """What became of the plan, in the program's words: the run's last line."""
+        if self.last_word is not None:
+            return self.last_word
+        return (t("Nothing was saved.") if self.proposed is not None
+                else t("No plan was proposed; nothing was saved."))
 
     def _text_turn(self, number: int, turn: Turn) -> NextStep:
         """Text without a tool call: show it after the truth; let the person answer."""
@@ -191,7 +205,9 @@ class _Run(RunState):
         self._step("question", number, text=turn.text)
         # A question the person will be asked to answer is the middle of a conversation.
         asking = self.person.interactive and self._may_ask_for_more()
-        self.person.show(ModelText(number, turn.text, self.client.simulated, False, asking))
+        # Without a terminal these words end the run: the program's line comes after them.
+        self.person.show(ModelText(number, turn.text, self.client.simulated, False, asking,
+                                   None if self.person.interactive else self._last_word()))
         if not self.person.interactive:
             self.ending = status.NO_TOOL
             return FINISH
@@ -202,8 +218,7 @@ class _Run(RunState):
         if not answer:
             self.ending = status.NO_TOOL
             # The run ends here after all: the truth, as when the model only answered.
-            self.person.show(Notice(t("Nothing was saved.") if self.proposed is not None
-                                    else t("No plan was proposed; nothing was saved.")))
+            self.person.show(Notice(self._last_word()))
             return FINISH
         self._step("answer", number, text=answer)
         if not self._more_calls(t("Sending your answer needs another model call.")):
@@ -290,7 +305,11 @@ class _Run(RunState):
         approved, near_misses = self._decide()
         if not approved:
             return self._cancelled(number, turn, call, near_misses)
-        result = self._execute(plan, relative, target)
+        try:
+            result = self._execute(plan, relative, target)
+        except InvalidArguments as error:
+            return self._not_saved(number, turn, error, near_misses)
+        self.last_word = t("Saved: {path}", path=relative)
         self._step("decision", number, approved=True, result=result,
                    near_misses=tuple(near_misses))
         self._save_or_stop_after_write(relative)
@@ -329,8 +348,24 @@ class _Run(RunState):
                     continue
             return False, near_misses
 
+    def _not_saved(self, number: int, turn: Turn, error: InvalidArguments,
+                   near_misses: list[str]) -> NextStep:
+        """SAVE was typed, but the plan no longer fits the plans saved meanwhile by another run:
+        nothing is written; the person is told why, the model may repair."""
+        self.writing = None
+        problem = str(error)
+        result = ToolResult("failed", error=problem)
+        self._step("decision", number, approved=True, result=result,
+                   near_misses=tuple(near_misses))
+        self._save_or_stop(NOTHING_SAVED, stage="confirming", target=None, tool_result=result)
+        self.last_word = t("The plan was not saved: {reason} (another run saved a plan "
+                           "meanwhile).", reason=problem)
+        self.person.show(Notice(self.last_word))
+        return self._reject_all(number, turn, problem, getattr(error, "lines", ()))
+
     def _cancelled(self, number: int, turn: Turn, call: ToolCall,
                    near_misses: list[str]) -> NextStep:
+        self.last_word = t("Nothing was saved.")
         result = ToolResult("cancelled")
         self._step("decision", number, approved=False, result=result,
                    near_misses=tuple(near_misses))
@@ -396,7 +431,8 @@ class _Run(RunState):
 
     def _execute(self, plan: Proposal, relative: str,
                  target: Path) -> ToolResult:
-        """Record the intent, then write the plan exclusively and durably."""
+        """Record the intent, then save the plan through the store (InvalidArguments when it
+        no longer fits the plans saved meanwhile: nothing is written)."""
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop(NOTHING_SAVED, stage="executing", approved=True,
                            target=relative)
@@ -409,8 +445,7 @@ class _Run(RunState):
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target
         try:
-            storage.ensure_dir(target.parent)
-            storage.create_exclusive(target, content)
+            save_plan(target, content, still_fits(self.timetable, plan))
         except OSError as error:
             self.record.change(tool_result=ToolResult(
                 "failed", error=f"{relative}: {os_error_reason(error)}"))

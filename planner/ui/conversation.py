@@ -580,6 +580,9 @@ def show_model_text(event: ModelText) -> None:
     # `，。）：`; each line's own indentation kept (4: the panel's border and padding).
     body = wrap_block(Text(text), max(out.width - 4, 20))
     out.print(Panel(body, title=Text(label), title_align="left", expand=False))
+    if event.last_word is not None:
+        # The program has the last word: what became of the plan, whatever the model wrote.
+        print_line(Text(inert_line(shown(event.last_word)), style="bold"))
 
 
 def _under(home_display: str, relative: str) -> str:

@@ -1,0 +1,56 @@
+"""The last check before a plan is written: does it still fit the plans saved meanwhile?
+
+Another run in the same home may have saved a plan since this one was shown. Right before the
+write, under the plans folder's lock (planner.plans.store), the proposal is placed again by the
+very checks that placed it (planner.calendar's timetable and study placing), against the saved
+plans read again now; busy time is the run's own, read once. A session that now overlaps a saved
+plan or passes `daily_minutes` raises InvalidArguments, with the reason for the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from planner.plans.study import Proposal, StudyPlan
+
+if TYPE_CHECKING:
+    from planner.calendar.busy import BusyTimes
+    from planner.calendar.timetable import Timetable
+
+
+def still_fits(timetable: Timetable | None, plan: Proposal) -> Callable[[], None]:
+    """The check to run under the lock: raises InvalidArguments when `plan` no longer fits.
+
+    Without a timetable nothing was checked against the week, and nothing is checked again.
+    """
+    if timetable is None:
+        return lambda: None
+
+    def check() -> None:
+        from planner.calendar.study_placing import place_study
+
+        fresh = _saved_now(timetable)
+        if isinstance(plan, StudyPlan):
+            place_study(fresh, plan)
+        else:
+            fresh.place(plan)
+
+    return check
+
+
+def _saved_now(run: Timetable) -> Timetable:
+    """The run's timetable with its saved plans unread (read again when asked), its busy time
+    kept."""
+    from planner.calendar.timetable import Timetable
+
+    class SavedNow(Timetable):
+        def busy(self) -> BusyTimes:
+            return run.busy()
+
+    fresh = SavedNow(home=run.home, mode=run.mode, hours=run.hours,
+                     daily_minutes=run.daily_minutes, review_time=run.review_time,
+                     today=run.today, until=run.until, sources=run.sources, zone=run.zone,
+                     password=run.password, marks=run.marks)
+    fresh.leave_out, fresh.goal = run.leave_out, run.goal
+    return fresh
