@@ -1,4 +1,4 @@
-"""Dates at the edges of the calendar (SPEC 28): year 1 and year 9999, wherever planner reads one.
+"""Dates at the edges of the calendar: year 1 and year 9999, wherever planner reads one.
 
 A review dated late in 9999 (a hand edit, a wrong clock, a sync conflict) makes FSRS compute a due
 date past 9999-12-31: it is shown as `after 9999-12-31` (the same text in --json), never a
@@ -7,6 +7,11 @@ in another time zone: a log line holding one is skipped with its one warning, a 
 problem row, an `sr-due` date is ignored as a typo is, `done --date` refuses it. Every case runs
 the installed `planner`, in the time zone where the edge used to crash it; the read-only commands
 leave the home exactly as it was.
+
+A review more than a day after now does not count (README "A memory fitted to you"), so the late
+reviews are read by a planner whose clock is at the end of the calendar (tests/clock_driver.py:
+libfaketime cannot take CPython past 2262); on the real clock the same log is skipped as from
+the future.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import fsrs
@@ -24,10 +30,15 @@ from conftest import run_planner, snapshot, today
 from test_review_cli import OTHER, RUN, log_lines, plan, save
 
 from planner.calendar import ics
+from planner.memory.log import future_warning
 from planner.memory.review_memory import ReviewMemory
 from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments
 
 LATE = "9999-12-30T10:00:00Z"  # FSRS's next due date after it passes 9999-12-31
+# The clock of the planner that reads them: an hour after the latest review it can use.
+END = _dt.datetime(9999, 12, 30, 21, 0, tzinfo=_dt.UTC)
+AFTER = "after 9999-12-31"
+CLOCK_DRIVER = str(Path(__file__).with_name("clock_driver.py"))
 EARLY = "0001-01-01T00:00:00Z"  # year 0 in any zone west of UTC
 NEW_YORK, TOKYO = "America/New_York", "Asia/Tokyo"
 # A zone with no IANA name: exported events are converted to UTC with its rules.
@@ -45,18 +56,29 @@ def write_log(home: Path, *lines: str) -> None:
     (home / "reviews.jsonl").write_text("".join(lines), encoding="utf-8")
 
 
-def planner(*args: str, tz: str = "UTC", code: int = 0) -> subprocess.CompletedProcess:
-    """planner in the zone `tz`: the exit code `code`, and never a traceback."""
-    done = run_planner(*args, env={**os.environ, "TZ": tz})
+def planner(*args: str, tz: str = "UTC", code: int = 0,
+            now: _dt.datetime | None = None) -> subprocess.CompletedProcess:
+    """planner in the zone `tz`: the exit code `code`, and never a traceback. With `now`, its
+    clock starts at that instant (tests/clock_driver.py), whatever clock make test-clock gives
+    the other processes."""
+    env = {**os.environ, "TZ": tz}
+    if now is None:
+        done = run_planner(*args, env=env)
+    else:
+        for name in ("LD_PRELOAD", "FAKETIME"):
+            env.pop(name, None)
+        done = run_planner(str(now.timestamp()), "--", *args, env=env,
+                           command=(sys.executable, CLOCK_DRIVER))
     assert done.returncode == code, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
 
-def read_only(home: Path, *args: str, tz: str = "UTC") -> subprocess.CompletedProcess:
+def read_only(home: Path, *args: str, tz: str = "UTC",
+              now: _dt.datetime | None = None) -> subprocess.CompletedProcess:
     """A command that must leave the home as it was."""
     before = snapshot(home)
-    done = planner(*args, tz=tz)
+    done = planner(*args, tz=tz, now=now)
     assert snapshot(home) == before
     return done
 
@@ -79,59 +101,89 @@ def days_from_today(day: _dt.date, zone: str) -> str:
 
 def test_due_says_after_9999_12_31_and_its_json_stays_valid(home: Path) -> None:
     write_log(home, review_line("r1", "N1", LATE))
-    assert read_only(home, "due").stdout == (
-        "Nothing is due by today; the next review is due after 9999-12-31.\n")
-    done = read_only(home, "due", "--days", "3650", "--json")
+    assert read_only(home, "due", now=END).stdout == (
+        f"Nothing is due by today; the next review is due {AFTER}.\n")
+    done = read_only(home, "due", "--days", "1", "--json", now=END)
     assert json.loads(done.stdout) == [] and done.stderr == ""
 
 
 def test_a_due_time_whose_local_date_passes_9999_is_after_9999_12_31_there(home: Path) -> None:
     # FSRS puts it at 9999-12-31T20:00Z: still that day in UTC, already year 10000 in Tokyo.
     write_log(home, review_line("r1", "N1", "9999-12-30T20:00:00Z", "again"))
-    last = _dt.date(9999, 12, 31)
-    assert read_only(home, "due").stdout == (
-        f"Nothing is due by today; the next review is due 9999-12-31 Fri, "
-        f"{days_from_today(last, 'UTC')}.\n")
-    assert read_only(home, "due", tz=TOKYO).stdout == (
-        "Nothing is due by today; the next review is due after 9999-12-31.\n")
+    assert read_only(home, "due", now=END).stdout == (
+        "Nothing is due by today; the next review is due 9999-12-31 Fri, tomorrow.\n")
+    assert read_only(home, "due", tz=TOKYO, now=END).stdout == (
+        f"Nothing is due by today; the next review is due {AFTER}.\n")
 
 
 def test_the_dry_run_counts_nothing_due_today(home: Path) -> None:
     write_log(home, review_line("r1", "N1", LATE))
-    request = json.loads(read_only(home, "--dry-run").stdout)
+    request = json.loads(read_only(home, "--dry-run", now=END).stdout)
     system = request["messages"][0]["content"]
     assert "0 notes are due for review today" in system
     assert "due_notes" in [tool["function"]["name"] for tool in request["tools"]]
 
 
+def next_due_text(reviewed_at: str) -> str:
+    """What `done` shows for a new card rated good at `reviewed_at` (UTC): fsrs's own answer,
+    or `after 9999-12-31` where fsrs cannot compute a date past the end."""
+    scheduler = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    try:
+        card, _ = scheduler.review_card(fsrs.Card(card_id=1), fsrs.Rating.Good,
+                                        _dt.datetime.fromisoformat(reviewed_at))
+        return card.due.astimezone(_dt.UTC).date().isoformat()
+    except OverflowError:
+        return AFTER
+
+
 def test_done_shows_a_next_due_date_after_9999_12_31(home: Path) -> None:
     write_log(home, review_line("r1", "N1", LATE))
-    save(home, RUN, plan(0, note_ids=("N1", "N2")))
-    save(home, OTHER, plan(0, note_ids=("N1",)))
-    done = planner("done", RUN)
+    last = END.date().isoformat()
+    save(home, RUN, ReviewPlan("RAG基础复习", ("N1", "N2"), last, 20))
+    save(home, OTHER, ReviewPlan("RAG基础复习", ("N1",), last, 20))
+    done = planner("done", RUN, now=END)
     assert done.stderr == ""
     n2 = next(line for line in log_lines(home) if line["note_id"] == "N2")
-    scheduler = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-    card, _ = scheduler.review_card(fsrs.Card(card_id=1), fsrs.Rating.Good,
-                                    _dt.datetime.fromisoformat(n2["reviewed_at"]))
-    following = card.due.astimezone().date()
+    assert n2["reviewed_at"].startswith(last)
+    # A new note rated good on 9999-12-30 falls due in year 10000 too: fsrs itself overflows.
+    assert next_due_text(n2["reviewed_at"]) == AFTER
     screen = words(done.stdout)
-    assert "N1 RAG 的基本流程 next due after 9999-12-31" in screen
-    assert f"N2 切分与向量检索 next due {following.isoformat()}" in screen
+    assert f"N1 RAG 的基本流程 next due {AFTER}" in screen
+    assert f"N2 切分与向量检索 next due {AFTER}" in screen
     assert len(log_lines(home)) == 3
-    [row] = json.loads(planner("done", OTHER, "--json").stdout)
+    [row] = json.loads(planner("done", OTHER, "--json", now=END).stdout)
     # In --json the date past the end is this text: valid JSON, and it sorts after any date.
-    assert row["note_id"] == "N1" and row["next_due"] == "after 9999-12-31" > "9999-12-31"
+    assert row["note_id"] == "N1" and row["next_due"] == AFTER > "9999-12-31"
 
 
 def test_reviews_lists_a_late_review_and_skips_one_it_cannot_show(home: Path) -> None:
     # 9999-12-31T20:00Z is year 10000 in Tokyo: that line is skipped, the one before it is not.
     write_log(home, review_line("r1", "N1", LATE), review_line("r2", "N2", "9999-12-31T20:00:00Z"))
-    done = read_only(home, "reviews", tz=TOKYO)
+    done = read_only(home, "reviews", tz=TOKYO, now=END)
     assert done.stderr.splitlines() == [skipped(2, "9999-12-31T20:00:00Z")]
     assert "9999-12-30 19:00 N1 RAG 的基本流程 good - - r1" in words(done.stdout)
-    rows = json.loads(read_only(home, "reviews", "--json", tz=TOKYO).stdout)
+    rows = json.loads(read_only(home, "reviews", "--json", tz=TOKYO, now=END).stdout)
     assert [(row["review_id"], row["reviewed_at"]) for row in rows] == [("r1", LATE)]
+
+
+def test_on_todays_clock_the_late_reviews_are_from_the_future(home: Path) -> None:
+    # The same log on the real clock: both reviews are skipped with the one line that counts
+    # them, and nothing is due or scheduled.
+    write_log(home, review_line("r1", "N1", LATE),
+              review_line("r2", "N2", "9999-12-30T20:00:00Z", "again"))
+    warning = [f"Warning: {future_warning(2)}"]
+    done = read_only(home, "due")
+    assert done.stderr.splitlines() == warning and AFTER not in done.stdout
+    assert done.stdout.startswith("Nothing is due by today, and no note has a due date yet")
+    done = read_only(home, "due", "--json")
+    assert json.loads(done.stdout) == [] and done.stderr.splitlines() == warning
+    done = read_only(home, "reviews", "--json", tz=TOKYO)
+    assert json.loads(done.stdout) == [] and done.stderr.splitlines() == warning
+    done = read_only(home, "--dry-run")
+    assert done.stderr.splitlines()[0] == warning[0]
+    # The model is told what it would be told with no log at all.
+    (home / "reviews.jsonl").unlink()
+    assert json.loads(done.stdout) == json.loads(read_only(home, "--dry-run").stdout)
 
 
 # --- a review in year 1: skipped with one warning, every other line still counts ------------------
