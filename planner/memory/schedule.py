@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from planner.base.days import AFTER_LAST_DAY, AfterLastDay
+from planner.base.days import AFTER_LAST_DAY, LAST_DAY, AfterLastDay
 from planner.base.i18n import t
 from planner.memory.log import Review
 
@@ -254,7 +254,8 @@ def local_midnight(day: _dt.date) -> _dt.datetime:
 def due(schedules: Mapping[str, NoteSchedule], titles: Mapping[str, str], today: _dt.date,
         days: int = 0, limit: int | None = None) -> list[dict[str, object]]:
     """The notes in `titles` due by today + `days`, most overdue first, as `due --json` shows."""
-    horizon = today + _dt.timedelta(days=days)
+    # Never past the calendar's last usable day, whatever today and --days are.
+    horizon = today + _dt.timedelta(days=min(days, max((LAST_DAY - today).days, 0)))
     cutoff = day_end(horizon)
     rows = [(schedule.due, note_id, schedule) for note_id, schedule in schedules.items()
             if isinstance(schedule.due, _dt.datetime) and note_id in titles
