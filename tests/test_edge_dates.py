@@ -105,6 +105,9 @@ def test_due_says_after_9999_12_31_and_its_json_stays_valid(home: Path) -> None:
         f"Nothing is due by today; the next review is due {AFTER}.\n")
     done = read_only(home, "due", "--days", "1", "--json", now=END)
     assert json.loads(done.stdout) == [] and done.stderr == ""
+    # Ten years ahead of a clock at the calendar's end: the horizon stops at its last day.
+    done = read_only(home, "due", "--days", "3650", "--json", now=END)
+    assert json.loads(done.stdout) == [] and done.stderr == ""
 
 
 def test_a_due_time_whose_local_date_passes_9999_is_after_9999_12_31_there(home: Path) -> None:

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from planner.base.days import AfterLastDay, usable_day
+from planner.base.days import LAST_DAY, AfterLastDay, usable_day
 from planner.base.i18n import t
 from planner.memory import cache
 from planner.memory import log as review_log
@@ -214,7 +214,7 @@ class ReviewMemory:
 
         schedules, titles = self.schedules(), self.titles()
         every = due(schedules, titles, today, days)
-        horizon = today + _dt.timedelta(days=days)
+        horizon = today + _dt.timedelta(days=min(days, max((LAST_DAY - today).days, 0)))
         cutoff = day_end(horizon)
         moments = [schedule.due for note_id, schedule in schedules.items()
                    if schedule.due is not None and note_id in titles]
