@@ -1,6 +1,7 @@
 """Saved plan files: their content (v2 a plan, v3 a series), strict reading, listing, warnings."""
 
-# One module reads and writes plans for the flow, `planner plans` and `planner export`.
+# One module reads plans and lays out their content for the flow, `planner plans` and `planner
+# export`; planner.plans.store writes them.
 #
 # A series (README "Review memory") is one file, version 3, with `dates` where a plan has `date`;
 # the listing
