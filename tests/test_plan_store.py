@@ -3,6 +3,7 @@ a last check; and two real runs at their SAVE prompts for the same time save one
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 import time
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_summary, run_dirs
-from stub_server import Reply, StubServer, text_reply
+from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 from test_live import (
     FUTURE,
     GOOD_PLAN,
@@ -23,9 +24,14 @@ from test_live import (
     write_config,
 )
 from test_live import explanation as explained
+from test_week_flow import DAY, results_sent, run, write_class_vdir
 
+from planner.conversation.events import Prompt
+from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans import store
-from planner.plans.plan import InvalidArguments
+from planner.plans.files import plan_file_content
+from planner.plans.plan import InvalidArguments, ReviewPlan
+from planner.records.run_record import now_iso
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 ANSWER_PROMPT = "Your answer (Enter to finish): "
@@ -112,3 +118,33 @@ def test_two_runs_at_their_save_prompts_save_one_plan_in_the_slot(
     assert (message["role"], message["tool_call_id"]) == ("tool", "call_b")
     assert json.loads(message["content"]) == {"status": "rejected", "error": OVERLAP}
     assert repair["tool_choice"] == "auto"
+
+
+def test_a_series_that_would_pass_daily_minutes_after_another_save_is_not_written(
+        home: Path, server: StubServer) -> None:
+    # Checked and shown while the day held no plan; at SAVE another run has just saved 20 minutes
+    # on DAY, so the series' 30 minutes there would make 50 of the 40 allowed.
+    write_class_vdir(home / "classes")
+    dates = [(DAY - dt.timedelta(days=1)).isoformat(), DAY.isoformat()]
+    series = {"title": "RAG", "note_ids": ["N1"], "dates": dates, "minutes": 30, "start": "20:00"}
+    other = home / "plans" / "other.json"
+
+    def another_run_saves(prompt: Prompt) -> str:
+        meanwhile = ReviewPlan("Other", ("N2",), DAY.isoformat(), 20, "21:00")
+        store.save_plan(other, plan_file_content(meanwhile, simulated=False, run_id="other",
+                                                 created_at=now_iso(), notes=SAMPLE_NOTES[1:2]))
+        return "SAVE\n"
+
+    outcome, person = run(home, server,
+                          tool_call_reply(calls=[tool_call(series, name="save_review_series")]),
+                          text_reply("Shall I move the second session?"),
+                          answers=(another_run_saves,), daily_minutes=40)
+    assert (outcome.status, outcome.exit_code) == ("no_tool", 0)
+    assert plan_files(home) == [other]  # nothing of this run's on disk
+    (rejected,) = results_sent(server)
+    reason = (f"session 2 ({DAY.isoformat()}): would make {DAY.isoformat()} hold 50 planned "
+              "minutes; daily_minutes is 40")
+    assert rejected["status"] == "rejected" and reason in rejected["error"]
+    notices = [event.text for event in person.events if type(event).__name__ == "Notice"]
+    said = [text for text in notices if text.startswith("The plan was not saved: sessions: 1 of 2")]
+    assert len(said) == 2 and notices[-1] == said[0]  # when it happened, and as the last word
