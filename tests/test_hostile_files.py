@@ -92,7 +92,11 @@ def test_hostile_config_is_one_line_exit_2_and_writes_nothing(
     for args in (["--dry-run"], ["--demo"], ["runs", "--json"]):
         result = planner(home, *args)
         assert_one_error_line(result, 2, words)
-        assert result.stdout == ""
+        if "--json" in args:
+            # Machine output stays machine output: the same failure as JSON on stdout.
+            assert json.loads(result.stdout)["exit_code"] == 2
+        else:
+            assert result.stdout == ""
     assert snapshot(tmp_path) == before
 
 
