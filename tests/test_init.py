@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pexpect
@@ -88,12 +89,14 @@ class Session:
 
     def answer(self, question: str, typed: str) -> None:
         self.child.expect_exact(question)
-        # The line editor shows its cursor once it reads: what is typed before that is dropped
-        # (nothing typed ahead answers a question), so a loaded machine must not race it.
+        # The line editor shows its cursor once it reads; a person types after seeing the
+        # question, never within the same instant (on a loaded machine, bytes sent while the
+        # previous prompt's terminal settings were still being restored went unread).
         try:
             self.child.expect_exact("\x1b[?25h", timeout=0.5)
         except pexpect.TIMEOUT:
             pass  # the hidden key prompt shows no cursor
+        time.sleep(0.25)
         self.child.sendline(typed)
 
     def refused(self, because: str) -> None:
