@@ -10,7 +10,7 @@ import pytest
 
 from planner.base import i18n
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PARTS = ROOT / "po" / "zh"
 # Click's own messages (vendored in Typer) are matched as templates; no planner code marks them.
 OUTSIDE_PARTS = {"click.po"}

@@ -11,9 +11,9 @@ import pexpect
 import pytest
 from conftest import today
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
+from test_chinese_screens import CHINESE, ENGLISH, columns, screen_lines, spawn
 from test_live import write_config
 from test_walkthrough_zh import problems
-from test_whole_truths import CHINESE, ENGLISH, columns, screen_lines, spawn
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot
+from test_chinese_screens import screen_lines
 from test_walkthrough_zh import problems
-from test_whole_truths import screen_lines
 
 from planner.base import config as config_module
 from planner.cli.init import _hours, _write

@@ -15,8 +15,8 @@ import pexpect
 import pytest
 from conftest import run_planner, today
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+from test_chinese_screens import ANSI, ENGLISH, spawn
 from test_week_flow import write_class_vdir
-from test_whole_truths import ANSI, ENGLISH, spawn
 
 from planner.memory import log as review_log
 

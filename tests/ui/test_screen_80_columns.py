@@ -17,11 +17,11 @@ from pathlib import Path
 
 from conftest import run_planner
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
+from test_chinese_screens import columns, run_id
 from test_conversation import QUESTION, say
 from test_conversation_continue import earlier
 from test_live import KEY, KEY_ENV, closed_port_url, write_config
 from test_review_cli import NOTES, plan, save, series
-from test_whole_truths import columns, run_id
 
 from planner.plans import files as plans
 

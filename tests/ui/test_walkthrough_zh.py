@@ -18,8 +18,8 @@ import pexpect
 import pytest
 from conftest import today
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
+from test_chinese_screens import CHINESE, columns, screen_lines, spawn
 from test_live import write_config
-from test_whole_truths import CHINESE, columns, screen_lines, spawn
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 

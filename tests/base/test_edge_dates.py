@@ -38,7 +38,7 @@ LATE = "9999-12-30T10:00:00Z"  # FSRS's next due date after it passes 9999-12-31
 # The clock of the planner that reads them: an hour after the latest review it can use.
 END = _dt.datetime(9999, 12, 30, 21, 0, tzinfo=_dt.UTC)
 AFTER = "after 9999-12-31"
-CLOCK_DRIVER = str(Path(__file__).with_name("clock_driver.py"))
+CLOCK_DRIVER = str(Path(__file__).parent.parent / "clock_driver.py")
 EARLY = "0001-01-01T00:00:00Z"  # year 0 in any zone west of UTC
 NEW_YORK, TOKYO = "America/New_York", "Asia/Tokyo"
 # A zone with no IANA name: exported events are converted to UTC with its rules.

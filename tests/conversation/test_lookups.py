@@ -26,7 +26,7 @@ from planner.conversation.tools import MAX_RESULT_BYTES, Registry
 from planner.notes.catalog import load_catalog
 from planner.plans.plan import InvalidArguments
 
-CORPUS_FILES = sorted((Path(__file__).parent / "jsontestsuite").glob("*.json"))
+CORPUS_FILES = sorted((Path(__file__).parent.parent / "jsontestsuite").glob("*.json"))
 
 
 def size(result: dict) -> int:

@@ -17,7 +17,7 @@ from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments
 NOTES = frozenset({"N1", "N2", "N3"})
 FIELDS = ("title", "note_ids", "date", "minutes")
 LIMIT = 4096
-CORPUS = Path(__file__).parent / "jsontestsuite"
+CORPUS = Path(__file__).parent.parent / "jsontestsuite"
 CORPUS_FILES = sorted(CORPUS.glob("*.json"))
 
 PROPERTY = settings(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 CATALOG = "planner/locale/zh/LC_MESSAGES/planner.mo"
 
 pytestmark = pytest.mark.slow  # builds a wheel
