@@ -98,6 +98,12 @@ class Session:
             pass  # the hidden key prompt shows no cursor
         time.sleep(0.25)
         self.child.sendline(typed)
+        # The editor echoes what it reads. On a loaded machine a line sent just after the hidden
+        # key prompt was seen to vanish unread (no echo at all, the prompt waiting): typed again.
+        try:
+            self.child.expect(r"\S", timeout=5)
+        except pexpect.TIMEOUT:
+            self.child.sendline(typed)
 
     def refused(self, because: str) -> None:
         """The last answer was named as not used, with the loader's reason (however the
