@@ -86,6 +86,7 @@ class Session:
                                    env=environment(store, language), timeout=30,
                                    dimensions=(50, 80))
         self.child.logfile_read = Log()
+        self.after_hidden = False
 
     def answer(self, question: str, typed: str) -> None:
         self.child.expect_exact(question)
@@ -96,7 +97,9 @@ class Session:
             self.child.expect_exact("\x1b[?25h", timeout=0.5)
         except pexpect.TIMEOUT:
             pass  # the hidden key prompt shows no cursor
-        time.sleep(0.25)
+        # After the hidden key prompt the terminal's settings are being restored: wait longer.
+        time.sleep(1.5 if self.after_hidden else 0.25)
+        self.after_hidden = "hidden" in question
         self.child.sendline(typed)
         # The editor echoes what it reads. On a loaded machine a line sent just after the hidden
         # key prompt was seen to vanish unread (no echo at all, the prompt waiting): typed again.
