@@ -48,8 +48,6 @@ def _children_under_faketime() -> None:
     processes that run tests, never in xdist's controller: its workers would inherit it."""
     if _CLOCK:
         os.environ["LD_PRELOAD"] = os.environ.get("PLANNER_FAKETIME_LIBRARY", "")
-        # No shared memory: a test that runs planner as another user could not open it.
-        os.environ["FAKETIME_DISABLE_SHM"] = "1"
 
 # A suite started in the background of a shell inherits SIGINT ignored, and every planner it
 # starts would too: Ctrl+C in the terminal tests would do nothing. Planner gets the default.

@@ -502,6 +502,8 @@ def test_a_full_disk_ends_done_with_one_line_and_the_log_as_it_was(home: Path) -
 
 @pytest.mark.skipif(os.geteuid() == 0 and not os.path.exists("/usr/bin/setpriv"),
                     reason="needs setpriv to give up root's privileges")
+@pytest.mark.not_under_faketime("libfaketime's shared memory, made by root, is closed to the "
+                                "other user this test runs planner as")
 def test_a_read_only_home_records_nothing(home: Path) -> None:
     save(home, RUN, plan(0))
     before = snapshot(home)
