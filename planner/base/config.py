@@ -18,27 +18,30 @@ from planner.base.oserrors import os_reason
 
 DEFAULT_CONFIG_FILE = "config.json"
 
-# Upper bounds (SPEC 10 and 14): a typo or a hostile file cannot ask for an hour-long wait,
-# an unbounded bill, or a number that overflows once it is multiplied.
+# Upper bounds (README "A screen you can trust"): a typo or a hostile file cannot ask for an
+# hour-long wait, an unbounded bill, or a number that overflows once it is multiplied.
 MAX_TIMEOUT_SECONDS = 600
 MAX_MAX_TOKENS = 1_000_000
 MAX_PRICE = 1_000_000
 CALLS_RANGE = (2, 20)
 REPAIRS_RANGE = (0, 5)
-# FSRS's target chance of recalling a note when it falls due (SPEC 16); schedule.py's bounds.
+# FSRS's target chance of recalling a note when it falls due (README "Review memory"); schedule.py's
+# bounds.
 RETENTION_RANGE = (0.70, 0.99)
 # Body fields planner sets itself (Chat Completions and Responses); extra_body may add fields,
 # never replace these.
 RESERVED_BODY_KEYS = ("model", "messages", "tools", "tool_choice", "stream", "max_tokens", "n",
                       "max_completion_tokens", "input", "store", "include", "max_output_tokens")
 MAX_CALENDAR_NAME = 100
-# The wire formats (SPEC 18) and the fields that can carry max_tokens over Chat Completions.
+# The wire formats (README "Providers") and the fields that can carry max_tokens over Chat
+# Completions.
 APIS = ("chat", "responses")
 MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
 # api_key_cmd: a short argument list, never a shell string.
 MAX_KEY_CMD_ARGS = 64
 MAX_KEY_CMD_ARG = 4096
-# SPEC 23: the most minutes of review planned on one day, and where busy time is read from.
+# README "Your week": the most minutes of review planned on one day, and where busy time is read
+# from.
 DAILY_MINUTES_RANGE = (5, 600)
 MAX_BUSY_SOURCES = 10
 BUSY_KINDS = ("ics", "vdir", "caldav")
@@ -65,7 +68,8 @@ class MissingKey(ConfigError):
 
 # A NamedTuple, not a dataclass: building dataclasses costs ~1 ms each at every start-up.
 class Prices(NamedTuple):
-    """Price per million tokens, by kind of token, for one model (SPEC 21)."""
+    """Price per million tokens, by kind of token, for one model (README "Going on with a
+    conversation")."""
 
     currency: str = "USD"
     input_cache_hit: float = 0.0028
@@ -99,19 +103,22 @@ class Config(NamedTuple):
     review_time: str = "19:00"
     # A preset name (providers.PRESETS) that fills the keys config.json leaves out.
     provider: str | None = None
-    # The body field that carries max_tokens over Chat Completions (SPEC 18).
+    # The body field that carries max_tokens over Chat Completions (README "Providers").
     max_tokens_field: str = "max_tokens"
     # "chat": POST /chat/completions; "responses": POST /responses (the Responses API).
     api: str = "chat"
     # A command that prints the key (an argument list, run without a shell); None: not used.
     api_key_cmd: tuple[str, ...] | None = None
-    # The chance of recall FSRS schedules each note's next review for (0.70-0.99, SPEC 16).
+    # The chance of recall FSRS schedules each note's next review for (0.70-0.99, README "Review
+    # memory").
     desired_retention: float = 0.9
-    # The calendar's name in exports, the feed, the vdir and CalDAV sync (SPEC 17).
+    # The calendar's name in exports, the feed, the vdir and CalDAV sync (README "Calendars").
     calendar_name: str = "planner reviews"
-    # The language of every program line: "auto" (the environment's), "en" or "zh" (SPEC 19).
+    # The language of every program line: "auto" (the environment's), "en" or "zh" (README
+    # "中文界面").
     language: str = "auto"
-    # When the person studies (SPEC 23), by weekday; None: one daily window from review_time.
+    # When the person studies (README "Your week"), by weekday; None: one daily window from
+    # review_time.
     study_hours: Mapping[str, tuple[tuple[int, int], ...]] | None = None
     # The most planned review minutes on one day; None: no limit.
     daily_minutes: int | None = None
@@ -120,7 +127,8 @@ class Config(NamedTuple):
     # Exams and trips, each with its day and its notes (README "A study plan to a goal").
     goals: tuple[goals_module.Goal, ...] = ()
     # Not a key of the file: the file these settings came from (-c PATH, or the home's
-    # config.json even when absent), so a message that says what to change names it (SPEC 21).
+    # config.json even when absent), so a message that says what to change names it (README "Going
+    # on with a conversation").
     file: str = DEFAULT_CONFIG_FILE
 
 
@@ -276,14 +284,15 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
 
 
 def study_windows(config: Config) -> Mapping[str, tuple[tuple[int, int], ...]]:
-    """The study hours in force: study_hours, else the window review_time means (SPEC 23)."""
+    """The study hours in force: study_hours, else the window review_time means (README "Your
+    week")."""
     if config.study_hours is not None:
         return config.study_hours
     return study_hours.from_review_time(config.review_time)
 
 
 def _preset(name: object, source: str) -> dict:
-    """The values a provider preset fills in (SPEC 13)."""
+    """The values a provider preset fills in (README "Providers")."""
     preset = providers.PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
         raise ConfigError(t("{source}: key 'provider' must be one of {names}", source=source,

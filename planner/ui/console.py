@@ -60,8 +60,8 @@ last_error: str | None = None
 
 def fitted(text: Text, console: Console) -> Text:
     """One message as a terminal shows it: wrapped between words (between characters in
-    Chinese, never before `，。）：`), the continuation indented (SPEC 25); whole in a pipe or a
-    file, so it can be grepped and copied."""
+    Chinese, never before `，。）：`), the continuation indented (README "中文界面"); whole in
+    a pipe or a file, so it can be grepped and copied."""
     if not _is_tty(console.file):
         return text
     from planner.ui.wrapping import wrap_text
@@ -228,7 +228,8 @@ def read_tty_line(prompt: str, discard_typed_ahead: bool = False) -> str | None:
     """One raw line from the controlling terminal ('' at end of input); None: no terminal.
 
     With `discard_typed_ahead`, whatever was typed or pasted before the prompt is dropped
-    unread, so only a line typed after seeing what is asked can answer it (SPEC 22).
+    unread, so only a line typed after seeing what is asked can answer it (README "A screen you can
+    trust").
     """
     try:
         # Like getpass and sudo: the answer comes from the person at the terminal, never a pipe.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING
 
-from planner.base.i18n import _, shown
+from planner.base.i18n import _
 from planner.base.inert import inert_line
 
 if TYPE_CHECKING:
@@ -68,14 +68,14 @@ def _outlook_rows(outlook: GoalOutlook) -> list[tuple[str, str, str]]:
         percent=round(outlook.retention * 100), without=outlook.ready_without), "bold"))
     if outlook.not_ready:
         rows.append(("", _("not ready: {notes}").format(notes=_named([
-            _("{note} {percent}%").format(note=inert_line(note), percent=round(recall * 100))
+            _("{note} {percent}%").format(note=note, percent=round(recall * 100))
             for note, recall in outlook.not_ready])), WARN))
     return rows
 
 
 def _named(items: list[str] | tuple[str, ...]) -> str:
-    """At most MAX_NAMED items, then how many more."""
-    words = _(", ").join(inert_line(shown(item)) for item in items[:MAX_NAMED])
+    """At most MAX_NAMED items, then how many more (note IDs are data: never translated)."""
+    words = _(", ").join(inert_line(item) for item in items[:MAX_NAMED])
     if len(items) > MAX_NAMED:
         words += _(" and {count} more").format(count=len(items) - MAX_NAMED)
     return words

@@ -1,4 +1,5 @@
-"""Text from outside the program is made inert before it reaches a terminal (SPEC section 14)."""
+"""Text from outside the program is made inert before it reaches a terminal (README "A screen
+you can trust")."""
 
 from __future__ import annotations
 

@@ -15,12 +15,12 @@ import json
 import os
 import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from conftest import all_files, run_planner, snapshot
+from test_deadline import TrickleServer
 from test_plans import save
 
 # libfaketime stretches the timed waits the trickling server paces itself with.
@@ -30,7 +30,6 @@ CALDAV_READ = 1  # seconds per read, in place of planner's 30
 DEADLINE = CALDAV_READ + 5  # the read timeout plus planner's margin
 MARGIN = 5  # start-up and a loaded machine
 BYTE_GAP = 0.2  # seconds between the body's bytes: far inside any read timeout
-LIFETIME = 60.0  # the server stops trickling (and hangs up) after this, whatever happens
 CLI_TIMEOUT = 45  # a planner still waiting this long has no total deadline (and fails)
 SHORT = ("import sys\nfrom planner.calendar import busy, caldav_sync\n"
          f"caldav_sync.TIMEOUT_SECONDS = {CALDAV_READ}\n"
@@ -39,48 +38,17 @@ SHORT = ("import sys\nfrom planner.calendar import busy, caldav_sync\n"
 BODY = b'<?xml version="1.0" encoding="utf-8"?>\n<multistatus xmlns="DAV:">' + b" " * 4000
 
 
-class BodyTrickleServer:
-    """HTTP on 127.0.0.1 that answers every request with a whole head at once, then its body one
-    byte every BYTE_GAP seconds; it hangs up after LIFETIME seconds, or at once when stopped."""
+class BodyTrickleServer(TrickleServer):
+    """TrickleServer's listener and request reading (tests/base/test_deadline.py), answering
+    with a whole head at once, then its body one byte every BYTE_GAP seconds."""
 
     def __init__(self) -> None:
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self._listener.settimeout(0.2)
-        self._stop = threading.Event()
-        self._until = time.monotonic() + LIFETIME
-        self._threads: list[threading.Thread] = []
-        self._lock = threading.Lock()
-        self.requests: list[bytes] = []  # each request's first line
+        super().__init__()
         self.bytes_sent = 0
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._listener.getsockname()[1]}/dav/"
-
-    def __enter__(self) -> BodyTrickleServer:
-        self._start(self._accept)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._threads[0].join(timeout=10)
-        for thread in self._threads[1:]:
-            thread.join(timeout=10)
-        self._listener.close()
-
-    def _start(self, target, *args: object) -> None:
-        thread = threading.Thread(target=target, args=args, daemon=True)
-        with self._lock:
-            self._threads.append(thread)
-        thread.start()
-
-    def _accept(self) -> None:
-        while not self._stop.is_set() and time.monotonic() < self._until:
-            try:
-                connection, _ = self._listener.accept()
-            except TimeoutError:
-                continue
-            self._start(self._trickle, connection)
+        return f"{super().url}/dav/"
 
     def _trickle(self, connection: socket.socket) -> None:
         with connection:
@@ -98,19 +66,6 @@ class BodyTrickleServer:
                         self.bytes_sent += 1
             except OSError:  # the client hung up: what a deadline does
                 return
-
-    def _read_request(self, connection: socket.socket) -> None:
-        """The whole request (head and body), so the client is waiting only for the answer."""
-        with connection.makefile("rb") as reader:
-            first = reader.readline()
-            length = 0
-            while (line := reader.readline()) not in (b"\r\n", b"\n", b""):
-                name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
-                    length = int(value)
-            reader.read(length)
-        with self._lock:
-            self.requests.append(first.strip())
 
 
 @pytest.fixture

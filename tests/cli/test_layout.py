@@ -1,4 +1,5 @@
-"""The house by domain (SPEC 27): folders in layers, no circle, no module over 600 lines.
+"""The house by domain (README "How the code is laid out"): folders in layers, no circle, no module
+over 600 lines.
 
 Read from planner's own source with ast, every import counted: at the top, inside functions and
 under TYPE_CHECKING alike, so a knot cannot hide in a lazy import.

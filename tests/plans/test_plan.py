@@ -1,4 +1,5 @@
-"""The save_review_plan tool and the strict checks of its arguments (SPEC section 5)."""
+"""The save_review_plan tool and the strict checks of its arguments (README "What the model
+may propose")."""
 
 from __future__ import annotations
 

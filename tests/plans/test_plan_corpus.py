@@ -1,4 +1,5 @@
-"""parse_arguments against the JSONTestSuite corpus and property-based inputs (SPEC section 9)."""
+"""parse_arguments against the JSONTestSuite corpus and property-based inputs (README "What the
+tests prove")."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_corpus_file(path: Path) -> None:
         assert result.field == "arguments"
 
 
-# --- an independent oracle for SPEC section 5 --------------------------------------------------
+# --- an independent oracle for the rules of README "What the model may propose" -------------------
 
 # Trimming removes space characters (category Zs) only, never tabs, newlines or controls.
 SPACES = "".join(chr(code) for code in range(0x3001) if unicodedata.category(chr(code)) == "Zs")
@@ -104,7 +105,7 @@ FIELD_OK = {"title": title_ok, "note_ids": note_ids_ok, "date": date_ok, "minute
 
 
 def expected(data: object, text: str) -> dict | None:
-    """The plan SPEC section 5 says `text` (the JSON of `data`) must give, or None."""
+    """The plan the README's rules say `text` (the JSON of `data`) must give, or None."""
     if len(text.encode("utf-8", "surrogatepass")) > LIMIT:
         return None
     if not isinstance(data, dict) or set(data) != set(FIELDS):
