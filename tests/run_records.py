@@ -82,3 +82,33 @@ def write_config(home: Path) -> Path:
     path = home / "config.json"
     path.write_text(json.dumps(CONFIG), encoding="utf-8")
     return path
+
+
+def record_files(folder: Path) -> list[str]:
+    """The run folder's file names, sorted, messages.json left out once it is checked: it is
+    there exactly when summary.json holds a program line, and each of its entries says the
+    words summary.json holds, from a template of the program's catalog."""
+    names = sorted(path.name for path in folder.iterdir())
+    texts: set[str] = set()
+    stack: list[object] = [json.loads((folder / "summary.json").read_text(encoding="utf-8"))]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            texts.add(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    if "messages.json" in names:
+        kept = json.loads((folder / "messages.json").read_text(encoding="utf-8"))
+        assert kept and set(kept) <= texts, set(kept) - texts
+        for text, line in kept.items():
+            assert _said(line) == text, (text, line)
+        names.remove("messages.json")
+    return names
+
+
+def _said(line: dict) -> str:
+    values = {name: _said(value) if isinstance(value, dict) else value
+              for name, value in line["values"].items()}
+    return line["template"].format(**values) if values else line["template"]

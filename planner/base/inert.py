@@ -40,6 +40,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from planner.base.i18n import Message
+
 # Kept although they are format characters: needed to spell Persian, Indic and emoji text.
 _JOINERS = frozenset("\u200c\u200d")
 # Every space separator (category Zs) plus characters fonts draw as blank; the tests check that
@@ -154,7 +156,15 @@ def short_values(line: str) -> str:
     path, a key echoed whole) cut by `short`; quotes and punctuation at its ends are kept."""
     if len(line) <= SHOWN_CHARS:
         return line
-    return _LONG_RUN.sub(_cut_run, line)
+    cut = _LONG_RUN.sub(_cut_run, line)
+    if cut == line:
+        return line
+    if not isinstance(line, Message):
+        return cut
+    # A program line with its values cut says the same words: it keeps its template, so it is
+    # still said in the person's language.
+    kept = line.with_values(short_values)
+    return kept if kept == cut else cut
 
 
 def _cut_run(found: re.Match[str]) -> str:

@@ -1,14 +1,14 @@
 """The operating system's and the libraries' own words, marked for the catalog (README "中文界面").
 
 A line such as `could not create {path} ({reason})` carries the system's reason as a value;
-`i18n.shown()` translates a value that is a catalog line, so marking the reasons a person meets
-here turns `Permission denied` into the person's language by its kind. A server's own message
+Each reason planner knows is returned as a program line (`t()`), so marking the reasons a person
+meets here turns `Permission denied` into the person's language by its kind. A server's own message
 is never one of these: it stays as data, in quotes.
 """
 
 import re
 
-from planner.base.i18n import N_, t
+from planner.base.i18n import N_, Message, t
 
 # os.strerror() of the errors a person meets with files, pipes and connections (glibc words).
 OS_REASONS = (
@@ -79,10 +79,10 @@ def os_reason(error: OSError) -> str:
 
     code = errno.errorcode.get(error.errno or 0) if _numbered_by_errno(error) else None
     if code in _REASON_OF_KIND:
-        return _REASON_OF_KIND[code]  # by its kind: errno 111 is Connection refused
+        return Message(_REASON_OF_KIND[code])  # by its kind: errno 111 is Connection refused
     words = error.strerror or str(error) or type(error).__name__
     if words in _KNOWN_REASONS:
-        return words
+        return Message(words)
     if code is None:
         return t("the system said “{words}”", words=words)
     return t("the system said “{words}” ({code})", words=words, code=code)
@@ -118,4 +118,4 @@ def reason_within(error: BaseException) -> str | None:
 
 def yaml_problem(problem: str) -> str:
     """A YAML reader's problem: its words where planner knows them, else quoted, as data."""
-    return problem if problem in _KNOWN_PROBLEMS else f"“{problem}”"
+    return Message(problem) if problem in _KNOWN_PROBLEMS else f"“{problem}”"

@@ -78,6 +78,7 @@ def translate_commands(command) -> None:
     from typer._click import _textwrap
 
     from planner.base.i18n import _, lookup, shown
+    from planner.cli.click_words import said
 
     # Typer's own words (Options, Commands, default: ...) go through its module-level `_`.
     typer.core._ = lookup  # type: ignore[assignment]
@@ -94,7 +95,7 @@ def translate_commands(command) -> None:
             lines.append(_("Try '{command} {option}' for help.").format(
                 command=error.ctx.command_path, option=error.ctx.help_option_names[0]))
             lines.append("")
-        lines.append(_("Error: {message}").format(message=shown(error.format_message())))
+        lines.append(_("Error: {message}").format(message=shown(said(error.format_message()))))
         click.utils.echo("\n".join(lines), file=file, err=True)
 
     def heading_in_language(self, heading: str) -> None:

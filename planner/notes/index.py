@@ -39,13 +39,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from planner.base import storage
+from planner.base.i18n import kept_words, restored
 from planner.base.oserrors import os_reason
 from planner.notes.folding import Folder, fold, table_pairs
 
 # 3: sr-due dates kept beside each note; 4 to 6: folded text (simplified, traditional and
 # Japanese forms as one; from 5 character by character, the table kept; 6: the table settled)
 # and warnings once per cause.
-VERSION = "6"
+VERSION = "7"
 INDEX_FILE = "notes-index.sqlite3"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 24
@@ -73,9 +74,10 @@ _SCHEMA = (
     # sr_due: Obsidian Spaced Repetition's `sr-due` date (YYYY-MM-DD) from the front matter.
     # original: the note's text when folding changed it (else NULL: the indexed body is it).
     # cause and warned: a skipped file's (size, time, problem), and whether it was warned about.
+    # said: the problem's template and values (JSON), to say it in the person's language.
     "CREATE TABLE files(rowid INTEGER PRIMARY KEY, path TEXT UNIQUE, size INTEGER, "
     "mtime_ns INTEGER, ino INTEGER, id TEXT, title TEXT, tags TEXT, problem TEXT, sr_due TEXT, "
-    "original TEXT, cause TEXT, warned INTEGER NOT NULL DEFAULT 0)",
+    "original TEXT, cause TEXT, warned INTEGER NOT NULL DEFAULT 0, said TEXT)",
     "CREATE INDEX files_by_id ON files(id)",
     "CREATE INDEX files_skipped ON files(path) WHERE problem IS NOT NULL",
     f"CREATE VIRTUAL TABLE notes_fts USING fts5(id, title, tags, body, tokenize='{TOKENIZER}')",
@@ -241,9 +243,10 @@ class NoteIndex:
         if isinstance(parsed, str):
             # Its cause, by its real size: read again unchanged, it keeps the warned mark.
             cause = f"{real_size}:{mtime_ns}:{parsed}"
-            db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem, cause, warned) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (path, size, mtime_ns, ino, parsed, cause, int(cause == warned)))
+            db.execute("INSERT INTO files(path, size, mtime_ns, ino, problem, cause, warned, said) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (path, size, mtime_ns, ino, parsed, cause, int(cause == warned),
+                        kept_words(parsed)))
             return
         fields, original = _folded(parsed, self._fold())
         rowid = db.execute(
@@ -281,8 +284,9 @@ class NoteIndex:
     def problems(self, new_only: bool = False) -> list[tuple[str, str]]:
         """(path, reason) for every file that was skipped, by path; with new_only, only those
         not warned about yet (see warned)."""
-        return self._query("SELECT path, problem FROM files WHERE problem IS NOT NULL "
+        rows = self._query("SELECT path, problem, said FROM files WHERE problem IS NOT NULL "
                            + ("AND warned = 0 " if new_only else "") + "ORDER BY path")
+        return [(path, restored(problem, said)) for path, problem, said in rows]
 
     def warned(self) -> None:
         """Remember that the person has been told of every skipped file's present cause."""

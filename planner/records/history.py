@@ -31,7 +31,7 @@ from planner.base.oserrors import os_reason
 from planner.model import costs
 from planner.model.costs import Tally
 from planner.records import summary as records
-from planner.records.run_record import RECORDS_DIR, SUMMARY, process_start_ticks
+from planner.records.run_record import MESSAGES, RECORDS_DIR, SUMMARY, process_start_ticks
 
 # The status names live in planner.records.status; imported here so history.RUNNING etc. still work.
 from planner.records.status import DAMAGED, INTERRUPTED, RUNNING, WORDS, run_word
@@ -402,6 +402,7 @@ class RunDetail(NamedTuple):
     calls: tuple[PricedCall, ...]
     files: tuple[str, ...]
     recorded: object  # summary.json's JSON value as read (for --json), None if unreadable
+    messages: dict = {}  # messages.json: each recorded program line's template and values
 
     @property
     def problem(self) -> str | None:
@@ -454,4 +455,14 @@ def run_detail(home: HomePath, run_id: str, prices) -> RunDetail:
     state = derived_status(summary)
     return RunDetail(run_id, path, summary, state, _word(state, summary), prices.currency,
                      None if unpriced else tally.cost(prices), tally, tuple(calls), files,
-                     value)
+                     value, recorded_lines(path))
+
+
+def recorded_lines(folder: str) -> dict:
+    """A run's messages.json (README "Records"); {} when it is missing, damaged or no file:
+    its lines are then shown in the words summary.json holds."""
+    try:
+        value = records.decode(_read_bytes(f"{folder}/{MESSAGES}"))
+    except (OSError, _Refused, records.Unusable):
+        return {}
+    return value if isinstance(value, dict) else {}

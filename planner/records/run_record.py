@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from planner.base import storage
+from planner.base.i18n import Message, encoded
 from planner.records.summary import CallEntry, RunSummary, Step, to_json
 
 RECORDS_DIR = "tool-records"
 SUMMARY = "summary.json"
+# Each program line of summary.json with its template and values (README "Records"), so
+# `planner show` says it again in the person's language.
+MESSAGES = "messages.json"
 
 
 def now_iso() -> str:
@@ -47,6 +51,7 @@ class RunRecord:
     def __init__(self, folder: Path, summary: RunSummary) -> None:
         self.folder = folder
         self.summary = summary
+        self.messages: dict[str, dict] = {}  # as messages.json holds them
 
     @classmethod
     def start(cls, home: Path, **fields: Any) -> RunRecord:
@@ -98,11 +103,32 @@ class RunRecord:
     def save(self, **changes: Any) -> None:
         """Apply changes to the summary and rewrite it atomically."""
         self.summary = self.summary._replace(**changes, updated_at=now_iso())
-        storage.write_atomic(self.folder / SUMMARY, storage.to_json(to_json(self.summary)))
+        data = to_json(self.summary)
+        messages = recorded_messages(data)
+        if messages != self.messages:
+            # Before the summary: every line summary.json holds has its template on disk.
+            storage.write_atomic(self.folder / MESSAGES, storage.to_json(messages))
+            self.messages = messages
+        storage.write_atomic(self.folder / SUMMARY, storage.to_json(data))
 
     def write_file(self, name: str, data: object) -> None:
         """Write one request or response record atomically."""
         storage.write_atomic(self.folder / name, storage.to_json(data))
+
+
+def recorded_messages(data: object) -> dict[str, dict]:
+    """Every program line in `data` (a summary's JSON value), by its English words."""
+    found: dict[str, dict] = {}
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Message):
+            found.setdefault(value, encoded(value))
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+    return dict(sorted(found.items()))
 
 
 def call_file_names(number: int) -> tuple[str, str]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rich.panel import Panel
 from rich.text import Text
 
+from planner.base import i18n
 from planner.base.i18n import _
 from planner.base.inert import inert_block, inert_line
 from planner.records.status import INTERRUPTED, RUNNING, STAGE_WORDS, STOPPED, WORDS
@@ -265,6 +266,12 @@ def _counted(run: RunRow) -> Tally:
 
 def run_detail(detail: RunDetail) -> None:
     """`planner show`: one run step by step: asked, proposed, decided, written, explained."""
+    # The recorded lines said from their templates, in the language of the day.
+    with i18n.recorded(detail.messages):
+        _run_detail(detail)
+
+
+def _run_detail(detail: RunDetail) -> None:
     from rich.table import Table
 
     from planner.records.summary import DamagedRun

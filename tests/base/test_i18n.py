@@ -171,24 +171,69 @@ def test_config_language_wins_over_the_environment():
 
 
 def test_recorded_lines_are_english_and_translated_where_shown():
-    line = i18n.t("Error: {message}", message="in 1,000 days")
+    line = i18n.t("Error: {message}", message=i18n.t("in {days} days", days="1,000"))
     assert line == "Error: in 1,000 days"
     i18n.install("zh")
     try:
         assert i18n.t("Error: {message}", message="x") == "Error: x"
-        # The template is found, and its value (a program line itself) is translated too.
+        # Said from its template; its value, a program line itself, is said in Chinese too.
         assert i18n.shown(line) == "错误：1,000 天后"
-        assert i18n.shown("Error: one") == "错误：one"  # one word: a name, kept
+        # A value that is data stays as it is, even when it reads like a program line.
+        assert i18n.shown(i18n.t("Error: {message}", message="in 1,000 days")) == \
+            "错误：in 1,000 days"
+        # No line is recognised by its words: only a catalog line said whole is translated.
+        assert i18n.shown("Error: in 1,000 days") == "Error: in 1,000 days"
         assert i18n.shown("not a program line") == "not a program line"
         assert i18n.shown("Tuesday") == "星期二"
+    finally:
+        i18n.install("en")
+
+
+def test_a_line_keeps_its_template_through_str_and_errors():
+    line = i18n.t("in {days} days", days=3)
+    assert type(str(ValueError(line))) is i18n.Message
+    assert str(ValueError(line)).template == "in {days} days"
+    # Joined into other text it is plain English again (and so shown in English).
+    assert type(f"{line}!") is str
+
+
+def test_records_keep_a_line_to_say_it_again():
+    line = i18n.t("Error: {message}", message=i18n.t("in {days} days", days=1000))
+    data = i18n.encoded(line)
+    assert data == {"template": "Error: {message}",
+                    "values": {"message": {"template": "in {days} days",
+                                           "values": {"days": 1000}}}}
+    i18n.install("zh")
+    try:
+        with i18n.recorded({str(line): data}):
+            assert i18n.shown("Error: in 1000 days") == "错误：1000 天后"
+        assert i18n.shown("Error: in 1000 days") == "Error: in 1000 days"
+        # A records file is untrusted: a template not in the catalog, a value that is not
+        # text or a number, or words that do not come out again are shown as recorded.
+        for bad in ({"template": "{0.__class__}", "values": {}},
+                    {"template": "in {days} days", "values": {"days": [1]}},
+                    {"template": "in {days} days", "values": {"days": 7}}):
+            with i18n.recorded({"Error: in 1000 days": bad, "in 1000 days": bad}):
+                assert i18n.shown("in 1000 days") == "in 1000 days"
+        deep: dict = {"template": "in {days} days", "values": {"days": 1}}
+        for _level in range(20):
+            deep = {"template": "Error: {message}", "values": {"message": deep}}
+        assert i18n.decoded(deep) is None
     finally:
         i18n.install("en")
     assert i18n.shown(line) == line and i18n.language() == "en"
 
 
-def test_template_patterns_match_back_their_values():
-    pattern, names, fixed = i18n.template_pattern("{path}: key '{key}' must be {names}")
-    match = pattern.fullmatch("config.json: key 'api' must be \"chat\" or \"responses\"")
-    assert names == ("path", "key", "names") and fixed > 0
-    assert match is not None and match.group("key") == "api"
-    assert i18n.template_pattern("no placeholder") is None
+def test_clicks_own_sentences_are_read_by_their_forms():
+    from planner.cli.click_words import said
+
+    line = said("Invalid value for '--days': 'x' is not a valid int.")
+    assert isinstance(line, i18n.Message) and line.template == "Invalid value for {param}: {message}"
+    assert line.values["message"].template == "{value} is not a valid int."
+    i18n.install("zh")
+    try:
+        assert i18n.shown(line) == "'--days' 的值无效：'x' 不是有效的整数。"
+    finally:
+        i18n.install("en")
+    assert said("not one of Click's sentences") == "not one of Click's sentences"
+    assert type(said("No such option: " + "x" * 5000)) is str  # too long to read: as it is

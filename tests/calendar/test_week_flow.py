@@ -455,28 +455,33 @@ def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
     assert due_in_week() == 0
 
 
-@pytest.mark.parametrize("reason", [
-    "starts at 19:00 on 2026-12-05, outside the study hours of that day "
-    "(09:30–11:45,14:00–17:00)",
-    "ends at 22:15 on 2026-12-08, after the study hours of that day end (22:00)",
-    "overlaps busy time 19:00–20:00 on 2026-12-08",
-    "overlaps the saved plan at 19:00–19:30 on 2026-12-08",
-    "would make 2026-12-08 hold 70 planned minutes; daily_minutes is 40",
-    "2026-12-21 is after the deadline 2026-12-20",
-    "2026-12-05 has no free slot of 30 minutes in its study hours (19:00-22:00); call "
-    "free_slots, or choose another date",
-    "2026-12-05 has 0 of its daily 40 minutes left; a session of 30 minutes does not fit",
+@pytest.mark.parametrize(("template", "values"), [
+    ("starts at {time} on {date}, outside the study hours of that day ({hours})",
+     {"time": "19:00", "date": "2026-12-05", "hours": "09:30–11:45,14:00–17:00"}),
+    ("ends at {time} on {date}, after the study hours of that day end ({end})",
+     {"time": "22:15", "date": "2026-12-08", "end": "22:00"}),
+    ("overlaps busy time {start}–{end} on {date}",
+     {"start": "19:00", "end": "20:00", "date": "2026-12-08"}),
+    ("overlaps the saved plan at {start}–{end} on {date}",
+     {"start": "19:00", "end": "19:30", "date": "2026-12-08"}),
+    ("would make {date} hold {total} planned minutes; daily_minutes is {most}",
+     {"date": "2026-12-08", "total": 70, "most": 40}),
+    ("{date} is after the deadline {until}", {"date": "2026-12-21", "until": "2026-12-20"}),
 ])
-def test_each_rejection_reads_whole_in_chinese(reason: str) -> None:
-    """The screen translates a rejection by matching it back to its template (README "中文界面",
-    25):
-    none of the week's reasons is left half English."""
+def test_each_rejection_reads_whole_in_chinese(template: str, values: dict) -> None:
+    """The screen says a rejection from its template (README "中文界面"): none of the week's
+    reasons is left half English, inside the line that carries it."""
     from planner.base import i18n
+    from planner.calendar import free_time
 
+    # The reasons are the program's own templates (read from its source, not copied wrong).
+    assert template in Path(free_time.__file__).read_text(encoding="utf-8").replace(
+        '"\n' + " " * 12 + '"', "").replace('"\n' + " " * 16 + '"', "")
     i18n.install("zh")
     try:
-        line = i18n.shown(f"The model's proposal was rejected (start: {reason}); asking it to "
-                          "correct it (1 of 2).")
+        rule = i18n.t("{field}: {rule}", field="start", rule=i18n.t(template, **values))
+        line = i18n.shown(i18n.t("the model's proposal was rejected ({problem}); nothing was "
+                                 "saved", problem=rule))
     finally:
         i18n.install("en")
     words = set(re.findall(r"[A-Za-z]{3,}", line)) - {"start", "free_slots", "daily_minutes",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from run_records import record_files
 from conftest import all_files, plan_body, read_summary, run_dirs
 from people import ScriptedPerson
 from stub_server import completion, text_reply, tool_call, tool_call_reply
@@ -164,7 +165,7 @@ def check_conversation(requests: list[dict]) -> None:
 
 def check_records(run: Run) -> None:
     """NN-request/response for each call (requests exactly as sent), a version 2 summary."""
-    names = sorted(path.name for path in run.folder.iterdir())
+    names = record_files(run.folder)
     count = len(run.requests)
     expected = [f"{number:02d}-{kind}.json" for number in range(1, count + 1)
                 for kind in ("request", "response")]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from run_records import record_files
 from conftest import plan_body, read_summary, run_dirs
 from stub_server import Reply, StubServer, error_body, text_reply
 from test_conversation import NEAR_MISS_IDS, NEAR_MISSES, ROLES_FIRST, check_conversation, roles
@@ -91,7 +92,7 @@ def records(home: Path, received: list[dict], answered: int | None = None) -> di
     (folder,) = run_dirs(home)
     count = len(received)
     answered = count if answered is None else answered
-    names = sorted(path.name for path in folder.iterdir())
+    names = record_files(folder)
     expected = [f"{n:02d}-request.json" for n in range(1, count + 1)]
     expected += [f"{n:02d}-response.json" for n in range(1, answered + 1)]
     assert names == sorted([*expected, "summary.json"])

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from run_records import record_files
 from conftest import (
     PLANNER,
     ROOT,
@@ -128,7 +129,7 @@ class LiveRun:
         return json.loads((self.folder / name).read_text(encoding="utf-8"))
 
     def files(self) -> list[str]:
-        return sorted(path.name for path in self.folder.iterdir())
+        return record_files(self.folder)
 
 
 def live_run(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import run_dirs, run_planner
 from rich.cells import cell_len
-from run_records import call, deepseek_usage, demo_runs, summary, write_run
+from run_records import call, deepseek_usage, demo_runs, record_files, summary, write_run
 from typer.testing import CliRunner
 
 from planner.cli.app import app
@@ -314,6 +314,8 @@ def test_show_a_complete_demo_run(home: Path) -> None:
     assert detail["summary"] == json.loads((folder / "summary.json").read_text())
     assert detail["files"] == ["01-request.json", "01-response.json", "02-request.json",
                                "02-response.json", "summary.json"]
+    assert record_files(folder) == ["01-request.json", "01-response.json", "02-request.json",
+                                    "02-response.json", "summary.json"]
     assert [call["request"] for call in detail["calls"]] == ["01-request.json", "02-request.json"]
     assert detail["cost"] is None and detail["unknown_calls"] == 2
 
