@@ -35,7 +35,22 @@ tool-records/. It is --home DIR, else PLANNER_HOME, else the current folder
 when it holds one of those, else your data folder; planner where tells which.
 """
 
+
+class Commands(typer.core.TyperGroup):
+    """planner's commands: a PlannerError rising from one ends as its line and exit code."""
+
+    # Unannotated: Click's Context type lives in typer's private _click module.
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PlannerError as failure:
+            # Here, not only in main: Click's test runner and the fault driver call the app.
+            ui.error(str(failure))
+            raise typer.Exit(failure.exit_code) from None
+
+
 app = typer.Typer(
+    cls=Commands,
     # --install-completion and --show-completion (bash, zsh, fish): Tab completes commands,
     # options, run IDs and goal names (planner.cli.common.complete_run, complete_goal).
     add_completion=True,
@@ -189,7 +204,7 @@ def main() -> None:
     except SystemExit as done:
         ending = done
     except PlannerError as failure:
-        # Every failure a command lets rise ends here: its one line and its own exit code.
+        # Commands.invoke maps what rises from a command; this maps what rises before one runs.
         ui.error(str(failure))
         ending = SystemExit(failure.exit_code)
     finally:

@@ -119,7 +119,7 @@ def _existing_home(home: Path, given: str) -> Path:
 
 def _config(path: Path | None, home: Path = Path(".")) -> "Config":
     """The settings: `path`, else the home folder's config.json if there is one, else defaults."""
-    from planner.base.config import DEFAULT_CONFIG_FILE, Config, ConfigError, load_config
+    from planner.base.config import DEFAULT_CONFIG_FILE, Config, load_config
 
     if path is None:
         candidate = home / DEFAULT_CONFIG_FILE
@@ -127,11 +127,9 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
         if not (candidate.is_symlink() or candidate.exists()):
             return Config(file=str(candidate))
         path = candidate
-    try:
-        # Messages that say what to change name this file, the one really in use.
-        return load_config(path, home)._replace(file=str(path))
-    except ConfigError as error:
-        exit_usage(str(error))
+    # Messages that say what to change name this file, the one really in use. A ConfigError
+    # rises: it is a UsageError (exit 2), said by planner.cli.app.
+    return load_config(path, home)._replace(file=str(path))
 
 def exit_usage(message: str) -> NoReturn:
     ui.error(message)
