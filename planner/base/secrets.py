@@ -48,13 +48,21 @@ _OUTPUT_GRACE = 1.0
 class KeyProblem(MissingKey):
     """A key source failed; the message names the source, never the key or any output."""
 
+    # A source that failed (a command, the keyring), like a Failure; a run still says it with
+    # exit 2, as the MissingKey it is (planner.cli.run).
+    exit_code = 1
+
 
 class KeyringUnavailable(KeyProblem):
     """There is no keyring to store in: the library (the optional extra) or a backend is missing."""
 
+    exit_code = 2  # a keyring to install or a setting to change, like a UsageError
+
 
 class KeyRefused(KeyProblem):
     """The key typed cannot be stored (empty, too long, or not sendable); nothing was stored."""
+
+    exit_code = 2  # another key or provider name to give, like a UsageError
 
 
 class KeySource(NamedTuple):

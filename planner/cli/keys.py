@@ -1,6 +1,6 @@
 """Keys in the OS keyring: planner key, key set, forget and status."""
 
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -9,12 +9,10 @@ from planner.base.i18n import t
 from planner.base.install import install_command
 from planner.cli.common import (
     EXIT_INTERRUPTED,
-    EXIT_USAGE,
     ConfigOption,
     HomeOption,
     open_workspace,
 )
-from planner.records import status
 
 if TYPE_CHECKING:
     pass
@@ -41,15 +39,6 @@ ProviderArgument = Annotated[
 ]
 
 
-def _key_failed(error: Exception) -> NoReturn:
-    """A keyring problem: a missing extra, no keyring or a refused key is exit 2, else exit 1."""
-    from planner.base.secrets import KeyRefused, KeyringUnavailable
-
-    ui.error(str(error))
-    usage = isinstance(error, KeyringUnavailable | KeyRefused)
-    raise typer.Exit(EXIT_USAGE if usage else status.EXIT_FAILED)
-
-
 def key_set_command(
     ctx: typer.Context,
     provider: ProviderArgument = None,
@@ -66,6 +55,7 @@ def key_set_command(
     from planner.base.i18n import _
 
     config = open_workspace(ctx, home, config_path).config()
+    # A KeyProblem rises: exit 2 for no keyring or a refused key, else 1 (its exit_code).
     try:
         user = keys.user_for(config, provider)
         keys.check_keyring()
@@ -77,8 +67,6 @@ def key_set_command(
     except KeyboardInterrupt:
         ui.error(t("interrupted (Ctrl+C); nothing was stored"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    except keys.KeyProblem as error:
-        _key_failed(error)
     ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
               user=user, service=keys.SERVICE))
     if provider is None or user == keys.key_user(config):
@@ -100,11 +88,9 @@ def key_forget_command(
     from planner.base import secrets as keys
 
     config = open_workspace(ctx, home, config_path).config()
-    try:
-        user = keys.user_for(config, provider)
-        removed = keys.forget_key(user)
-    except keys.KeyProblem as error:
-        _key_failed(error)
+    # A KeyProblem rises: exit 2 for no keyring or a refused name, else 1 (its exit_code).
+    user = keys.user_for(config, provider)
+    removed = keys.forget_key(user)
     if removed:
         ui.info(t("Removed the key for {user} from the OS keyring.", user=user))
     else:
