@@ -88,6 +88,12 @@ def os_reason(error: OSError) -> str:
     return t("the system said “{words}” ({code})", words=words, code=code)
 
 
+def said_reason(words: str) -> str:
+    """The system's `words` as a program line when they are a reason planner knows (said in
+    the person's language), else as they are."""
+    return Message(words) if words in _KNOWN_REASONS else words
+
+
 def _numbered_by_errno(error: OSError) -> bool:
     """Whether error.errno is an errno value: a name lookup's numbers (EAI_*) and TLS's
     (SSL_ERROR_*) are their own."""

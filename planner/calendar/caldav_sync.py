@@ -20,9 +20,9 @@ from collections.abc import Iterable
 
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.errors import Failure
-from planner.base.i18n import t
+from planner.base.i18n import Message, t
 from planner.base.install import install_command
-from planner.base.oserrors import os_reason
+from planner.base.oserrors import os_reason, said_reason
 from planner.calendar import ics
 from planner.calendar.vdir import Counts
 
@@ -296,7 +296,7 @@ def _why(error: OSError) -> str:
         return os_reason(error)
     match = _ERRNO_TEXT.search(str(error))
     if match:
-        return match[1].strip()
+        return said_reason(match[1].strip())
     return t("timed out") if "timed out" in str(error).lower() else type(error).__name__
 
 
@@ -319,6 +319,11 @@ def _so_far(problem: str, written: int, items: list) -> str:
 
 def _scrub(message: str, password: str | None) -> str:
     """The message, and never the password, even when it is part of a name or URL."""
+    if password and isinstance(message, Message):
+        # Hidden in each value, the line keeps its template when that hides the same.
+        kept = message.with_values(lambda value: _scrub(value, password))
+        plain = _scrub(str.__str__(message), password)
+        return kept if kept == plain else plain
     if password:
         for form in {password, urllib.parse.quote(password, safe=""),
                      urllib.parse.quote(password)}:
