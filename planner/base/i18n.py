@@ -120,6 +120,20 @@ class Message(str):
             for name, value in self.values.items()})
 
 
+class Lines(str):
+    """Program lines joined one per line (a rejection and its sessions): each said on its own."""
+
+    parts: tuple[str, ...]
+
+    def __new__(cls, parts: "Sequence[str]") -> "Lines":
+        joined = super().__new__(cls, "\n".join(parts))
+        joined.parts = tuple(parts)
+        return joined
+
+    def __str__(self) -> str:
+        return self
+
+
 def t(template: str, /, **values: object) -> Message:
     """A program line from `template` and `values`: English where it is recorded, sent to the
     model or written as JSON; `shown()` says it in the person's language where it is printed."""
@@ -129,6 +143,8 @@ def t(template: str, /, **values: object) -> Message:
 def shown(line: str) -> str:
     """`line` in the person's language: a program line (t()) from its template, a value that is
     a line of its own translated too; any other text a catalog line, else as it is."""
+    if isinstance(line, Lines):
+        return "\n".join(shown(part) for part in line.parts)
     if _AUDIT:
         _audit(line)
     if _translations is None or not line:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from planner.base import storage
 from planner.base.config import Config
-from planner.base.i18n import t
+from planner.base.i18n import Lines, t
 from planner.conversation.events import (
     ConfirmRequest,
     Looked,
@@ -474,7 +474,7 @@ class _Run(RunState):
         `lines`: one per failing session, after `problem`, for the model and the person alike.
         """
         tool = shown_name(turn.calls[0].name) if len(turn.calls) == 1 else "tool calls"
-        whole = "\n".join((problem, *lines))
+        whole = Lines((problem, *lines))
         can_repair = self.repairs < self.limits.max_repairs
         if not (can_repair and self._more_calls(
                 t("Asking the model to correct its proposal needs another model call."))):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.base import storage
-from planner.base.i18n import Message, encoded
+from planner.base.i18n import Lines, Message, encoded
 from planner.records.summary import CallEntry, RunSummary, Step, to_json
 
 RECORDS_DIR = "tool-records"
@@ -124,6 +124,8 @@ def recorded_messages(data: object) -> dict[str, dict]:
         value = stack.pop()
         if isinstance(value, Message):
             found.setdefault(value, encoded(value))
+        elif isinstance(value, Lines):
+            stack.extend(value.parts)
         elif isinstance(value, dict):
             stack.extend(value.values())
         elif isinstance(value, (list, tuple)):
