@@ -14,7 +14,6 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
@@ -72,12 +71,9 @@ def goals_command(
 
 def goal_catalog(folder: Path, config: Config) -> Catalog:
     """The notes goals are resolved against; exit 2 when they cannot be read."""
-    from planner.notes.catalog import NotesError, load_catalog
+    from planner.notes.catalog import load_catalog
 
-    try:
-        catalog = load_catalog(folder, config.notes_dir, config.file)
-    except NotesError as error:
-        exit_usage(str(error))
+    catalog = load_catalog(folder, config.notes_dir, config.file)  # a NotesError is exit 2
     for warning in catalog.warnings:
         ui.notice(warning)
     return catalog

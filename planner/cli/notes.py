@@ -48,7 +48,7 @@ def notes_command(
 
     Example: planner notes 检索 --limit 5
     """
-    from planner.notes.catalog import MAX_QUERY, NotesError, load_catalog
+    from planner.notes.catalog import MAX_QUERY, load_catalog
 
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
@@ -63,15 +63,12 @@ def notes_command(
         shown = NOTES_MATCHES
     else:
         shown = None if as_json else NOTES_TABLE_LIMIT
+    # A NotesError rises: it is a UsageError (exit 2), said by planner.cli.app.
+    catalog = load_catalog(folder, config.notes_dir, config.file, ui.indexing_progress())
     try:
-        catalog = load_catalog(folder, config.notes_dir, config.file,
-                               ui.indexing_progress())
-        try:
-            rows, total = catalog.rows(query, shown)
-        finally:
-            catalog.close()
-    except NotesError as error:
-        exit_usage(str(error))
+        rows, total = catalog.rows(query, shown)
+    finally:
+        catalog.close()
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     if as_json:

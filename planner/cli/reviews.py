@@ -364,15 +364,12 @@ def due_command(
 
     from planner.memory.memory_file import fit_hint
     from planner.memory.review_memory import ReviewMemory
-    from planner.notes.catalog import NotesError, load_catalog
+    from planner.notes.catalog import load_catalog
 
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
-    try:
-        catalog = load_catalog(folder, config.notes_dir, config.file,
-                               ui.indexing_progress())
-    except NotesError as error:
-        exit_usage(str(error))
+    # A NotesError rises: it is a UsageError (exit 2), said by planner.cli.app.
+    catalog = load_catalog(folder, config.notes_dir, config.file, ui.indexing_progress())
     for line in catalog.warnings:
         ui.notice(t("Warning: {warning}", warning=line))
     memory = ReviewMemory(folder, catalog, config.desired_retention)
@@ -388,8 +385,6 @@ def due_command(
     today = _dt.date.today()
     try:
         found = memory.due(today, days, shown)
-    except NotesError as error:
-        exit_usage(str(error))
     finally:
         catalog.close()
     if as_json:

@@ -1,7 +1,7 @@
 """The run modes: --demo, --dry-run, --request (live) and --continue, and how a run ends."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -21,6 +21,7 @@ from planner.cli.common import (
 
 if TYPE_CHECKING:
     import datetime as _dt
+    from collections.abc import Callable
 
     from planner.base.config import Config
     from planner.base.goals import Goal
@@ -320,11 +321,15 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
         first_messages,
         registry_for,
     )
+    from planner.ui import plain
 
     today = _dt.date.today()
     memory = _memory(home, notes, config)
-    # The busy calendars are read only when a session is placed: never by a dry run.
-    timetable = timetable_for(config, home, "live", today, until, goal=goal)
+    # The busy calendars are read only when a session is placed: never by a dry run. Nor is
+    # the rest of the timetable: the first request reads its deadline and goal only.
+    timetable = cast("Timetable", _TimetableLater(
+        lambda: timetable_for(config, home, "live", today, until, goal=goal),
+        home, config.review_time, until, goal))
     messages = (first_messages(request, notes, today, memory, timetable) if continues is None
                 else continued_messages(request, continues[1], notes, today, memory, timetable))
     body = build_request(config, messages, registry_for(notes, today, memory, timetable),
@@ -350,11 +355,29 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
         line = t("Dry run: the first request continuing run {run_id} live mode would send to "
                  "{url} (POST {endpoint}). Nothing was sent; no key was read; nothing was "
                  "written.", run_id=continues[0], **where)
-    ui.notice(line)
+    # Without Rich (planner.ui.plain): the same bytes, and the dry run starts sooner.
+    plain.notice(line)
     # Which source a live run would take its key from; the secret itself is never read.
-    ui.notice(t("Key for a live run: {source}.",
-                source=key_source(config, terminal=ui.has_terminal()).detail))
+    plain.notice(t("Key for a live run: {source}.",
+                   source=key_source(config, terminal=ui.has_terminal()).detail))
     ui.print_json(body)
+
+
+class _TimetableLater:
+    """The run's timetable as the first request reads it: its home, review time, deadline and
+    goal at once, the rest (study hours, busy calendars, saved plans) built on first use."""
+
+    def __init__(self, build: "Callable[[], Timetable]", home: Path, review_time: str,
+                 until: "_dt.date | None", goal: "GoalTarget | None") -> None:
+        self._build = build
+        self._built: Timetable | None = None
+        self.home, self.review_time, self.until, self.goal = home, review_time, until, goal
+
+    def __getattr__(self, name: str) -> object:
+        # Only what is not set above: the timetable's own study hours, busy time and plans.
+        if self._built is None:
+            self._built = self._build()
+        return getattr(self._built, name)
 
 
 def _demo(config: "Config", home: Path) -> "Outcome":
@@ -457,7 +480,9 @@ def _notes(home: Path, config: "Config"):
         catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
     except NotesError as error:
         exit_usage(str(error))
+    from planner.ui import plain
+
     for warning in catalog.warnings:
-        ui.notice(warning)
+        plain.notice(warning)
     return catalog
 

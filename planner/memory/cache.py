@@ -33,7 +33,6 @@ is no failure: the next command rebuilds it.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import math
 import os
 import re
@@ -46,7 +45,7 @@ from planner.base import storage
 from planner.base.days import AFTER_LAST_DAY, AfterLastDay, usable_time
 from planner.base.i18n import t
 from planner.memory import log as review_log
-from planner.memory.schedule import NoteState
+from planner.memory.schedule import DEFAULT_PARAMETERS, MAX_RETENTION, MIN_RETENTION, NoteState
 
 CACHE_FOLDER = ".planner"  # the notes index's folder (planner.notes.catalog.INDEX_FOLDER)
 CACHE_NAME = "memory-cache.txt"
@@ -90,10 +89,9 @@ def memory(home: str | os.PathLike[str], parameters: Sequence[float],
            desired_retention: float, now: _dt.datetime | None = None) -> Memory:
     """Every reviewed note's card as of `now` (None: the clock's), from the cache when it
     serves, else from the whole log (ReviewLogError when the log cannot be read, as read_log)."""
-    key = _key(parameters, desired_retention)
     now = now or _dt.datetime.now(_dt.UTC)
     try:
-        return _from_cache(home, key, parameters, desired_retention, now)
+        return _from_cache(home, parameters, desired_retention, now)
     except _Damaged as damaged:
         line = t("{path} is damaged ({reason}); rebuilt from {log}", path=cache_path(home),
                  reason=str(damaged), log=review_log.LOG_NAME)
@@ -108,7 +106,6 @@ def rebuild(home: str | os.PathLike[str], parameters: Sequence[float],
     """Read and replay the whole log, and keep the result in the cache (when it can)."""
     from planner.memory.schedule import replay
 
-    key = _key(parameters, desired_retention)
     path = review_log.log_path(home)
     before = _log_stat(path)
     first_line: dict[str, int] = {}
@@ -118,14 +115,21 @@ def rebuild(home: str | os.PathLike[str], parameters: Sequence[float],
     undone = review_log.undone_ids(contents.events)
     reviews = [event for event in contents.events
                if type(event) is review_log.Review and event.review_id not in undone]
-    states = replay(reviews, parameters=parameters, desired_retention=desired_retention)
+    if reviews or tuple(parameters) != DEFAULT_PARAMETERS \
+            or not MIN_RETENTION <= desired_retention <= MAX_RETENTION:
+        states = replay(reviews, parameters=parameters, desired_retention=desired_retention)
+    else:
+        # Nothing to replay with fsrs's own parameters, nothing it could refuse: no card, and
+        # no import of fsrs (a dry run in a home with no reviews yet starts that much sooner).
+        states = {}
     result = Memory(states, list(contents.warnings), len(reviews), "rebuilt",
                     minute_shares(reviews), len(future), min(future, default=None))
     if before is not None and after is not None and (
             before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
         undone_rows = [event.review_id for event in contents.events
                        if type(event) is review_log.Undo]
-        _write(home, key, path, after, result, "", list(first_line), undone_rows)
+        _write(home, _key(parameters, desired_retention), path, after, result, "",
+               list(first_line), undone_rows)
     return result
 
 
@@ -146,7 +150,7 @@ def minute_shares(reviews: Sequence[review_log.Review]) -> dict[float, int]:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _from_cache(home: str | os.PathLike[str], key: str, parameters: Sequence[float],
+def _from_cache(home: str | os.PathLike[str], parameters: Sequence[float],
                 desired_retention: float, now: _dt.datetime) -> Memory:
     path = review_log.log_path(home)
     header, body = _read_cache(home, CACHE_NAME)
@@ -167,6 +171,7 @@ def _from_cache(home: str | os.PathLike[str], key: str, parameters: Sequence[flo
     first_future = None if fields[11] == "" else _time(fields[11])
     if (future == 0) != (first_future is None):
         raise _Damaged(t("a value is not of its kind"))
+    key = _key(parameters, desired_retention)
     if fields[5] != key:
         raise _Rebuild  # other parameters or retention
     if first_future is not None and first_future <= now + review_log.FUTURE_MARGIN:
@@ -383,6 +388,8 @@ def _minutes(text: str) -> dict[float, int]:
 
 def _digest(fd: int, size: int) -> str:
     """The digest of the log's last 4 KiB before byte `size`."""
+    import hashlib  # here: with no log and no cache, nothing is hashed (OpenSSL's load is slow)
+
     start = max(0, size - TAIL_BYTES)
     return hashlib.sha256(os.pread(fd, size - start, start)).hexdigest()
 
@@ -404,6 +411,8 @@ def _log_stat(path: Path) -> os.stat_result | None:
 
 
 def _key(parameters: Sequence[float], desired_retention: float) -> str:
+    import hashlib
+
     text = repr((tuple(float(value) for value in parameters), float(desired_retention)))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

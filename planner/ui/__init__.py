@@ -13,11 +13,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 # The output primitives too: `planner --help` prints through Click and never loads Rich.
-_CONSOLE = ("ask_hidden", "cut_by_terminal", "err", "error", "has_terminal", "indexing_progress",
-            "info", "notice", "out", "print_json", "print_json_lines", "read_tty_line",
-            "write_bytes")
+_CONSOLE = ("ask_hidden", "cut_by_terminal", "err", "error", "info", "notice", "out",
+            "read_tty_line", "write_bytes")
+# Written without Rich: `--dry-run` prints its JSON and asks about the terminal without it.
+_PLAIN = ("has_terminal", "indexing_progress", "print_json", "print_json_lines")
 _LAZY = {
     **dict.fromkeys(_CONSOLE, "console"),
+    **dict.fromkeys(_PLAIN, "plain"),
     "runs_table": "run_reports", "run_detail": "run_reports", "costs_table": "run_reports",
     "plans_table": "reports", "notes_table": "reports", "due_table": "reports",
     "reviews_table": "reports", "review_recorded": "reports", "review_undone": "reports",
@@ -33,13 +35,9 @@ if TYPE_CHECKING:  # the same names, for the type checker
         cut_by_terminal,
         err,
         error,
-        has_terminal,
-        indexing_progress,
         info,
         notice,
         out,
-        print_json,
-        print_json_lines,
         read_tty_line,
         write_bytes,
     )
@@ -48,6 +46,12 @@ if TYPE_CHECKING:  # the same names, for the type checker
         fit_report,
         forecast_chart,
         simulation_table,
+    )
+    from planner.ui.plain import (  # noqa: F401
+        has_terminal,
+        indexing_progress,
+        print_json,
+        print_json_lines,
     )
     from planner.ui.reports import (  # noqa: F401
         due_table,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import getpass
 import io
-import json
 import signal
 import sys
 
@@ -15,7 +14,16 @@ from planner.base import storage
 from planner.base.i18n import _, shown
 from planner.base.inert import inert_block, inert_line, short_values
 
-TTY = "/dev/tty"
+# Written without Rich there, for the commands that load no Rich; named here too.
+from planner.ui.plain import (  # noqa: F401
+    TTY,
+    has_terminal,
+    indexing_progress,
+    print_json,
+    print_json_lines,
+)
+from planner.ui.plain import is_tty as _is_tty
+
 TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
 
 
@@ -69,14 +77,6 @@ def fitted(text: Text, console: Console) -> Text:
     return wrap_text(text, console.width)
 
 
-def _is_tty(stream: object) -> bool:
-    """Whether the stream itself is a terminal (not Rich's guess, which FORCE_COLOR sways)."""
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
 _signalled = False  # whether Ctrl+C arrived as a signal (at a prompt it is a key instead)
 
 
@@ -124,77 +124,6 @@ def notice(message: str) -> None:
 
 
 # --- Exact output: JSON and bytes -------------------------------------------------------------
-
-
-def print_json(data: object) -> None:
-    """Machine-readable JSON on stdout, exactly, with no markup or wrapping."""
-    readable = _stdout_reads_cjk()
-    text = json.dumps(data, ensure_ascii=not readable, indent=2)
-    sys.stdout.write(_inert_json(text) + "\n")
-    sys.stdout.flush()
-
-
-def print_json_lines(data: object) -> None:
-    """JSON on stdout: the top level and its lists opened, one compact item per line."""
-    # Not indent=: that uses json's pure-Python encoder, which on 10,000 runs costs more than
-    # reading the records; compact items go through the C encoder and stay greppable.
-    encode = json.JSONEncoder(ensure_ascii=not _stdout_reads_cjk()).encode
-
-    def dumps(value: object) -> str:
-        return _inert_json(encode(value))
-
-    write = sys.stdout.write
-
-    def block(value: object, indent: str) -> str:
-        if isinstance(value, list) and value:
-            inner = indent + "  "
-            return "[\n" + ",\n".join(inner + dumps(item) for item in value) + f"\n{indent}]"
-        return dumps(value)
-
-    if isinstance(data, dict) and data:
-        lines = (f"  {dumps(key)}: {block(value, '  ')}" for key, value in data.items())
-        write("{\n" + ",\n".join(lines) + "\n}\n")
-    else:
-        write(block(data, "") + "\n")
-    sys.stdout.flush()
-
-
-def _stdout_reads_cjk() -> bool:
-    """Whether stdout can encode CJK; if not (PYTHONIOENCODING=ascii), JSON uses \\u escapes."""
-    try:
-        "\u4e00\U0001f600".encode(sys.stdout.encoding or "ascii")
-        return True
-    except (LookupError, UnicodeError):
-        return False
-
-
-def _inert_json(text: str) -> str:
-    """JSON text with hidden characters as \\u escapes: the same JSON value, inert on a tty."""
-    # json escapes C0 itself; CJK and other printable text stay as they are.
-    if text.isascii() and "\x7f" not in text:
-        return text
-    import re
-
-    def escape(match: re.Match[str]) -> str:
-        run = match.group()
-        if run.isprintable():
-            return run  # CJK and other ordinary text, in one C-speed check
-        # DEL, C1, bidi and other hidden characters (inert_line's choice) and lone
-        # surrogates become \uXXXX escapes.
-        shown = []
-        for char in run:
-            code = ord(char)
-            if inert_line(char) == char:
-                shown.append(char)
-            elif code < 0x10000:
-                shown.append(f"\\u{code:04x}")
-            else:  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
-                code -= 0x10000
-                shown.append(f"\\u{0xd800 + (code >> 10):04x}"
-                             f"\\u{0xdc00 + (code & 0x3ff):04x}")
-        return "".join(shown)
-
-    return re.sub(r"[^\x00-\x7e]+", escape, text)
 
 
 def write_bytes(data: bytes) -> None:
@@ -274,32 +203,6 @@ def cut_by_terminal(line: str) -> bool:
     return len(line.removesuffix("\n").encode("utf-8", "replace")) >= TTY_LINE_BYTES - 2
 
 
-def has_terminal() -> bool:
-    """Whether a controlling terminal can be opened for prompts."""
-    try:
-        with open(TTY, "rb"):
-            return True
-    except OSError:
-        return False
-
-
 def ask_hidden(prompt: str) -> str:
     """A hidden prompt on the terminal (the API key)."""
     return getpass.getpass(prompt)
-
-
-def indexing_progress():
-    """A line on a terminal's stderr, redrawn in place while the notes are first indexed, and
-    erased when done; None when stderr is not a terminal (pipes and files get nothing)."""
-    if not err.is_terminal:
-        return None
-    stream = sys.stderr
-
-    def show(done: int, total: int) -> None:
-        # Carriage return and erase-line (ECMA-48 EL): the line is redrawn, never scrolled.
-        line = _("Indexing your notes for the first time: {done} of {total} files").format(
-            done=f"{done:,}", total=f"{total:,}")
-        stream.write("\r\x1b[2K" + (line if done < total else ""))
-        stream.flush()
-
-    return show

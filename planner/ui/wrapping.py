@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-
-from rich.cells import cell_len
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from planner.base.typesetting import unit_after
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 INDENT = 2
 # Never at the start of a line: closing and pausing punctuation, Chinese and Western.
@@ -27,6 +28,16 @@ _SHORT_QUOTE = 6  # characters: a quoted word this short stays on one line
 _SHORT_MARK = 32  # characters: a mark this short ([新笔记], [due in 12 days (…)]) stays whole
 # A run of characters between spaces and Chinese sentence punctuation (a path is one of them).
 _RUN = re.compile(r"[^\s，。、；：？！“”《》「」]+")
+
+
+def cell_len(text: str) -> int:
+    """The columns `text` takes on a terminal, as Rich counts them."""
+    if text.isascii() and text.isprintable():
+        return len(text)  # Rich's count too: every printable ASCII character is one column
+    # Imported only here: `planner --dry-run` wraps its English notices without loading Rich.
+    from rich.cells import cell_len as rich_cell_len
+
+    return rich_cell_len(text)
 
 
 def _wide(char: str) -> bool:
@@ -128,6 +139,8 @@ def spans(line: str, width: int, indent: int = INDENT) -> list[tuple[int, int]]:
 
 def wrap_text(text: Text, width: int, indent: int = INDENT) -> Text:
     """`text` (one or more lines) with each line wrapped to `width`, styles kept."""
+    from rich.text import Text
+
     pieces: list[Text] = []
     offset = 0
     for part in text.plain.split("\n"):
@@ -149,6 +162,8 @@ def wrap_plain(line: str, width: int, indent: int = INDENT) -> str:
 def wrap_block(text: Text, width: int) -> Text:
     """Several lines of prose (the model's words) wrapped to `width`: each line keeps its own
     indentation, and its continuation lines start under its first word."""
+    from rich.text import Text
+
     pieces: list[Text] = []
     offset = 0
     for part in text.plain.split("\n"):
