@@ -58,15 +58,11 @@ def fit_command(
             exit_usage(t("--reset takes no --anki"))
         _reset(folder, as_json)
         return
-    try:
-        memory = memory_file.read_memory(folder)
-    except memory_file.MemoryFileError as error:
-        exit_usage(str(error))
+    # A damaged memory.json (MemoryFileError, exit 2) or an unreadable log (ReviewLogError,
+    # exit 1) rises, said by planner.cli.app.
+    memory = memory_file.read_memory(folder)
     future: list[_dt.datetime] = []  # reviews dated after now: never fitted on (one warning)
-    try:
-        log = review_log.read_log(folder, future=future)
-    except review_log.ReviewLogError as error:
-        exit_failed(error)
+    log = review_log.read_log(folder, future=future)
     say_warnings(log.warnings)
     counted = review_log.effective_reviews(log.events)
     undone = sum(1 for event in log.events if type(event) is review_log.Review) - len(counted)
@@ -107,7 +103,7 @@ def fit_command(
         try:
             memory_file.write_memory(folder, record)
         except memory_file.MemoryFileError as error:
-            exit_failed(error)
+            exit_failed(error)  # a write that failed: exit 1, not a damaged file's 2
     if as_json:
         ui.print_json({**record, "adopted": adopted, "reason": reason})
         return
@@ -190,7 +186,7 @@ def _reset(folder: Path, as_json: bool) -> None:
     try:
         memory_file.write_memory(folder, record)
     except memory_file.MemoryFileError as error:
-        exit_failed(error)
+        exit_failed(error)  # a write that failed: exit 1, not a damaged file's 2
     reason = t("back to FSRS's default parameters")
     if as_json:
         ui.print_json({**record, "adopted": False, "reason": reason})
@@ -241,15 +237,13 @@ def forecast_command(
     """
     from planner.memory import forecast
     from planner.memory.review_memory import ReviewMemory
-    from planner.notes.catalog import NotesError, load_catalog
+    from planner.notes.catalog import load_catalog
 
     wanted = _retentions(retention)
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
-    try:
-        catalog = load_catalog(folder, config.notes_dir, config.file)
-    except NotesError as error:
-        exit_usage(str(error))
+    # A NotesError (exit 2) or a FitError (exit 1) rises, said by planner.cli.app.
+    catalog = load_catalog(folder, config.notes_dir, config.file)
     try:
         memory = ReviewMemory(folder, catalog, config.desired_retention)
         memory.memory()
@@ -266,17 +260,12 @@ def forecast_command(
 
             parameters = memory.parameters() or fitting.default_parameters()
             for value in wanted:
-                try:
-                    result = fitting.simulate(parameters, value, days, max(1, len(titles)),
-                                              minutes * 60)
-                except fitting.FitError as error:
-                    exit_failed(error)
+                result = fitting.simulate(parameters, value, days, max(1, len(titles)),
+                                          minutes * 60)
                 simulation.append({"retention": value,
                                    "reviews_per_day": round(result.reviews_per_day, 1),
                                    "minutes_per_day": round(result.minutes_per_day, 1),
                                    "memorised": round(result.memorised, 1)})
-    except NotesError as error:
-        exit_usage(str(error))
     finally:
         catalog.close()
     from planner.memory.marking import quiet_marks

@@ -15,6 +15,7 @@ import datetime as _dt
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, NamedTuple
 
+from planner.base.errors import Failure
 from planner.base.i18n import t
 
 MIN_REVIEWS = 50
@@ -22,7 +23,7 @@ SPLITS = 5  # fsrs-rs-python's evaluate_with_time_series_splits: 5 folds of 6 se
 MAX_HISTORY = 256  # reviews per training item (fsrs-rs's max_seq_len)
 
 
-class FitError(Exception):
+class FitError(Failure):
     """The optimizer could not fit these reviews; str() says why, in one line."""
 
 

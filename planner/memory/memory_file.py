@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.days import usable_time
+from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 
@@ -30,7 +31,7 @@ PARAMETER_COUNT = 21
 MAX_MEMORY_BYTES = 256 * 1024
 
 
-class MemoryFileError(Exception):
+class MemoryFileError(UsageError):
     """memory.json cannot be read or written; str() is the one line for the person."""
 
 
