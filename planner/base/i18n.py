@@ -105,7 +105,10 @@ class Message(str):
 
     def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> "Message":
         line = super().__new__(cls, template.format(**values) if values else template)
-        line.template, line.values = template, dict(values or {})
+        # An error given as a value is its line (a program line when it holds one).
+        line.template, line.values = template, {
+            name: str(value) if isinstance(value, BaseException) else value
+            for name, value in (values or {}).items()}
         return line
 
     def __str__(self) -> str:

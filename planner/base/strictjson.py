@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
-from planner.base.i18n import N_, t
+from planner.base.i18n import N_, Message, t
 from planner.base.jsonlimits import MAX_DEPTH, too_deep
 
 _MAX_DIGITS = sys.get_int_max_str_digits() or 4300
@@ -26,6 +26,8 @@ PYTHON_REASONS = (
     N_("Illegal trailing comma before end of object"),
     N_("Illegal trailing comma before end of array"),
 )
+
+_KNOWN_REASONS = frozenset(PYTHON_REASONS)
 
 
 class JSONRefused(ValueError):
@@ -92,6 +94,8 @@ def loads(text: str, max_depth: int = MAX_DEPTH, overflow_as_infinity: bool = Fa
         raise _too_deep(max_depth) from None
     except ValueError as error:
         what = getattr(error, "msg", None)
+        if what in _KNOWN_REASONS:
+            what = Message(what)  # said in the person's language by its kind
         line, column = getattr(error, "lineno", None), getattr(error, "colno", None)
         if what and column is not None and "\n" not in text:
             # What, then where (README "中文界面"); one line of text (a log's line) needs only the

@@ -503,18 +503,28 @@ def test_json_yaml_and_os_errors_are_explained_in_chinese(home: Path) -> None:
 
 
 def test_system_reasons_are_translated_as_values() -> None:
-    from planner.base import i18n
+    import errno
 
+    from planner.base import i18n
+    from planner.base.oserrors import os_reason
+    from planner.plans.plan import InvalidArguments
+
+    refused = os_reason(ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused"))
     try:
         i18n.install("zh")
-        line = i18n.shown("cannot reach the CalDAV server at http://127.0.0.1:9/ (Connection "
-                          "refused); nothing was changed there")
-        assert "连接被拒绝" in line and "Connection refused" not in line
-        assert "磁盘空间已满" in i18n.shown("No space left on device")
+        line = i18n.shown(i18n.t("{problem}; nothing was changed there", problem=i18n.t(
+            "cannot reach the CalDAV server at {url} ({why})", url="http://127.0.0.1:9/",
+            why=refused)))
+        assert "连接被拒绝" in line and "Connection refused" not in line, line
+        assert "磁盘空间已满" in i18n.shown(os_reason(OSError(errno.ENOSPC, "x")))
         # No space after full-width punctuation a value ends with, before a Chinese word.
-        series = i18n.shown("Recording the review of plans/a.json (session 2): RAG 复习 (N1).")
-        assert series == "正在记录 plans/a.json（第 2 次）的复习：RAG 复习（N1）。", series
-        kind = i18n.shown('minutes: must be an integer, got a string "30"')
+        target = i18n.t("{file} (session {session})", file="plans/a.json", session=2)
+        series = i18n._("Recording the review of {target}: {title} ({notes}).").format(
+            target=i18n.shown(target), title="RAG 复习", notes="N1")
+        assert i18n.shown(series) == "正在记录 plans/a.json（第 2 次）的复习：RAG 复习（N1）。", \
+            series
+        kind = i18n.shown(str(InvalidArguments("minutes", i18n.t(
+            "must be an integer, got {kind}", kind=i18n.t("a string {value}", value='"30"')))))
         assert kind == 'minutes：必须是整数，收到的是字符串 "30"', kind
     finally:
         i18n.install("en")
@@ -534,10 +544,13 @@ def test_system_words_planner_does_not_know_are_quoted_data_under_a_line_of_its_
     assert yaml_problem("some new complaint") == "“some new complaint”"
     try:
         i18n.install("zh")
-        line = i18n.shown(f"could not create /tmp/x ({busy}); nothing was written")
+        line = i18n.shown(i18n.t("could not create {path} ({reason}); nothing was written",
+                                 path="/tmp/x", reason=busy))
         assert "操作系统说：“Text file busy”（ETXTBSY）" in line, line
         assert "could not" not in line and "the system" not in line
-        known = i18n.shown("could not create /tmp/x (Permission denied); nothing was written")
+        known = i18n.shown(i18n.t("could not create {path} ({reason}); nothing was written",
+                                  path="/tmp/x", reason=os_reason(PermissionError(
+                                      errno.EACCES, "Permission denied"))))
         assert "权限" in known and "Permission" not in known, known
     finally:
         i18n.install("en")
