@@ -1,17 +1,17 @@
-"""Saved plan files: their content (v2 a plan, v3 a series), strict reading, listing, warnings."""
+"""Saved plan files: their content (v2 a plan, v3 a series, v4 a study plan), strict reading,
+listing, warnings."""
 
 # One module reads plans and lays out their content for the flow, `planner plans` and `planner
 # export`; planner.plans.store writes them.
 #
 # A series (README "Review memory") is one file, version 3, with `dates` where a plan has `date`;
-# the listing
-# gives each of its sessions as a row of its own (`session` 1, 2, ...). Rows say whether the
-# review log marks them done (a review for the plan, or `<run_id>#n` for session n) or dropped
-# (the whole plan); the log is only read here, never written.
+# the listing gives each of its sessions as a row of its own (`session` 1, 2, ...). Rows say
+# whether the review log marks them done (a review for the plan, or `<run_id>#n` for session n)
+# or dropped (the whole plan); the log is only read here, never written.
 #
 # Reading is strict and never raises: a plan file that is a link, a FIFO, a device, a folder,
-# larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan (a date at
-# the edge of the calendar included, planner.base.days) becomes a row with its `problem`. Links
+# larger than 1 MiB, not UTF-8 JSON, nested deeper than 64 levels or not a valid plan (the rules
+# of planner.plans.schema, the same as the save tools') becomes a row with its `problem`. Links
 # are never followed (neither plans/ itself nor a file in it), so nothing outside the home folder
 # is read, and nothing waits on a FIFO (O_NONBLOCK).
 #
@@ -21,38 +21,29 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
-from planner.base import days, storage, strictjson
+from planner.base import storage, strictjson
 from planner.base.errors import Failure
 from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
-from planner.plans.plan import (
-    FIELDS,
-    MAX_MINUTES,
-    MAX_NOTES,
-    MAX_SESSIONS,
-    MAX_TITLE,
-    MIN_SESSIONS,
-    SERIES_FIELDS,
-    START,
-    ReviewSeries,
+from planner.plans.plan import ReviewSeries
+from planner.plans.schema import (
+    PLAN_VERSION,
+    SERIES_VERSION,
+    STUDY_VERSION,
+    PlanError,
+    plan_file,
 )
+from planner.plans.schema import is_run_id as is_run_id
 from planner.plans.study import Proposal, StudyPlan
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
-PLAN_VERSION = 2
-SERIES_VERSION = 3  # a series only; a single plan is still written as version 2
-STUDY_VERSION = 4  # a study plan: sessions of their own, and the goal it was made for
-MAX_STUDY_SESSIONS = 60
-MAX_GOAL_NAME = 40
 MAX_PLAN_BYTES = storage.MIB
 MAX_DEPTH = 64  # README "A screen you can trust": nested JSON deeper than this is refused
 # Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
@@ -64,34 +55,9 @@ MAX_WARNING_FILES = 20_000
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
             "session", "done", "dropped", "problem", "start")
 
-_V1_KEYS = frozenset({"simulated", "plan"})
-_V2_KEYS = frozenset({"version", "simulated", "run_id", "created_at", "plan", "notes"})
-_V4_KEYS = _V2_KEYS | {"goal"}
-_STUDY_KEYS = frozenset({"title", "sessions"})
-_SESSION_KEYS = frozenset({"date", "start", "minutes", "note_ids"})
-_PLAN_KEYS = frozenset(FIELDS)
-_SERIES_KEYS = frozenset(SERIES_FIELDS)
-_NOTE_KEYS = frozenset({"id", "title"})
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
-# What a run ID may hold: it becomes part of a calendar UID and of a file name.
-_RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
-MAX_NOTE_TITLE = 1000
-
-
-
-
-def is_run_id(value: object) -> bool:
-    """Whether `value` has the form of a planner run ID, the only text a calendar UID holds."""
-    return type(value) is str and _RUN_ID.fullmatch(value) is not None
-
 
 class PlansError(Failure):
     """The plans folder exists but cannot be listed; one line for the person."""
-
-
-class BadPlan(ValueError):
-    """A plan file's content is not a valid plan; the message says what is wrong."""
 
 
 class Marks(NamedTuple):
@@ -200,11 +166,11 @@ def read_plan(folder: str, name: str, label: str) -> list[dict]:
                                              reason=os_reason(error)))]
     try:
         value = _decode(data)
-    except BadPlan as error:
+    except PlanError as error:
         return [_problem_row(label, shown, str(error))]
     try:
         return _rows(f"{label}/{name}", name, value)
-    except BadPlan as error:
+    except PlanError as error:
         # A valid plan nests 3 levels, so anything deeper has failed a check by now: the depth
         # is measured only then, never on the way of a good plan.
         problem = t("is JSON nested deeper than {max_depth} levels",
@@ -285,7 +251,7 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
         names = plan_names(folder)
     except PlansError:
         return []
-    warnings = []
+    warnings: list[str] = []
     if len(names) > MAX_WARNING_FILES:
         warnings.append(t("only the newest {checked:,} of {count:,} files in {folder}/ were "
                           "checked for plans on this date", checked=MAX_WARNING_FILES,
@@ -350,14 +316,14 @@ def _decode(data: bytes) -> object:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadPlan(t("is not UTF-8 text")) from None
+        raise PlanError("", t("is not UTF-8 text")) from None
     if not text.strip():
-        raise BadPlan(t("is empty"))
+        raise PlanError("", t("is empty"))
     try:
         # Every number in a plan file has a range: one too large is named with its key.
         return strictjson.loads(text, overflow_as_infinity=True)
     except strictjson.JSONRefused as error:
-        raise BadPlan(str(error)) from None
+        raise PlanError("", str(error)) from None
 
 
 def _deeper_than(value: object, limit: int) -> bool:
@@ -376,201 +342,36 @@ def _children(node: object) -> Iterable[object]:
 
 
 def _rows(file: str, name: str, data: object) -> list[dict]:
-    """The listing rows of a decoded plan file (version 1, 2 or 3), or BadPlan."""
-    if type(data) is not dict:
-        raise BadPlan(t("is not a JSON object"))
-    version = data.get("version")
-    series = False
-    if version is None and "version" not in data:
-        _exact_keys(data, _V1_KEYS, t("a version-1 plan file"))
-        run_id = name[:-5]  # version 1 files are named after their run; ".json" removed
-        if not is_run_id(run_id):
-            # It would become a calendar UID and a run to look up: only planner's own form.
-            raise BadPlan(t("its name is not a run ID (letters, digits, '.', '_' or '-', "
-                            "at most 100, then .json)"))
-        notes = None
-    elif version in (PLAN_VERSION, SERIES_VERSION) and type(version) is int:
-        series = version == SERIES_VERSION
-        _exact_keys(data, _V2_KEYS, t("a plan file"))
-        run_id = data["run_id"]
-        if not is_run_id(run_id):
-            raise BadPlan(t("run_id: must be letters, digits, '.', '_' or '-' (at most 100)"))
-        _check_created_at(data["created_at"])
-        notes = data["notes"]
-    elif version == STUDY_VERSION and type(version) is int:
+    """The listing rows of a decoded plan file (versions 1 to 4), or PlanError."""
+    version = plan_file(data, name)
+    assert type(data) is dict  # plan_file refuses anything else
+    if version == STUDY_VERSION:
         return _study_rows(file, data)
-    elif type(version) is int and version > STUDY_VERSION:
-        raise BadPlan(t("is a version-{version} plan file; this planner reads versions 1 to 4",
-                        version=version))
-    else:
-        raise BadPlan(t("version: must be 2, 3 or 4 (or absent, for version 1)"))
-    simulated = data["simulated"]
-    if type(simulated) is not bool:
-        raise BadPlan(t("simulated: must be true or false"))
     plan = data["plan"]
-    if type(plan) is not dict:
-        raise BadPlan(t("plan: must be an object"))
-    # start is optional (README "Your week"): plans written before it keep the old layout.
-    start = plan.get(START)
-    _exact_keys({key: value for key, value in plan.items() if key != START},
-                _SERIES_KEYS if series else _PLAN_KEYS, "plan")
-    if START in plan and (type(start) is not str or not _START.fullmatch(start)):
-        raise BadPlan(t("plan.start: must be a 24-hour time HH:MM"))
-    title, note_ids = plan["title"], plan["note_ids"]
-    _check_title(title)
-    _check_note_ids(note_ids)
-    dates = _check_dates(plan["dates"]) if series else [_check_date(plan["date"], "plan.date")]
-    minutes = plan["minutes"]
-    if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
-        raise BadPlan(t("plan.minutes: must be an integer from 1 to {max_minutes}",
-                        max_minutes=MAX_MINUTES))
-    if notes is None:
-        notes = [{"id": note_id, "title": None} for note_id in note_ids]
-    else:
-        _check_notes(notes, note_ids)
+    note_ids = plan["note_ids"]
+    series = version == SERIES_VERSION
     return [{
-        "file": file, "run_id": run_id, "date": date, "minutes": minutes, "title": title,
-        "note_ids": note_ids, "notes": notes, "simulated": simulated,
-        "session": number if series else None, "done": False, "dropped": False,
-        "problem": None, "start": start,
-    } for number, date in enumerate(dates, 1)]
+        # Version 1 files are named after their run (".json" removed) and name no titles; a
+        # version-2 file's notes may be null too.
+        "file": file, "run_id": data["run_id"] if version > 1 else name[:-5], "date": date,
+        "minutes": plan["minutes"], "title": plan["title"], "note_ids": note_ids,
+        "notes": data.get("notes") or [{"id": note_id, "title": None} for note_id in note_ids],
+        "simulated": data["simulated"], "session": number if series else None, "done": False,
+        "dropped": False, "problem": None, "start": plan.get("start"),
+    } for number, date in enumerate(plan["dates"] if series else [plan["date"]], 1)]
 
 
 def _study_rows(file: str, data: dict) -> list[dict]:
     """The rows of a version-4 file: one per session, each with its own notes and start."""
-    _exact_keys(data, _V4_KEYS, t("a plan file"))
-    run_id, goal, plan = data["run_id"], data["goal"], data["plan"]
-    if not is_run_id(run_id):
-        raise BadPlan(t("run_id: must be letters, digits, '.', '_' or '-' (at most 100)"))
-    _check_created_at(data["created_at"])
-    if type(data["simulated"]) is not bool:
-        raise BadPlan(t("simulated: must be true or false"))
-    if goal is not None and (type(goal) is not str or not 1 <= len(goal) <= MAX_GOAL_NAME
-                             or not goal.isprintable()):
-        raise BadPlan(t("goal: must be null or a goal's name of 1 to {most} characters",
-                        most=MAX_GOAL_NAME))
-    if type(plan) is not dict:
-        raise BadPlan(t("plan: must be an object"))
-    _exact_keys(plan, _STUDY_KEYS, "plan")
-    _check_title(plan["title"])
-    sessions = plan["sessions"]
-    if type(sessions) is not list or not 1 <= len(sessions) <= MAX_STUDY_SESSIONS:
-        raise BadPlan(t("plan.sessions: must be a list of 1 to {most} sessions",
-                        most=MAX_STUDY_SESSIONS))
-    for session in sessions:
-        if type(session) is not dict:
-            raise BadPlan(t("plan.sessions: must hold objects"))
-        _exact_keys(session, _SESSION_KEYS, t("plan.sessions item"))
-        _check_date(session["date"], "plan.sessions.date")
-        start, minutes = session["start"], session["minutes"]
-        if type(start) is not str or not _START.fullmatch(start):
-            raise BadPlan(t("plan.start: must be a 24-hour time HH:MM"))
-        if type(minutes) is not int or not 1 <= minutes <= MAX_MINUTES:
-            raise BadPlan(t("plan.minutes: must be an integer from 1 to {max_minutes}",
-                            max_minutes=MAX_MINUTES))
-        _check_note_ids(session["note_ids"])
-    every = list(dict.fromkeys(note for session in sessions for note in session["note_ids"]))
-    _check_notes(data["notes"], every)
+    plan = data["plan"]
     titles = {note["id"]: note for note in data["notes"]}
     return [{
-        "file": file, "run_id": run_id, "date": session["date"],
+        "file": file, "run_id": data["run_id"], "date": session["date"],
         "minutes": session["minutes"], "title": plan["title"],
         "note_ids": session["note_ids"], "notes": [titles[note] for note in session["note_ids"]],
         "simulated": data["simulated"], "session": number, "done": False, "dropped": False,
-        "problem": None, "start": session["start"], "goal": goal,
-    } for number, session in enumerate(sessions, 1)]
-
-
-def _check_date(date: object, field: str) -> str:
-    if type(date) is not str or not _DATE.fullmatch(date):
-        raise BadPlan(t("{field}: must be written YYYY-MM-DD", field=field))
-    try:
-        day = _dt.date.fromisoformat(date)
-    except ValueError:
-        raise BadPlan(t("{field}: {date} is not a real calendar date", field=field,
-                        date=date)) from None
-    if not days.usable_day(day):
-        # README "A screen you can trust": a day at the calendar's very edge may not exist in UTC
-        # (nor in the zone an
-        # event is placed in): the file is a problem row, as for any other wrong value.
-        raise BadPlan(t("{field}: {date} is at the edge of the calendar; planner uses dates "
-                        "from {first} to {last}", field=field, date=date,
-                        first=days.FIRST_DAY.isoformat(), last=days.LAST_DAY.isoformat()))
-    return date
-
-
-def _check_dates(dates: object) -> list[str]:
-    if type(dates) is not list or not MIN_SESSIONS <= len(dates) <= MAX_SESSIONS:
-        raise BadPlan(t("plan.dates: must be a list of {least} to {most} dates",
-                        least=MIN_SESSIONS, most=MAX_SESSIONS))
-    checked = [_check_date(date, "plan.dates") for date in dates]
-    for earlier, later in zip(checked, checked[1:], strict=False):
-        if later <= earlier:
-            raise BadPlan(t("plan.dates: must be strictly increasing"))
-    return checked
-
-
-def _exact_keys(data: dict, keys: frozenset, what: str) -> None:
-    if len(data) != len(keys) or not keys.issuperset(data):
-        missing = sorted(keys - data.keys())
-        if missing:
-            raise BadPlan(t("{what}: has no {key}", what=what, key=repr(missing[0])))
-        extra = sorted(data.keys() - keys)
-        raise BadPlan(t("{what}: has an unknown key {key}", what=what, key=_short_text(extra[0])))
-
-
-def _check_title(title: object) -> None:
-    if type(title) is not str:
-        raise BadPlan(t("plan.title: must be a string"))
-    if not 1 <= len(title) <= MAX_TITLE:
-        raise BadPlan(t("plan.title: must be 1 to {max_title} characters", max_title=MAX_TITLE))
-    if not title.isprintable() and not _printable_or_space(title):
-        raise BadPlan(t("plan.title: contains a control or format character"))
-    # Printable characters and spaces only by now, so isspace() means a space at an end.
-    if title[0].isspace() or title[-1].isspace():
-        raise BadPlan(t("plan.title: has spaces at its ends"))
-
-
-def _check_note_ids(note_ids: object) -> None:
-    if type(note_ids) is not list or not 1 <= len(note_ids) <= MAX_NOTES:
-        raise BadPlan(t("plan.note_ids: must be a list of 1 to {max_notes} note IDs",
-                        max_notes=MAX_NOTES))
-    for note_id in note_ids:
-        if type(note_id) is not str or not note_id or not note_id.isprintable():
-            raise BadPlan(t("plan.note_ids: must hold non-empty printable strings"))
-    if len(set(note_ids)) != len(note_ids):
-        raise BadPlan(t("plan.note_ids: repeats a note ID"))
-
-
-def _check_notes(notes: object, note_ids: list) -> None:
-    if type(notes) is not list or len(notes) != len(note_ids):
-        raise BadPlan(t("notes: must list the plan's notes"))
-    for note, note_id in zip(notes, note_ids, strict=True):
-        if type(note) is not dict:
-            raise BadPlan(t("notes: must hold objects"))
-        _exact_keys(note, _NOTE_KEYS, t("notes item"))
-        if note["id"] != note_id:
-            raise BadPlan(t("notes: must be the plan's notes, in the order of plan.note_ids"))
-        title = note["title"]
-        if type(title) is not str or len(title) > MAX_NOTE_TITLE:
-            raise BadPlan(t("notes: each title must be a string of at most {max_title:,} "
-                            "characters", max_title=MAX_NOTE_TITLE))
-
-
-def _check_created_at(value: object) -> None:
-    if type(value) is not str or len(value) > 40:
-        raise BadPlan(t("created_at: must be an ISO 8601 time"))
-    try:
-        _dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise BadPlan(t("created_at: must be an ISO 8601 time")) from None
-
-
-def _printable_or_space(text: str) -> bool:
-    """Every character printable or a space separator (full-width U+3000 and the like)."""
-    import unicodedata
-
-    return all(char.isprintable() or unicodedata.category(char) == "Zs" for char in text)
+        "problem": None, "start": session["start"], "goal": data["goal"],
+    } for number, session in enumerate(plan["sessions"], 1)]
 
 
 def _problem_row(label: str, name: str, problem: str) -> dict:
@@ -585,8 +386,3 @@ def _printable_name(name: str) -> str:
     if name.isascii():
         return name
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _short_text(value: str) -> str:
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -3,52 +3,37 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
-import re
-import unicodedata
 from collections.abc import Collection
 from typing import NamedTuple
 
-from planner.base import days, strictjson
+from planner.base import strictjson
 from planner.base.i18n import t
+from planner.plans import schema
+from planner.plans.schema import (
+    FIELDS,
+    MAX_DAYS_AHEAD,
+    MAX_MINUTES,
+    MAX_NOTES,
+    MAX_SESSIONS,
+    MAX_TITLE,
+    MIN_SESSIONS,
+    SERIES_FIELDS,
+    START,
+    kind_of,
+)
+from planner.plans.schema import PlanError as InvalidArguments
+from planner.plans.schema import field_name as field_name
 
 TOOL_NAME = "save_review_plan"
-FIELDS = ("title", "note_ids", "date", "minutes")
 SERIES_TOOL_NAME = "save_review_series"
-SERIES_FIELDS = ("title", "note_ids", "dates", "minutes")
-# Optional in both tools (README "Your week"): without it the program chooses the first free slot.
-START = "start"
-MIN_SESSIONS = 2
-MAX_SESSIONS = 8
-MAX_DAYS_AHEAD = 366  # the last session of a series is at most this far after today
 MAX_ARGUMENTS_BYTES = 4096
-MAX_TITLE = 80
-MAX_NOTES = 3
-MAX_MINUTES = 120
+# A tool's `date` is checked by the plan's rule (planner.conversation.lookups' `from`, too).
+check_date = schema.date
 # The limits a person meets, stated to the model as the README states them (README "Going on with a
 # conversation").
 LIMITS = (f"Limits: 1 to {MAX_NOTES} existing notes, each once; 1 to {MAX_MINUTES} minutes; "
           f"a title of 1 to {MAX_TITLE} characters on one line. A proposal outside them is "
           "rejected with the limit it broke.")
-_LISTED_IDS = 20  # an error names every known note ID only when there are this few
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_ABSENT = object()
-_START = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
-# Characters that may stand inside a title although str.isprintable() says no:
-# ordinary and full-width spaces (category Zs). Line and paragraph separators are not here.
-_SPACE_CATEGORIES = frozenset({"Zs"})
-# Trimming removes only these spaces: a tab or newline at an end is rejected, never dropped.
-# (every category Zs character: U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000)
-_SPACES = " \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u202f\u205f\u3000"
-
-
-class InvalidArguments(ValueError):
-    """The model's proposal broke a rule; names the field and the rule."""
-
-    def __init__(self, field: str, rule: str) -> None:
-        super().__init__(t("{field}: {rule}", field=field, rule=rule))
-        self.field = field
-        self.rule = rule
 
 
 # A NamedTuple, not a dataclass: building dataclasses costs ~1 ms each at every start-up.
@@ -227,41 +212,29 @@ def _function(name: str, description: str, properties: dict, fields: tuple[str, 
 
 def parse_arguments(arguments: object, note_ids: Collection[str]) -> ReviewPlan:
     """Turn the model's `arguments` text into a ReviewPlan, or raise InvalidArguments."""
-    data = _exact_fields(load_object(arguments), FIELDS)
+    data = load_object(arguments)
+    schema.exact(data, FIELDS, (START,))
     return ReviewPlan(
-        title=check_title(data["title"]),
-        note_ids=check_note_ids(data["note_ids"], note_ids),
-        date=check_date(data["date"]),
-        minutes=check_minutes(data["minutes"]),
-        start=check_start(data.get(START, _ABSENT)),
+        title=schema.title(data["title"]),
+        note_ids=schema.note_ids(data["note_ids"], note_ids),
+        date=schema.date(data["date"]),
+        minutes=schema.minutes(data["minutes"]),
+        start=schema.start(data[START]) if START in data else None,
     )
 
 
 def parse_series_arguments(arguments: object, note_ids: Collection[str],
                            today: _dt.date) -> ReviewSeries:
     """Turn the model's `arguments` text into a ReviewSeries, or raise InvalidArguments."""
-    data = _exact_fields(load_object(arguments), SERIES_FIELDS)
+    data = load_object(arguments)
+    schema.exact(data, SERIES_FIELDS, (START,))
     return ReviewSeries(
-        title=check_title(data["title"]),
-        note_ids=check_note_ids(data["note_ids"], note_ids),
-        dates=check_dates(data["dates"], today),
-        minutes=check_minutes(data["minutes"]),
-        start=check_start(data.get(START, _ABSENT)),
+        title=schema.title(data["title"]),
+        note_ids=schema.note_ids(data["note_ids"], note_ids),
+        dates=schema.dates(data["dates"], today),
+        minutes=schema.minutes(data["minutes"]),
+        start=schema.start(data[START]) if START in data else None,
     )
-
-
-def _exact_fields(data: dict, fields: tuple[str, ...]) -> dict:
-    """Every field present (start may be) and no other: the first missing, else the first
-    unknown, is named."""
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise InvalidArguments(missing[0], t("is required but missing"))
-    extra = sorted(name for name in data if name not in fields and name != START)
-    if extra:
-        name = field_name(extra[0])
-        raise InvalidArguments(name, t("is not an allowed field (only {fields})",
-                                       fields=", ".join((*fields, START))))
-    return data
 
 
 def load_object(arguments: object, limit: int = MAX_ARGUMENTS_BYTES) -> dict:
@@ -296,144 +269,3 @@ _PLURAL_REASONS = (
     t("are not valid JSON ({reason})"),
     t("are JSON nested deeper than {max_depth} levels"),
 )
-
-
-def check_title(value: object) -> str:
-    if not isinstance(value, str):
-        raise InvalidArguments("title", t("must be a string, got {kind}", kind=kind_of(value)))
-    title = value.strip(_SPACES)
-    if not title:
-        raise InvalidArguments("title", t("is empty after trimming spaces; a title has 1 to "
-                                          "{limit} characters", limit=MAX_TITLE))
-    if len(title) > MAX_TITLE:
-        raise InvalidArguments("title", t("has {count} characters; at most {limit}",
-                                          count=len(title), limit=MAX_TITLE))
-    for char in title:
-        if not (char.isprintable() or unicodedata.category(char) in _SPACE_CATEGORIES):
-            raise InvalidArguments("title", t("contains a non-printable character U+{code:04X}",
-                                              code=ord(char)))
-    return title
-
-
-def check_note_ids(value: object, known: Collection[str]) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise InvalidArguments("note_ids", t("must be a list of note IDs, got {kind}",
-                                             kind=kind_of(value)))
-    if not 1 <= len(value) <= MAX_NOTES:
-        raise InvalidArguments("note_ids", t("must hold 1 to {limit} note IDs, got {count}",
-                                             limit=MAX_NOTES, count=len(value)))
-    for item in value:
-        if not isinstance(item, str):
-            raise InvalidArguments("note_ids", t("must hold strings, got {kind}",
-                                                 kind=kind_of(item)))
-        if item not in known:
-            # A large notes folder is not listed: the model is told to search instead.
-            if len(known) <= _LISTED_IDS:
-                raise InvalidArguments("note_ids", t("{note} is not an existing note ({known})",
-                                                     note=shown_value(item),
-                                                     known=", ".join(sorted(known))))
-            raise InvalidArguments("note_ids", t("{note} is not an existing note; use "
-                                                 "search_notes to find the right ID",
-                                                 note=shown_value(item)))
-    if len(set(value)) != len(value):
-        raise InvalidArguments("note_ids", t("repeats a note ID"))
-    return tuple(value)
-
-
-def check_date(value: object, field: str = "date") -> str:
-    if not isinstance(value, str):
-        raise InvalidArguments(field, t("must be a string YYYY-MM-DD, got {kind}",
-                                        kind=kind_of(value)))
-    if not _DATE.fullmatch(value):
-        raise InvalidArguments(field, t("must be written YYYY-MM-DD, got {value}",
-                                        value=shown_value(value)))
-    try:
-        day = _dt.date.fromisoformat(value)
-    except ValueError:
-        raise InvalidArguments(field, t("{date} is not a real calendar date",
-                                        date=value)) from None
-    if not days.usable_day(day):
-        # README "A screen you can trust": planner reads no plan file dated there
-        # (planner.plans.files), so none is saved.
-        raise InvalidArguments(field, t("{date} is at the edge of the calendar; planner uses "
-                                        "dates from {first} to {last}", date=value,
-                                        first=days.FIRST_DAY.isoformat(),
-                                        last=days.LAST_DAY.isoformat()))
-    return value
-
-
-def check_dates(value: object, today: _dt.date) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise InvalidArguments("dates", t("must be a list of dates YYYY-MM-DD, got {kind}",
-                                          kind=kind_of(value)))
-    if not MIN_SESSIONS <= len(value) <= MAX_SESSIONS:
-        raise InvalidArguments("dates", t("must hold {low} to {high} dates, got {count}",
-                                          low=MIN_SESSIONS, high=MAX_SESSIONS, count=len(value)))
-    dates = tuple(check_date(item, "dates") for item in value)
-    for earlier, later in zip(dates, dates[1:], strict=False):
-        if later <= earlier:
-            raise InvalidArguments("dates", t("must be strictly increasing, but {later} comes "
-                                              "after {earlier}", later=later, earlier=earlier))
-    last = today + _dt.timedelta(days=MAX_DAYS_AHEAD)
-    if dates[-1] > last.isoformat():
-        raise InvalidArguments("dates", t("{date} is more than {days} days after today ({today}); "
-                                          "the last may be {last}", date=dates[-1],
-                                          days=MAX_DAYS_AHEAD, today=today.isoformat(),
-                                          last=last.isoformat()))
-    return dates
-
-
-def check_start(value: object) -> str | None:
-    """The optional start: absent is None; anything else must be "HH:MM" (null is refused)."""
-    if value is _ABSENT:
-        return None
-    if not isinstance(value, str):
-        raise InvalidArguments(START, t("must be a string HH:MM, got {kind}", kind=kind_of(value)))
-    if not _START.fullmatch(value):
-        raise InvalidArguments(START, t("must be a 24-hour time HH:MM, got {value}",
-                                        value=shown_value(value)))
-    return value
-
-
-def check_minutes(value: object) -> int:
-    # bool is an int subclass in Python, and 20.0 or "20" are not integers: none is converted.
-    if type(value) is not int:
-        raise InvalidArguments("minutes", t("must be an integer, got {kind}", kind=kind_of(value)))
-    if not 1 <= value <= MAX_MINUTES:
-        raise InvalidArguments("minutes", t("must be from {low} to {high}, got {value}", low=1,
-                                            high=MAX_MINUTES, value=value))
-    return value
-
-
-def kind_of(value: object) -> str:
-    """A short description of a JSON value for error messages: "an integer 5", "a list"."""
-    kind = type(value)
-    # One template per kind: a value is shown in words of the person's language.
-    if kind is bool:
-        return t("a boolean {value}", value=shown_value(value))
-    if kind is int:
-        return t("an integer {value}", value=shown_value(value))
-    if kind is float:
-        return t("a number with a fraction {value}", value=shown_value(value))
-    if kind is str:
-        return t("a string {value}", value=shown_value(value))
-    if kind is list:
-        return t("a list")
-    if kind is dict:
-        return t("an object")
-    if value is None:
-        return "null"
-    if isinstance(value, (str, int, float, bool)):
-        return f"{kind.__name__} {shown_value(value)}"
-    return kind.__name__
-
-
-def field_name(name: str) -> str:
-    """An unknown field's name for an error: as it is when it looks like a name, else quoted."""
-    return name if name.isidentifier() and len(name) <= 40 else shown_value(name)
-
-
-def shown_value(value: object) -> str:
-    """A value for an error message: JSON-quoted, ASCII-escaped and cut short."""
-    text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

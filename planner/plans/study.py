@@ -12,30 +12,21 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from planner.base.i18n import t
+from planner.plans import schema
 from planner.plans.plan import (
     LIMITS,
-    MAX_DAYS_AHEAD,
     START,
     InvalidArguments,
     ReviewPlan,
     ReviewSeries,
-    check_date,
-    check_minutes,
-    check_note_ids,
-    check_start,
-    check_title,
-    field_name,
-    kind_of,
     load_object,
     note_ids_property,
     start_property,
     title_property,
 )
+from planner.plans.schema import MAX_DAYS_AHEAD, MAX_STUDY_SESSIONS, SESSION_FIELDS, STUDY_FIELDS
 
 STUDY_TOOL_NAME = "save_study_plan"
-STUDY_FIELDS = ("title", "sessions")
-SESSION_FIELDS = ("date", "minutes", "note_ids")
-MAX_STUDY_SESSIONS = 60
 # 60 sessions of three notes each are about 6 KB of JSON: the arguments' bound for this tool.
 MAX_STUDY_BYTES = 16384
 
@@ -139,84 +130,26 @@ def parse_study_arguments(arguments: object, note_ids: Collection[str],
                           today: _dt.date) -> StudyPlan:
     """Turn the model's `arguments` text into a StudyPlan, or raise InvalidArguments."""
     data = load_object(arguments, MAX_STUDY_BYTES)
-    _exact(data, STUDY_FIELDS, (), "")
-    title = check_title(data["title"])
-    sessions = data["sessions"]
-    if type(sessions) is not list:
-        raise InvalidArguments("sessions", t("must be a list of sessions, got {kind}",
-                                             kind=kind_of(sessions)))
-    if not 1 <= len(sessions) <= MAX_STUDY_SESSIONS:
-        raise InvalidArguments("sessions", t("must hold 1 to {limit} sessions, got {count}",
-                                             limit=MAX_STUDY_SESSIONS, count=len(sessions)))
+    schema.exact(data, STUDY_FIELDS)
+    title = schema.title(data["title"])
     last = (today + _dt.timedelta(days=MAX_DAYS_AHEAD)).isoformat()
     checked = tuple(_session(number, value, note_ids, last)
-                    for number, value in enumerate(sessions, 1))
-    _in_time_order(checked)
+                    for number, value in enumerate(schema.sessions(data["sessions"]), 1))
+    schema.in_time_order(checked)
     return StudyPlan(title, checked)
 
 
 def _session(number: int, value: object, known: Collection[str], last: str) -> Session:
     prefix = t("session {number}", number=number)
-    if type(value) is not dict:
-        raise InvalidArguments(prefix, t("must be an object, got {kind}", kind=kind_of(value)))
-    _exact(value, SESSION_FIELDS, (START,), prefix + " ")
-    field = prefix + " "
+    session = schema.an_object(value, prefix)
+    required, optional = schema.session_fields(stored=False)
+    schema.exact(session, required, optional, prefix + " ")
     try:
-        date = check_date(value["date"])
-        if date > last:
-            raise InvalidArguments("date", t("{date} is more than {days} days after today; the "
-                                             "last may be {last}", date=date,
-                                             days=MAX_DAYS_AHEAD, last=last))
-        session = Session(date, check_minutes(value["minutes"]),
-                          check_note_ids(value["note_ids"], known),
-                          check_start(value[START]) if START in value else None)
+        return Session(schema.date(session["date"], last=last), schema.minutes(session["minutes"]),
+                       schema.note_ids(session["note_ids"], known),
+                       schema.start(session[START]) if START in session else None)
     except InvalidArguments as error:
-        raise InvalidArguments(field + error.field, error.rule) from None
-    return session
-
-
-def _exact(data: dict, fields: tuple[str, ...], optional: tuple[str, ...], prefix: str) -> None:
-    """Every field present and no other: the first missing, else the first unknown, is named."""
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise InvalidArguments(prefix + missing[0], t("is required but missing"))
-    allowed = (*fields, *optional)
-    extra = sorted(name for name in data if name not in allowed)
-    if extra:
-        raise InvalidArguments(prefix + field_name(extra[0]), t(
-            "is not an allowed field (only {fields})", fields=", ".join(allowed)))
-
-
-def _in_time_order(sessions: tuple[Session, ...]) -> None:
-    """Dates never go back; on one day, sessions with starts come in order and never overlap."""
-    for number, (earlier, later) in enumerate(zip(sessions, sessions[1:], strict=False), 2):
-        if later.date < earlier.date:
-            raise InvalidArguments("sessions", t(
-                "must be in time order, but session {number} ({later}) comes after session "
-                "{previous} ({earlier})", number=number, later=later.date,
-                previous=number - 1, earlier=earlier.date))
-        if later.date == earlier.date and later.start is not None \
-                and earlier.start is not None:
-            if later.start < earlier.start:
-                raise InvalidArguments("sessions", t(
-                    "must be in time order, but session {number} starts at {later} on {date}, "
-                    "before session {previous} at {earlier}", number=number, later=later.start,
-                    date=later.date, previous=number - 1, earlier=earlier.start))
-            if _minutes_of(later.start) < _minutes_of(earlier.start) + earlier.minutes:
-                raise InvalidArguments("sessions", t(
-                    "session {number} ({date} {start}) overlaps session {previous}, which "
-                    "runs to {end}", number=number, date=later.date, start=later.start,
-                    previous=number - 1, end=_clock(_minutes_of(earlier.start)
-                                                     + earlier.minutes)))
-
-
-def _minutes_of(start: str) -> int:
-    hours, minutes = start.split(":")
-    return int(hours) * 60 + int(minutes)
-
-
-def _clock(minutes: int) -> str:
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+        raise InvalidArguments(prefix + " " + error.field, error.reason) from None
 
 
 # Whatever a confirmed tool proposes: one plan, a series or a study plan.
