@@ -4,7 +4,7 @@ Each command runs in its own pseudo-terminal (so /dev/tty and the SAVE prompt ar
 rounds are interleaved so machine noise hits every command alike, and wall time and peak
 memory come from the child itself (os.wait4). Prints medians and ratios.
 
-    .venv/bin/python benchmarks/startup.py [--rounds N]
+    .venv/bin/python benchmarks/startup.py [--rounds N] [--start-up-only] [--compare [REV]]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import select
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,8 +98,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--start-up-only", action="store_true",
                         help="only the baseline, --help and --dry-run (no run, no server use)")
-    parser.add_argument("--compare", metavar="COMMAND",
-                        help="another planner command (an earlier checkout's) measured beside")
+    parser.add_argument("--compare", metavar="COMMAND", nargs="?", const="HEAD",
+                        help="another planner command (an earlier checkout's) measured beside; "
+                        "alone or with a git revision: planner as committed there")
     args = parser.parse_args()
     # Measured as installed: bytecode compiled. Otherwise a PYTHONDONTWRITEBYTECODE environment
     # (or a module changed since its .pyc) compiles source at every start, and that is counted.
@@ -107,10 +109,35 @@ def main() -> None:
     server, url = start_server()
     try:
         with tempfile.TemporaryDirectory(prefix="planner-bench-") as folder:
-            report(Path(folder), url, args.rounds, args.start_up_only, args.compare)
+            compare = args.compare
+            if compare is not None and not Path(compare).is_file():
+                compare = checkout(compare, Path(folder) / "earlier")
+            home = Path(folder) / "home"
+            home.mkdir()
+            report(home, url, args.rounds, args.start_up_only, compare)
     finally:
         server.terminate()
         server.wait()
+
+
+def checkout(revision: str, folder: Path) -> str:
+    """planner as committed at `revision` (its package, this tree's compiled catalog, compiled
+    bytecode) in `folder`, and a command that runs it with this Python."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "planner"],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    catalog = ROOT / "planner" / "locale"
+    if catalog.is_dir():  # built by the install, not committed
+        shutil.copytree(catalog, folder / "planner" / "locale", dirs_exist_ok=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "planner")],
+                   check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+    command = folder / f"planner@{revision}"
+    # Run as a script from `folder`, its package comes first on sys.path (before this tree's).
+    command.write_text(f"#!{sys.executable}\nimport sys\nfrom planner.cli.app import main\n"
+                       "sys.exit(main())\n")
+    command.chmod(0o755)
+    return str(command)
 
 
 # The start-up commands and what each is held to: a command that imports only what it uses
