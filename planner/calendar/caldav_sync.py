@@ -19,7 +19,7 @@ import urllib.parse
 from collections.abc import Iterable
 
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
-from planner.base.errors import Failure
+from planner.base.errors import Failure, UsageError
 from planner.base.i18n import Message, t
 from planner.base.install import install_command
 from planner.base.oserrors import os_reason, said_reason
@@ -35,7 +35,7 @@ class SyncError(Failure):
     """A sync that could not be done or finished; one line naming which, never the password."""
 
 
-class MissingLibrary(SyncError):
+class MissingLibrary(UsageError, SyncError):
     """The caldav library (the optional extra) is not installed."""
 
 

@@ -106,10 +106,7 @@ def plans_command(
     folder = open_workspace(ctx, home, None).home
     today = _dt.date.today()
     marks = _marks(folder)
-    try:
-        rows = plans.list_plans(folder, demo, True, today, marks)
-    except plans.PlansError as error:
-        exit_failed(error)
+    rows = plans.list_plans(folder, demo, True, today, marks)  # a PlansError is exit 1
     no_plans = not rows and not demo  # list_plans read every file: none is a plan
     hidden = dropped = 0
     if not show_all:
@@ -181,11 +178,9 @@ def export_command(
     label = plans.PLANS_DIR["demo" if demo else "live"]
     # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
     keeps_all = show_all or feed is not None or vdir_folder is not None
-    try:
-        rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
-                                marking.quiet_marks(folder))
-    except plans.PlansError as error:
-        exit_failed(error)
+    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
+    rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
+                            marking.quiet_marks(folder))
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -264,9 +259,7 @@ def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path 
         elif folder is not None:
             counts = vdir.write_vdir(folder, events, config.review_time)
             vdir.name_vdir(folder, ics.calendar_name(config.calendar_name))
-    except vdir.CalendarFileError as error:
-        exit_failed(error)
-    except ValueError as error:
+    except ValueError as error:  # a CalendarFileError (a Failure, exit 1) rises
         exit_usage(str(error))
     if feed is not None:
         ui.info(_feed_line(change, len(events) == 1, feed=feed, count=len(events),
@@ -356,11 +349,9 @@ def sync_command(
                  hint=install_command("caldav")))
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
-    try:
-        rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
-                                marking.quiet_marks(workspace.home))
-    except plans.PlansError as error:
-        exit_failed(error)
+    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
+    rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
+                            marking.quiet_marks(workspace.home))
     good = [row for row in rows if row["problem"] is None]
     for row in rows:
         if row["problem"] is not None:
@@ -381,14 +372,10 @@ def sync_command(
         exit_usage(t("--caldav is not a valid URL"))
     login = user or (urllib.parse.unquote(in_url) if in_url else None)
     password = ask_caldav_password(caldav_url, login)
-    try:
-        counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
-                                  default_name=ics.calendar_name(config.calendar_name),
-                                  create=create)
-    except caldav_sync.MissingLibrary as error:
-        exit_usage(str(error))
-    except caldav_sync.SyncError as error:
-        exit_failed(error)
+    # A SyncError rises: exit 1, or 2 for a missing caldav library (MissingLibrary).
+    counts = caldav_sync.sync(caldav_url, calendar, user, password, items,
+                              default_name=ics.calendar_name(config.calendar_name),
+                              create=create)
     numbers = _counts(counts)
     if len(items) == 1:
         ui.info(t("CalDAV: {created} created, {updated} updated, {unchanged} unchanged "
@@ -438,7 +425,6 @@ def week_command(
     from planner.calendar.week import DAYS, week
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import NotesError, load_catalog
-    from planner.plans import files as plans
 
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
@@ -454,14 +440,12 @@ def week_command(
         ui.notice(t("Warning: {error}; no due counts are shown", error=error))
         catalog = None
     memory = ReviewMemory(folder, catalog, config.desired_retention)
-    try:
-        found = week(home=folder, demo=demo, start=first, today=today,
-                     hours=study_windows(config), daily_minutes=config.daily_minutes,
-                     review_time=config.review_time, sources=config.busy_calendars,
-                     zone=local_zone().tzinfo, password=ask_caldav_password, marks=marks,
-                     memory=memory)
-    except plans.PlansError as error:
-        exit_failed(error)
+    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
+    found = week(home=folder, demo=demo, start=first, today=today,
+                 hours=study_windows(config), daily_minutes=config.daily_minutes,
+                 review_time=config.review_time, sources=config.busy_calendars,
+                 zone=local_zone().tzinfo, password=ask_caldav_password, marks=marks,
+                 memory=memory)
     # The due counts' sources said as due says them: skipped lines, a damaged cache or memory.json.
     say_warnings(memory.log_warnings())
     for line in found.warnings:
