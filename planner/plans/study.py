@@ -1,8 +1,9 @@
 """The study plan: many sessions, each with its own date, start, minutes and notes.
 
 `save_study_plan` is the third confirmed tool (README, "A study plan to a goal"). Each session's
-fields follow the rules of `save_review_plan` exactly (planner.plans.plan); nothing is converted
-and unknown fields are refused. The sessions come in time order and no two of them overlap.
+fields follow the rules of `save_review_plan` exactly (planner.plans.schema); nothing is
+converted and unknown fields are refused. The sessions come in time order and no two of them
+overlap.
 """
 
 from __future__ import annotations
