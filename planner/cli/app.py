@@ -36,6 +36,12 @@ when it holds one of those, else your data folder; planner where tells which.
 """
 
 
+def said(failure: PlannerError) -> int:
+    """A failure of the family (planner.base.errors) said in its one line; its exit code."""
+    ui.error(str(failure))
+    return failure.exit_code
+
+
 class Commands(typer.core.TyperGroup):
     """planner's commands: a PlannerError rising from one ends as its line and exit code."""
 
@@ -45,8 +51,7 @@ class Commands(typer.core.TyperGroup):
             return super().invoke(ctx)
         except PlannerError as failure:
             # Here, not only in main: Click's test runner and the fault driver call the app.
-            ui.error(str(failure))
-            raise typer.Exit(failure.exit_code) from None
+            raise typer.Exit(said(failure)) from None
 
 
 app = typer.Typer(
@@ -205,8 +210,7 @@ def main() -> None:
         ending = done
     except PlannerError as failure:
         # Commands.invoke maps what rises from a command; this maps what rises before one runs.
-        ui.error(str(failure))
-        ending = SystemExit(failure.exit_code)
+        ending = SystemExit(said(failure))
     finally:
         # Every file is written and closed by now. Freezing the heap spares the interpreter's
         # final collection a sweep over every object of every imported module: ~80 ms at exit
