@@ -31,16 +31,6 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 MAX_DEPTH = 8
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
-# Temporary: report lines the old matcher would have translated (PLANNER_I18N_AUDIT=file).
-_AUDIT = os.environ.get("PLANNER_I18N_AUDIT")
-
-
-def _audit(line: str) -> None:
-    from planner.base import i18n_audit
-
-    i18n_audit.report(line, _AUDIT)
-
-
 def choose(setting: str, environ: Mapping[str, str] = os.environ) -> str:
     """`en` or `zh` for a config value: `auto` follows LANGUAGE, LC_ALL, LC_MESSAGES, LANG."""
     if setting in ("en", "zh"):
@@ -119,7 +109,8 @@ class Message(str):
         """The same line with `change` applied to each of its text values, nested lines too."""
         return Message(self.template, {
             name: value.with_values(change) if isinstance(value, Message)
-            else change(value) if isinstance(value, str) else value
+            else value if value is None or isinstance(value, (int, float))
+            else change(value if isinstance(value, str) else str(value))
             for name, value in self.values.items()})
 
 
@@ -148,8 +139,6 @@ def shown(line: str) -> str:
     a line of its own translated too; any other text a catalog line, else as it is."""
     if isinstance(line, Lines):
         return "\n".join(shown(part) for part in line.parts)
-    if _AUDIT:
-        _audit(line)
     if _translations is None or not line:
         return line
     if not isinstance(line, Message):
@@ -230,17 +219,12 @@ def kept_words(line: str) -> str | None:
     return json.dumps(encoded(line), ensure_ascii=False) if isinstance(line, Message) else None
 
 
-def restored(text: str, kept: str | None) -> str:
-    """`text` as the program line kept_words() kept beside it, when that says the same words;
-    else `text` itself (English screens need no more)."""
+def restored(text: str, kept: object) -> str:
+    """`text` as the program line kept beside it (kept_words(), decoded), when that says the
+    same words; else `text` itself (English screens need no more)."""
     if kept is None or _translations is None:
         return text
-    import json
-
-    try:
-        line = decoded(json.loads(kept))
-    except (ValueError, RecursionError):
-        return text
+    line = decoded(kept)
     return line if line is not None and line == text else text
 
 

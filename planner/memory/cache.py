@@ -41,16 +41,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from planner.base import storage
+from planner.base import storage, strictjson
 from planner.base.days import AFTER_LAST_DAY, AfterLastDay, usable_time
-from planner.base.i18n import t
+from planner.base.i18n import kept_words, restored, t
 from planner.memory import log as review_log
 from planner.memory.schedule import DEFAULT_PARAMETERS, MAX_RETENTION, MIN_RETENTION, NoteState
 
 CACHE_FOLDER = ".planner"  # the notes index's folder (planner.notes.catalog.INDEX_FOLDER)
 CACHE_NAME = "memory-cache.txt"
 IDS_NAME = "memory-cache-ids.txt"
-FORMAT = "planner-memory-cache-2"
+FORMAT = "planner-memory-cache-3"
 FORMAT_FAMILY = "planner-memory-cache-"  # an earlier or later version: rebuilt, not damaged
 HEADER_FIELDS = 12
 TAIL_BYTES = 4096
@@ -304,7 +304,7 @@ def _parse_body(body: list[str], warning_count: int,
     if len(body) != warning_count + note_count:
         raise _Damaged(t("it has {count} lines where its first line says {wanted}",
                          count=len(body) + 1, wanted=warning_count + note_count + 1))
-    warnings = body[:warning_count]
+    warnings = [_warning(row) for row in body[:warning_count]]
     states: dict[str, NoteState] = {}
     for row in body[warning_count:]:
         fields = row.split("\t")
@@ -324,6 +324,20 @@ def _parse_body(body: list[str], warning_count: int,
             _count(step) if step else None, AFTER_LAST_DAY if due == "after" else _time(due),
             _time(last), rating, count, exact == "1")
     return states, warnings
+
+
+def _warning(row: str) -> str:
+    """A warning's line: its words, then (a tab apart) its template and values as JSON."""
+    words, _tab, kept = row.partition("\t")
+    try:
+        return restored(words, strictjson.loads(kept) if kept else None)
+    except strictjson.JSONRefused:
+        return words
+
+
+def _warning_row(warning: str) -> str:
+    kept = kept_words(warning)
+    return warning if kept is None else f"{warning}\t{kept}"
 
 
 _COUNT = re.compile(r"-?[0-9]{1,19}", re.ASCII)
@@ -447,7 +461,7 @@ def _write(home: str | os.PathLike[str], key: str, path: Path, info: os.stat_res
                         str(len(warnings)), str(len(result.states)),
                         str(result.reviews), minutes, str(result.future), first_future))
     texts = [*warnings, *review_ids, *undone]
-    rows = [header, *warnings]
+    rows = [header, *(_warning_row(warning) for warning in warnings)]
     kept = kept or {}
     for state in result.states.values():
         row = kept.get(state.note_id)

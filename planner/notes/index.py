@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from planner.base import storage
+from planner.base import storage, strictjson
 from planner.base.i18n import kept_words, restored
 from planner.base.oserrors import os_reason
 from planner.notes.folding import Folder, fold, table_pairs
@@ -286,7 +286,7 @@ class NoteIndex:
         not warned about yet (see warned)."""
         rows = self._query("SELECT path, problem, said FROM files WHERE problem IS NOT NULL "
                            + ("AND warned = 0 " if new_only else "") + "ORDER BY path")
-        return [(path, restored(problem, said)) for path, problem, said in rows]
+        return [(path, restored(problem, _kept(said))) for path, problem, said in rows]
 
     def warned(self) -> None:
         """Remember that the person has been told of every skipped file's present cause."""
@@ -369,6 +369,16 @@ class NoteIndex:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
             raise IndexFailed(_reason(error)) from None
+
+
+def _kept(said: str | None) -> object:
+    """The template and values kept beside a skipped file's reason, or None."""
+    if said is None:
+        return None
+    try:
+        return strictjson.loads(said)
+    except strictjson.JSONRefused:
+        return None
 
 
 def _changes(stored: dict[str, tuple], files: list[FileStat]) -> tuple[list[FileStat], list]:

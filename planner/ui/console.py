@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from planner.base import storage
-from planner.base.i18n import _, shown
+from planner.base.i18n import Message, _, language, shown
 from planner.base.inert import inert_block, inert_line, short_values
 
 # Written without Rich there, for the commands that load no Rich; named here too.
@@ -58,7 +58,11 @@ def error(message: str) -> None:
     global last_error
     # A value echoed whole (a 900,000-character URL) is cut before the line is translated.
     last_error = short_values(message)
-    line = inert_line(shown(last_error))
+    # A line cut as a whole may lose its template; its values cut one by one say it in the
+    # person's language (the English words, for --json, stay as cut whole).
+    line = inert_line(shown(last_error if isinstance(last_error, Message)
+                            or not isinstance(message, Message) or language() == "en"
+                            else message.with_values(short_values)))
     err.print(fitted(Text.assemble((label, "bold red"), space, line), err), soft_wrap=True)
 
 
