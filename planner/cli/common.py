@@ -173,9 +173,8 @@ def pick_run(folder: Path, wanted: str) -> str:
                 exit_usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
                          count=len(names), folder=records_label(folder)))
             return names[number - 1]
+        # A RunNotFound rises: it is a UsageError, said as every other (exit 2).
         return history.find_run(folder, wanted)
-    except history.RunNotFound as error:
-        exit_usage(str(error))
     except history.HistoryError as error:
         exit_history_failed(error)
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from planner.base import storage
-from planner.base.errors import Failure
+from planner.base.errors import Failure, UsageError
 from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
@@ -47,8 +47,8 @@ class HistoryError(Failure):
     """tool-records/ exists but cannot be listed; one line for the person."""
 
 
-class RunNotFound(LookupError):
-    """No run, or more than one, matches the ID or prefix the person gave."""
+class RunNotFound(UsageError, LookupError):
+    """No run, or more than one, matches the ID or prefix the person gave: exit 2."""
 
 
 def records_dir(home: HomePath) -> str:
