@@ -38,10 +38,6 @@ class Goal(NamedTuple):
         """The last day a session for it may be planned: the day before the goal's."""
         return self.date - _dt.timedelta(days=1)
 
-    def is_past(self, today: _dt.date) -> bool:
-        """Whether its day has gone (listed as past)."""
-        return self.date < today
-
     def is_ahead(self, today: _dt.date) -> bool:
         """Whether a session can still be planned for it: its day is after today."""
         return self.date > today

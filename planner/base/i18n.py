@@ -241,12 +241,3 @@ class recorded:
 
     def __exit__(self, *exc: object) -> None:
         _recorded.clear()
-
-
-def placeholders(text: str) -> Sequence[str]:
-    """The placeholder names in `text`, sorted (a translation must keep the source's)."""
-    return sorted(set(PLACEHOLDER.findall(_strip_braces(text))))
-
-
-def _strip_braces(text: str) -> str:
-    return text.replace("{{", "").replace("}}", "")

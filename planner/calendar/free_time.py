@@ -54,13 +54,6 @@ def free_spans(day: _dt.date, windows: Sequence[Window], taken: Sequence[Span], 
     return free
 
 
-def first_free_start(day: _dt.date, windows: Sequence[Window], taken: Sequence[Span],
-                     minutes: int, minutes_left: int | None) -> _dt.datetime | None:
-    """The earliest start of a free session of `minutes` on `day`, or None when none fits."""
-    spans = free_spans(day, windows, taken, minutes, minutes_left)
-    return spans[0].start if spans else None
-
-
 def session_problem(start: _dt.datetime, minutes: int, windows: Sequence[Window],
                     busy: Sequence[Span], plans: Sequence[Span], planned_minutes: int,
                     daily_minutes: int | None, until: _dt.date | None) -> str | None:

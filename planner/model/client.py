@@ -70,11 +70,6 @@ class ScriptedClient:
     def read_turn(self, body: object) -> Turn:
         return self.wire.read(body)
 
-    def assert_all_used(self) -> None:
-        """Fail when a scripted reply was never asked for (a test expected more turns)."""
-        if self.replies:
-            raise AssertionError(f"{len(self.replies)} scripted replies were never used")
-
     def complete(self, body: dict) -> object:
         self.requests.append(copy.deepcopy(body))
         if not self.replies:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 MILLION = 1_000_000
 COST_DECIMALS = 12
@@ -140,18 +139,6 @@ def price_tokens(split: tuple[int, int, int], prices) -> float:
     hit, miss, output = split
     total = hit * prices.input_cache_hit + miss * prices.input_cache_miss + output * prices.output
     return round(total / MILLION, COST_DECIMALS)
-
-
-class HasUsage(Protocol):
-    """A recorded call as this module reads it: its usage object (records.CallEntry)."""
-
-    @property
-    def usage(self) -> object: ...
-
-
-def tally_calls(calls: Sequence[HasUsage]) -> Tally:
-    """Tally a summary's call entries; a call whose usage is unknown is counted apart."""
-    return tally_usages([call.usage for call in calls])
 
 
 def tally_usages(usages: Sequence[object]) -> Tally:

@@ -278,12 +278,6 @@ def sample_catalog() -> Catalog:
     return ListCatalog(SAMPLE_NOTES, "samples")
 
 
-def load_notes(home: Path) -> tuple[Note, ...]:
-    """The notes in home/notes.json if it exists, else the built-in samples."""
-    notes = _json_notes(home / NOTES_FILE)
-    return SAMPLE_NOTES if notes is None else notes
-
-
 def notes_path(home: Path, notes_dir: str, config_file: str | None = None) -> Path:
     """The folder notes_dir names: ~ and $VAR expanded, a relative path taken from the folder
     of the config file that set it (None: the home's config.json)."""

@@ -19,7 +19,6 @@ from stub_server import Reply, StubServer, error_body
 
 from planner.base import i18n
 
-REJECTED = "{status}: the server rejected the request ({server}); check model and extra_body in config"
 REJECTED_ZH = "400：服务器不接受这个请求（{server}）；请检查配置里的 model 和 extra_body"
 BOUND = 0.5  # seconds, with room for a loaded two-core machine; it takes microseconds
 

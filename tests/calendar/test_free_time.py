@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.calendar.free_time import Span, first_free_start, free_spans, session_problem
+from planner.calendar.free_time import Span, free_spans, session_problem
+
+
+def first_free_start(day, windows, taken, minutes: int, minutes_left: int | None):
+    """The earliest free start `free_spans` gives, or None."""
+    spans = free_spans(day, windows, taken, minutes, minutes_left)
+    return spans[0].start if spans else None
 
 DAY = _dt.date(2026, 12, 8)  # a Tuesday
 EVENING = ((19 * 60, 22 * 60),)

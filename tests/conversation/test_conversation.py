@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from run_records import record_files
 from conftest import all_files, plan_body, read_summary, run_dirs
 from people import ScriptedPerson
+from run_records import record_files
 from stub_server import completion, text_reply, tool_call, tool_call_reply
 
 from planner.base.config import Config
@@ -132,7 +132,7 @@ def converse(home: Path, replies: list, lines: list | tuple = (), *, max_calls: 
     # Every scripted reply was asked for (but NEVER, the reply that proves no more calls):
     # a run that stopped early cannot pass unnoticed.
     if not any(reply is NEVER for reply in client.replies):
-        client.assert_all_used()
+        assert client.replies == [], "scripted replies were never used"
     check_conversation(run.requests)
     check_records(run)
     return run

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from run_records import record_files
 from conftest import plan_body, read_summary, run_dirs
+from run_records import record_files
 from stub_server import Reply, StubServer, error_body, text_reply
 from test_conversation import NEAR_MISS_IDS, NEAR_MISSES, ROLES_FIRST, check_conversation, roles
 from test_live import (

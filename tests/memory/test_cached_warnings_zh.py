@@ -11,6 +11,7 @@ from conftest import run_planner
 
 from planner.memory import log as review_log
 
+
 def test_a_skipped_log_line_is_warned_in_chinese_from_the_cache_too(home: Path) -> None:
     reviewed = _dt.datetime.now(_dt.UTC).replace(microsecond=0) - _dt.timedelta(days=3)
     review_log.append(home, [review_log.Review("R1", "N1", None, reviewed, "good", None)])

@@ -73,7 +73,7 @@ def test_fallback_to_cached_tokens_then_to_all_misses() -> None:
 ])
 def test_malformed_usage_is_unknown_never_zero(usage: object) -> None:
     assert costs.split_usage(usage) is None
-    tally = costs.tally_calls([CallEntry(usage=usage)])
+    tally = tally_calls([CallEntry(usage=usage)])
     assert (tally.calls, tally.unknown_calls, tally.cost(PRICES)) == (1, 1, 0.0)
 
 
@@ -96,7 +96,7 @@ def test_the_largest_accepted_count_prices_without_overflow() -> None:
     usage = {"prompt_tokens": 10**15, "completion_tokens": 10**15}
     assert costs.split_usage(usage) == (0, 10**15, 10**15)
     huge = type("P", (), {"input_cache_hit": 1e6, "input_cache_miss": 1e6, "output": 1e6})
-    tally = costs.tally_calls([CallEntry(usage=usage)] * 20_000)
+    tally = tally_calls([CallEntry(usage=usage)] * 20_000)
     # 2e19 miss and 2e19 output tokens at the highest price config accepts: finite
     assert tally.cost(huge) == 4e19
 
@@ -106,12 +106,12 @@ def test_tally_counts_every_call_and_keeps_the_unknown_apart() -> None:
     calls = from_json(summary("x", calls=[
         {"usage": deepseek_usage(1000, 200, 50)}, {"usage": None}, "not a call", {},
     ])).calls
-    tally = costs.tally_calls(calls)
+    tally = tally_calls(calls)
     assert tally.as_dict(PRICES) == {
         "calls": 4, "unknown_calls": 3, "input_cache_hit_tokens": 1000,
         "input_cache_miss_tokens": 200, "output_tokens": 50, "cost": 0.0013,
     }
-    assert costs.tally_calls(()).calls == 0
+    assert tally_calls(()).calls == 0
 
 
 # --- planner costs ------------------------------------------------------------------------------
@@ -237,3 +237,8 @@ def test_human_table_shows_the_known_part_and_what_was_left_out(home: Path) -> N
     assert "1 call(s) have unknown usage" in result.stdout
     assert "Left out: 1 simulated (demo) run(s)." in result.stdout
     assert "Left out: 1 damaged run(s)" in result.stdout
+
+
+def tally_calls(calls) -> costs.Tally:
+    """A summary's call entries tallied as `costs` tallies them (by their usage)."""
+    return costs.tally_usages([call.usage for call in calls])

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from run_records import record_files
 from conftest import (
     PLANNER,
     ROOT,
@@ -32,6 +31,7 @@ from conftest import (
     today,
 )
 from people import saying
+from run_records import record_files
 from stub_server import (
     PLAN,
     Reply,

@@ -16,7 +16,6 @@ from planner.notes.catalog import (
     NotesError,
     listing,
     load_catalog,
-    load_notes,
 )
 
 ZH_TOPICS = ["检索增强生成", "向量数据库", "切分策略", "引用校验", "重排序模型", "提示工程"]
@@ -78,7 +77,6 @@ def test_notes_json_when_no_folder(home: Path) -> None:
     assert catalog.source == "notes.json" and list(catalog) == ["A7"]
     assert catalog.get("A7") == Note("A7", "向量数据库", "索引与召回", ("db",), None)
     assert not catalog.offers_lookups
-    assert load_notes(home) == (Note("A7", "向量数据库", "索引与召回", ("db",)),)
 
 
 def test_the_default_notes_folder_wins_over_notes_json(home: Path) -> None:

@@ -218,7 +218,7 @@ def test_fields_of_the_wrong_type_read_as_nothing_known() -> None:
         {"call": 2, "kind": "from a newer planner"},
         {"call": 3, "kind": "decision", "approved": None, "result": None, "near_misses": []},
     ]
-    tally = costs.tally_calls(odd.calls)
+    tally = tally_calls(odd.calls)
     assert (tally.calls, tally.unknown_calls) == (2, 2)
 
 
@@ -293,7 +293,7 @@ def test_the_outcome_carries_the_runs_own_tally(home: Path) -> None:
     assert outcome.tally is not None
     assert outcome.tally.counts == (2, 1, 0, 500, 40)  # the explanation reported no usage
     recorded = from_json((outcome.folder / "summary.json").read_bytes())
-    assert outcome.tally == costs.tally_calls(recorded.calls)
+    assert outcome.tally == tally_calls(recorded.calls)
 
 
 def test_the_cost_line_never_reads_the_summary_back(home: Path, capsys) -> None:
@@ -305,3 +305,8 @@ def test_the_cost_line_never_reads_the_summary_back(home: Path, capsys) -> None:
     lines = capsys.readouterr().err.splitlines()
     assert re.sub(" [·-] ", " · ", lines[0]) == "2 calls · 1,130 tokens · $0.0002"
     assert lines[1] == f"Records: {folder}"
+
+
+def tally_calls(calls) -> costs.Tally:
+    """A summary's call entries tallied as `costs` tallies them (by their usage)."""
+    return costs.tally_usages([call.usage for call in calls])
