@@ -76,9 +76,6 @@ def _(message: str) -> str:
     return message if _translations is None else _translations.gettext(message)
 
 
-def N_(message: str) -> str:
-    """Mark a line for the catalog where it is defined; `lookup()` translates it where used."""
-    return message
 
 
 def lookup(text: str) -> str:
@@ -134,19 +131,22 @@ def t(template: str, /, **values: object) -> Message:
     return Message(template, values)
 
 
+def N_(message: str) -> Message:
+    """Mark a line for the catalog where it is defined: a program line of its own, said in the
+    person's language by `shown()` (or `lookup()`) where it is used."""
+    return Message(message)
+
+
 def shown(line: str) -> str:
-    """`line` in the person's language: a program line (t()) from its template, a value that is
-    a line of its own translated too; any other text a catalog line, else as it is."""
+    """`line` in the person's language: a program line (t(), N_()) from its template, a value
+    that is a line of its own translated too; any other text is data, shown as it is."""
     if isinstance(line, Lines):
         return "\n".join(shown(part) for part in line.parts)
     if _translations is None or not line:
         return line
     if not isinstance(line, Message):
         line = _recorded.get(line, line)
-    if isinstance(line, Message):
-        translated = _said(line, MAX_DEPTH)
-    else:
-        translated = _translations.gettext(line)
+    translated = _said(line, MAX_DEPTH) if isinstance(line, Message) else line
     # A value that ends in full-width punctuation (`plans/x.json（第 1 次）`) leaves the
     # template's space before the next Chinese word: no space follows `）` in Chinese.
     return _space_after_punctuation().sub("", translated)
