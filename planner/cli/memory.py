@@ -100,10 +100,7 @@ def fit_command(
               "previous": {"log_loss": round(result.old.log_loss, 6),
                            "rmse_bins": round(result.old.rmse_bins, 6)}}
     if adopted:
-        try:
-            memory_file.write_memory(folder, record)
-        except memory_file.MemoryFileError as error:
-            exit_failed(error)  # a write that failed: exit 1, not a damaged file's 2
+        memory_file.write_memory(folder, record)  # a write that fails rises: exit 1
     if as_json:
         ui.print_json({**record, "adopted": adopted, "reason": reason})
         return
@@ -183,10 +180,7 @@ def _reset(folder: Path, as_json: bool) -> None:
               "reset_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace(
                   "+00:00", "Z"),
               "previous": previous}
-    try:
-        memory_file.write_memory(folder, record)
-    except memory_file.MemoryFileError as error:
-        exit_failed(error)  # a write that failed: exit 1, not a damaged file's 2
+    memory_file.write_memory(folder, record)  # a write that fails rises: exit 1
     reason = t("back to FSRS's default parameters")
     if as_json:
         ui.print_json({**record, "adopted": False, "reason": reason})

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.days import usable_time
-from planner.base.errors import UsageError
+from planner.base.errors import Failure, UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 
@@ -32,7 +32,13 @@ MAX_MEMORY_BYTES = 256 * 1024
 
 
 class MemoryFileError(UsageError):
-    """memory.json cannot be read or written; str() is the one line for the person."""
+    """memory.json cannot be read (damaged: exit 2); str() is the one line for the person."""
+
+
+class MemoryWriteError(MemoryFileError, Failure):
+    """memory.json could not be written (exit 1): it is as it was."""
+
+    exit_code = Failure.exit_code
 
 
 class Memory(NamedTuple):
@@ -157,7 +163,7 @@ def write_memory(home: str | os.PathLike[str], data: dict) -> None:
     try:
         storage.write_atomic(path, storage.to_json(data, indent=2))
     except OSError as error:
-        raise MemoryFileError(t("could not write {path} ({reason}); it is as it was", path=path,
+        raise MemoryWriteError(t("could not write {path} ({reason}); it is as it was", path=path,
                                 reason=os_reason(error))) from None
 
 

@@ -116,6 +116,20 @@ def test_fewer_than_50_reviews_say_how_many_more_and_change_nothing(home):
     assert not (home / "memory.json").exists()
 
 
+def test_a_memory_json_that_cannot_be_written_is_exit_1_and_left_as_it_was(home) -> None:
+    # A damaged memory.json is the person's to mend (exit 2); one that cannot be written is a
+    # failure (exit 1): both MemoryFileErrors, each with its own exit code.
+    (home / "memory.json").mkdir()
+    for extra in ((), ("--json",)):
+        reset = run_planner("fit", "--reset", *extra)
+        assert reset.returncode == 1, reset.stderr
+        line = "could not write memory.json (Is a directory); it is as it was"
+        assert reset.stderr == f"Error: {line}\n"
+        if extra:
+            assert json.loads(reset.stdout) == {"error": line, "exit_code": 1}
+    assert (home / "memory.json").is_dir() and list((home / "memory.json").iterdir()) == []
+
+
 def test_reset_returns_to_the_defaults_and_keeps_the_last_fit_under_previous(home, history):
     write_home(home, history)
     assert run_planner("fit").returncode == 0
