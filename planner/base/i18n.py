@@ -125,13 +125,14 @@ class Lines(str):
         return self
 
 
-def t(template: str, /, **values: object) -> Message:
-    """A program line from `template` and `values`: English where it is recorded, sent to the
-    model or written as JSON; `shown()` says it in the person's language where it is printed."""
+def t(template: str, /, **values: object) -> str:
+    """A program line (a `Message`) from `template` and `values`: English where it is recorded,
+    sent to the model or written as JSON; `shown()` says it in the person's language where it is
+    printed. Typed as the str it is, so lines mix with other text freely."""
     return Message(template, values)
 
 
-def N_(message: str) -> Message:
+def N_(message: str) -> str:
     """Mark a line for the catalog where it is defined: a program line of its own, said in the
     person's language by `shown()` (or `lookup()`) where it is used."""
     return Message(message)
