@@ -1,7 +1,6 @@
 """README "中文界面": the catalog covers every marked line and help text, the language choice, the
 edge."""
 
-import ast
 import gettext
 import importlib.util
 from pathlib import Path
@@ -15,73 +14,28 @@ PARTS = ROOT / "po" / "zh"
 # Typer's and Click's own messages: Typer marks some with its own `_` (planner gives it `lookup`),
 # and planner/cli/click_words.py reads Click's finished sentences by their forms.
 OUTSIDE_PARTS = {"click.po"}
-MARKERS = {"_": 1, "t": 1, "N_": 1}
 
 
-def _build_module():
-    spec = importlib.util.spec_from_file_location("po_build", ROOT / "po" / "build.py")
+def _po_module(name: str):
+    spec = importlib.util.spec_from_file_location(f"po_{name}", ROOT / "po" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _build_module():
+    return _po_module("build")
+
+
+# The extraction the catalog is checked against is po/extract.py's own.
+_extract = _po_module("extract")
+marked_messages, help_texts = _extract.marked_messages, _extract.help_texts
 
 
 @pytest.fixture(scope="module")
 def catalog():
     """The merged catalog of every po/zh part, as Babel reads it."""
     return _build_module().merged()
-
-
-def marked_messages() -> tuple[dict[str, str], list[str]]:
-    """Every string planner marks with _(), t() or N_(), with where it is; and the calls
-    whose message is not a literal (they cannot be translated)."""
-    found: dict[str, str] = {}
-    problems = []
-    for path in sorted((ROOT / "planner").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            name = node.func.id if isinstance(node.func, ast.Name) else \
-                node.func.attr if isinstance(node.func, ast.Attribute) else None
-            if name not in MARKERS or path.name == "i18n.py":
-                continue
-            where = f"{path.relative_to(ROOT)}:{node.lineno}"
-            arguments = node.args[:MARKERS[name]]
-            if len(arguments) < MARKERS[name] or not all(
-                    isinstance(argument, ast.Constant) and isinstance(argument.value, str)
-                    for argument in arguments):
-                problems.append(f"{where}: {name}() needs literal text, not an expression")
-                continue
-            for argument in arguments:
-                found.setdefault(argument.value, where)
-    return found, problems
-
-
-def help_texts() -> dict[str, str]:
-    """Every help text of every command and option, as Typer hands them to Click."""
-    import typer
-
-    from planner.cli import app as cli
-
-    command = typer.main.get_command(cli.app)
-    texts: dict[str, str] = {}
-    stack = [(command, "planner")]
-    while stack:
-        current, path = stack.pop()
-        for attribute in ("help", "short_help", "epilog"):
-            text = getattr(current, attribute, None)
-            if text:
-                texts.setdefault(text, f"{path} ({attribute})")
-        for parameter in current.params:
-            if getattr(parameter, "help", None):
-                texts.setdefault(parameter.help, f"{path} {parameter.name}")
-        for name, sub in getattr(current, "commands", {}).items():
-            stack.append((sub, f"{path} {name}"))
-    # Typer's and Click's own words around them.
-    for word in ("Options", "Commands", "Arguments", "required", "default: {default}",
-                 "env var: {var}", "Show this message and exit."):
-        texts.setdefault(word, "typer")
-    return texts
 
 
 def test_every_marked_message_is_a_literal():
@@ -110,9 +64,9 @@ def test_translations_keep_their_placeholders(catalog):
     assert wrong == []
 
 
-def test_templates_can_be_matched_back(catalog):
-    """A t() line is translated by matching it: two placeholders must never touch, and a line
-    must not be only a placeholder."""
+def test_templates_have_words_of_their_own(catalog):
+    """A template says something of its own: not a lone placeholder, and no two placeholders
+    touching (a translator could not tell where one ends)."""
     bad = [message.id for message in catalog
            if isinstance(message.id, str) and message.id
            and ("{{" in message.id or "}{" in message.id
@@ -246,3 +200,23 @@ def test_clicks_own_sentences_are_read_by_their_forms():
 def placeholders(text: str) -> list[str]:
     """The placeholder names in `text`, sorted (a translation must keep the source's)."""
     return sorted(set(i18n.PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))))
+
+
+def test_the_catalog_is_extracted_from_the_source(tmp_path):
+    """README "中文界面": po/extract.py writes every marked line with where it is written."""
+    import subprocess
+    import sys
+
+    from babel.messages.pofile import read_po
+
+    target = tmp_path / "planner.pot"
+    done = subprocess.run([sys.executable, str(ROOT / "po" / "extract.py"), str(target)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    with target.open("rb") as stream:
+        extracted = {message.id: message.locations for message in read_po(stream) if message.id}
+    found, _problems = marked_messages()
+    assert set(found) <= set(extracted)
+    assert extracted["{log} line {number} cannot be read ({reason}); skipped"] == \
+        [("planner/memory/log.py", int(found["{log} line {number} cannot be read ({reason}); "
+                                           "skipped"].split(":")[1]))]
