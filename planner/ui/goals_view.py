@@ -57,8 +57,8 @@ def _goal(report: dict, retention: float, today: _dt.date) -> None:
     missing = report["not_ready"]
     if missing:
         named = _(", ").join(
-            _("{note} {percent}%").format(note=inert_line(item["id"]),
-                                          percent=round(item["recall"] * 100))
+            # A no-break space: a note and its recall stay on one line (N3 69%).
+            f"{inert_line(item['id'])}\u00a0{round(item['recall'] * 100)}%"
             for item in missing[:MAX_NAMED])
         if len(missing) > MAX_NAMED:
             named += _(" and {count} more").format(count=len(missing) - MAX_NAMED)

@@ -68,8 +68,8 @@ def _outlook_rows(outlook: GoalOutlook) -> list[tuple[str, str, str]]:
         percent=round(outlook.retention * 100), without=outlook.ready_without), "bold"))
     if outlook.not_ready:
         rows.append(("", _("not ready: {notes}").format(notes=_named([
-            _("{note} {percent}%").format(note=note, percent=round(recall * 100))
-            for note, recall in outlook.not_ready])), WARN))
+            # A no-break space: a note and its recall stay on one line (N3 69%).
+            f"{note}\u00a0{round(recall * 100)}%" for note, recall in outlook.not_ready])), WARN))
     return rows
 
 

@@ -224,3 +224,27 @@ def test_a_schedule_mark_is_never_split_at_any_width() -> None:
             line = "N1  RAG 的基本流程  (notes/第三章/检索.md) " + "x" * (width % 17) + "  " + mark
             assert any(mark in shown for shown in wrap_plain(line, width, 0).split("\n")), \
                 (mark, width)
+
+
+def test_a_note_and_its_recall_stay_on_one_line(monkeypatch) -> None:
+    """`N3 69%` is never parted at the end of a line (goals, and the SAVE screen alike)."""
+    import io
+
+    from rich.console import Console
+
+    from planner.ui import goals_view
+
+    for pad in range(12):  # a first ID of each length moves every break by one column
+        screen = io.StringIO()
+        monkeypatch.setattr(goals_view, "out", Console(file=screen, width=80, no_color=True))
+        ids = ["X" * pad + "A1", *(f"N{number}" for number in range(2, 11))]
+        goals_view.goals_report([{
+            "name": "Exam", "date": "2027-01-08", "past": False, "notes": 15,
+            "sessions": {"planned": 3, "minutes_planned": 90, "done": 0, "minutes_done": 0},
+            "ready": {"with_plans": 3, "without_plans": 0},
+            "not_ready": [{"id": note, "recall": 0.69} for note in ids]}], [0.9],
+            _dt.date(2026, 12, 4))
+        shown = screen.getvalue()
+        assert all(f"{note}\u00a069%" in shown for note in ids), shown
+        for line in shown.splitlines():
+            assert not re.search(r"(A1|N[0-9]+)$", line.rstrip()), line  # an ID left alone
