@@ -128,12 +128,29 @@ def translate_commands(command) -> None:
         for parameter in parameters:
             if getattr(parameter, "help", None):
                 parameter.help = lookup(parameter.help)
+            if parameter.name == "install_completion":
+                parameter.callback = _install_completion
             _translate_metavar(parameter, context, lookup)
         if getattr(current, "options_metavar", None):
             current.options_metavar = lookup(current.options_metavar)
         if getattr(current, "subcommand_metavar", None):
             current.subcommand_metavar = lookup(current.subcommand_metavar)
         stack.extend(getattr(current, "commands", {}).values())
+
+
+def _install_completion(ctx, param, value):
+    """Typer's --install-completion, its two lines in the person's language."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer._completion_shared import install
+
+    from planner import ui
+    from planner.base.i18n import t
+
+    shell, path = install(shell=value if isinstance(value, str) else None)
+    ui.info(t("{shell} completion installed in {path}", shell=shell, path=path))
+    ui.info(t("Completion will take effect once you restart the terminal"))
+    raise typer.Exit(0)
 
 
 def _plain_extras(click, _) -> None:

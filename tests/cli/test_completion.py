@@ -103,3 +103,12 @@ def test_install_completion_writes_into_the_persons_bash_setup(home: Path) -> No
     script = user / ".bash_completions" / "planner.sh"
     assert "_PLANNER_COMPLETE=complete_bash" in script.read_text()
     assert str(script) in (user / ".bashrc").read_text()
+
+
+def test_install_completion_says_so_in_chinese(home: Path) -> None:
+    env = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1", "LANGUAGE": "zh_CN"}
+    result = run_planner("--install-completion", "bash", env=env)
+    assert result.returncode == 0, result.stderr
+    script = Path(os.environ["HOME"]) / ".bash_completions" / "planner.sh"
+    assert result.stdout == f"已为 bash 安装补全：{script}\n重新打开终端后补全生效\n"
+    assert "_PLANNER_COMPLETE=complete_bash" in script.read_text()
