@@ -313,7 +313,7 @@ def _preset(name: object, source: str) -> dict:
 
 def _extra_body(value: object, source: str) -> dict:
     if not isinstance(value, dict):
-        # {} as a value: a template holds no literal braces (they could not be matched back).
+        # {} as a value: a template holds no literal braces (a translator sees only placeholders).
         raise ConfigError(t("{source}: key 'extra_body' must be an object (use {empty} for none)",
                             source=source, empty="{}"))
     for key in value:

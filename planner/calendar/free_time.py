@@ -106,9 +106,8 @@ def _outside_hours(start: _dt.datetime, end: _dt.datetime,
 
 
 def _hours(windows: Sequence[Window]) -> str:
-    """Windows as "19:00–22:00, 06:30–07:30"."""
-    # No spaces: the screen translates a line by matching it back to its template, and a value
-    # without spaces is taken as a value, never as a line of its own (planner.base.i18n).
+    """Windows as "19:00–22:00,06:30–07:30" (no spaces: the words the model has always been
+    sent)."""
     return ",".join(f"{clock(first)}–{clock(last) if last < 24 * 60 else '24:00'}"
                      for first, last in windows)
 
