@@ -151,6 +151,7 @@ JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print stable machine-readable JSON on stdout.")
 ]
 
+
 def pick_run(folder: Path, wanted: str) -> str:
     """The run ID that `last`, -N, an ID or a unique start of one names; else exit 2."""
     from planner.records import history
@@ -160,23 +161,20 @@ def pick_run(folder: Path, wanted: str) -> str:
         # ignore_unknown_options lets any dash word through; only -N is a run.
         exit_usage(t("no such option: {option} (planner show -h lists the options)",
                  option=wanted))
-    try:
-        if wanted == "last" or back is not None:
-            number = 1 if back is None else int(back)
-            names = history.run_ids(folder)
-            if number == 0:
-                exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
-            if not names:
-                exit_usage(t("no runs in {folder} yet; planner --demo makes one",
-                         folder=records_label(folder)))
-            if number > len(names):
-                exit_usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
-                         count=len(names), folder=records_label(folder)))
-            return names[number - 1]
-        # A RunNotFound rises: it is a UsageError, said as every other (exit 2).
-        return history.find_run(folder, wanted)
-    except history.HistoryError as error:
-        exit_history_failed(error)
+    if wanted == "last" or back is not None:
+        number = 1 if back is None else int(back)
+        names = history.run_ids(folder)
+        if number == 0:
+            exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
+        if not names:
+            exit_usage(t("no runs in {folder} yet; planner --demo makes one",
+                     folder=records_label(folder)))
+        if number > len(names):
+            exit_usage(t("there are only {count} run(s) in {folder}; -{count} is the oldest",
+                     count=len(names), folder=records_label(folder)))
+        return names[number - 1]
+    # A RunNotFound or HistoryError rises, said as every failure is (exit 2 or 1).
+    return history.find_run(folder, wanted)
 
 
 def records_label(home: Path) -> str:
@@ -184,11 +182,6 @@ def records_label(home: Path) -> str:
     from planner.records.run_record import RECORDS_DIR
 
     return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
-
-
-def exit_history_failed(error: Exception) -> NoReturn:
-    ui.error(t("{error}; check the folder's permissions", error=error))
-    raise typer.Exit(status.EXIT_FAILED)
 
 
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read

@@ -12,7 +12,6 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     complete_run,
-    exit_history_failed,
     open_workspace,
     pick_run,
     records_label,
@@ -53,10 +52,7 @@ def runs_command(
 
     workspace = open_workspace(ctx, home, config_path)
     folder, prices = workspace.home, workspace.config().prices
-    try:
-        rows, total = history.list_runs(folder, _limit(limit, as_json))
-    except history.HistoryError as error:
-        exit_history_failed(error)
+    rows, total = history.list_runs(folder, _limit(limit, as_json))
     if as_json:
         ui.print_json_lines([row.to_json(prices) for row in rows])
     else:
@@ -106,10 +102,7 @@ def costs_command(
 
     workspace = open_workspace(ctx, home, config_path)
     folder, prices = workspace.home, workspace.config().prices
-    try:
-        report = history.cost_report(folder)
-    except history.HistoryError as error:
-        exit_history_failed(error)
+    report = history.cost_report(folder)
     shown = _limit(limit, as_json)
     damaged = report.damaged
     if as_json:

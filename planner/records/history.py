@@ -44,7 +44,7 @@ LINKED_FOLDER = t("run folder is a symbolic link (not followed)")
 
 
 class HistoryError(Failure):
-    """tool-records/ exists but cannot be listed; one line for the person."""
+    """tool-records/ exists but cannot be listed; one line for the person (exit 1)."""
 
 
 class RunNotFound(UsageError, LookupError):
@@ -78,8 +78,8 @@ def _scan(home: HomePath) -> tuple[list[str], frozenset[str]]:
     except FileNotFoundError:
         return [], frozenset()
     except OSError as error:
-        raise HistoryError(t("cannot list {folder} ({reason})", folder=folder,
-                             reason=os_reason(error))) from None
+        raise HistoryError(t("{error}; check the folder's permissions", error=t(
+            "cannot list {folder} ({reason})", folder=folder, reason=os_reason(error)))) from None
     names.sort(reverse=True)
     return names, frozenset(links)
 

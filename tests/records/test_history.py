@@ -220,11 +220,12 @@ def test_no_records_is_an_empty_list(home: Path, tmp_path: Path) -> None:
 
 def test_tool_records_that_is_not_a_folder_is_one_clear_error(home: Path) -> None:
     (home / "tool-records").write_text("oops")
-    for command in ("runs", "costs"):
+    for command in ("runs", "costs", "show"):
         result = invoke(command, "--json")
         assert result.exit_code == 1
         assert result.stdout == ""
         assert result.stderr.startswith("Error: cannot list") and "\n" == result.stderr[-1]
+        assert result.stderr.endswith("(Not a directory); check the folder's permissions\n")
         assert result.stderr.count("\n") == 1
 
 
