@@ -18,6 +18,6 @@ def minutes_by_day(home: str | os.PathLike[str], today: _dt.date,
         return {}
     planned: dict[str, int] = {}
     for row in rows:
-        if row["problem"] is None and not row["dropped"]:
-            planned[row["date"]] = planned.get(row["date"], 0) + row["minutes"]
+        if row.problem is None and not row.dropped:
+            planned[row.date] = planned.get(row.date, 0) + row.minutes
     return planned

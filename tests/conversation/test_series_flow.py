@@ -63,13 +63,13 @@ def single(offset: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
     return ReviewPlan("RAG基础复习", tuple(note_ids), day(offset), minutes)
 
 
-def listing(home: Path, include_past: bool = True) -> list[dict]:
+def listing(home: Path, include_past: bool = True) -> list[plans.PlanRow]:
     """The listing `planner plans` shows: marked by the review log, read quietly."""
     return plans.list_plans(home, False, include_past, today(), marking.quiet_marks(home))
 
 
-def sessions(rows: list[dict]) -> list[tuple]:
-    return [(row["run_id"], row["session"], row["date"], row["done"], row["dropped"])
+def sessions(rows: list[plans.PlanRow]) -> list[tuple]:
+    return [(row.run_id, row.session, row.date, row.done, row.dropped)
             for row in rows]
 
 
@@ -92,10 +92,10 @@ def test_each_session_is_a_row_of_its_own_in_date_order(home: Path) -> None:
     assert sessions(rows) == [
         (RUN, 2, day(3), False, False), ("r-single", None, day(5), False, False),
         (RUN, 3, day(10), False, False), (RUN, 1, day(-2), False, False)]
-    assert all(row["file"] == f"plans/{RUN}.json" for row in rows if row["run_id"] == RUN)
+    assert all(row.file == f"plans/{RUN}.json" for row in rows if row.run_id == RUN)
     assert [plans.row_ref(row) for row in rows] == [f"{RUN}#2", "r-single", f"{RUN}#3",
                                                     f"{RUN}#1"]
-    assert list(rows[0]) == list(plans.ROW_KEYS)
+    assert list(rows[0].to_json()) == list(plans.ROW_KEYS)
     # Past sessions are left out like past plans.
     assert sessions(listing(home, include_past=False)) == sessions(rows)[:3]
 
@@ -116,8 +116,8 @@ def test_a_damaged_series_file_is_listed_with_the_rule_it_breaks(home: Path, dat
     data["plan"]["dates"] = dates
     path.write_text(json.dumps(data))
     [row] = listing(home)
-    assert row == {**dict.fromkeys(plans.ROW_KEYS), "file": f"plans/{RUN}.json",
-                   "problem": problem}
+    assert row.to_json() == {**dict.fromkeys(plans.ROW_KEYS), "file": f"plans/{RUN}.json",
+                             "problem": problem}
 
 
 def test_a_version_2_file_with_dates_is_refused(home: Path) -> None:
@@ -126,7 +126,7 @@ def test_a_version_2_file_with_dates_is_refused(home: Path) -> None:
     data["version"] = 2
     path.write_text(json.dumps(data))
     [row] = listing(home)
-    assert row["problem"] == "plan: has no 'date'"
+    assert row.problem == "plan: has no 'date'"
 
 
 # --- done and dropped, from the review log --------------------------------------------------------
@@ -143,26 +143,26 @@ def test_reviews_mark_their_plan_or_session_done_and_an_undo_takes_it_back(home:
         (RUN, 1, day(1), False, False), ("r-single", None, day(2), False, False),
         (RUN, 2, day(3), True, False), (RUN, 3, day(7), False, False)]
     reviews.record_reviews(home, ["N1"], "good", run_id="r-single")
-    assert [row["done"] for row in listing(home)] == [False, True, True, False]
+    assert [row.done for row in listing(home)] == [False, True, True, False]
 
 
 def test_a_dropped_plan_is_marked_in_every_session_and_can_come_back(home: Path) -> None:
     save(home, RUN, series(1, 3))
     save(home, "r-single", single(2))
     reviews.record_drop(home, RUN)
-    assert [(row["session"], row["dropped"]) for row in listing(home)] == [
+    assert [(row.session, row.dropped) for row in listing(home)] == [
         (1, True), (None, False), (2, True)]
     reviews.record_drop_undo(home, RUN)
-    assert not any(row["dropped"] for row in listing(home))
+    assert not any(row.dropped for row in listing(home))
 
 
 def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) -> None:
     save(home, RUN, series(1, 3))
     marks = plans.Marks(done=frozenset({f"{RUN}#1"}), dropped=frozenset({RUN}))
     rows = plans.list_plans(home, False, True, today(), marks)
-    assert [(row["done"], row["dropped"]) for row in rows] == [(True, True), (False, True)]
+    assert [(row.done, row.dropped) for row in rows] == [(True, True), (False, True)]
     reviews.log_path(home).mkdir()  # a folder where the log should be: cannot be read
-    assert [(row["done"], row["dropped"]) for row in listing(home)] == [(False, False)] * 2
+    assert [(row.done, row.dropped) for row in listing(home)] == [(False, False)] * 2
     with pytest.raises(reviews.ReviewLogError):
         marking.read_marks(home)
 
@@ -302,11 +302,11 @@ def test_one_save_saves_the_whole_series_as_one_version_3_file(home: Path) -> No
     assert run.outcome.plan == ReviewSeries("RAG 间隔复习", ("N1", "N2"),
                                             tuple(SERIES["dates"]), 20)
     rows = listing_at(home, FLOW_TODAY)
-    assert [(row["session"], row["date"]) for row in rows] == [
+    assert [(row.session, row.date) for row in rows] == [
         (1, "2026-10-02"), (2, "2026-10-05"), (3, "2026-10-12")]
 
 
-def listing_at(home: Path, today: _dt.date) -> list[dict]:
+def listing_at(home: Path, today: _dt.date) -> list[plans.PlanRow]:
     return plans.list_plans(home, False, True, today)
 
 

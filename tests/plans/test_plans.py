@@ -66,12 +66,12 @@ def v2(**changes: object) -> dict:
     return data
 
 
-def listing(home: Path, include_past: bool = True, demo: bool = False) -> list[dict]:
+def listing(home: Path, include_past: bool = True, demo: bool = False) -> list[plans.PlanRow]:
     return plans.list_plans(home, demo, include_past, today())
 
 
 def problems(home: Path) -> dict[str, str]:
-    return {row["file"]: row["problem"] for row in listing(home) if row["problem"]}
+    return {row.file: row.problem for row in listing(home) if row.problem}
 
 
 # --- the version-2 file ---------------------------------------------------------------------
@@ -96,8 +96,8 @@ def test_plan_file_content_is_indented_utf8_json_with_the_spec_keys(home: Path) 
 def test_a_written_plan_reads_back_as_a_row_with_the_json_keys(home: Path) -> None:
     save(home, "20261130T100000000000Z-aaaaaa", 8, simulated=False)
     [row] = listing(home)
-    assert list(row) == list(plans.ROW_KEYS)
-    assert row == {
+    assert list(row.to_json()) == list(plans.ROW_KEYS)
+    assert row.to_json() == {
         "file": "plans/20261130T100000000000Z-aaaaaa.json",
         "run_id": "20261130T100000000000Z-aaaaaa", "date": day(8), "minutes": 20,
         "title": "RAG基础复习", "note_ids": ["N1", "N2"],
@@ -112,10 +112,10 @@ def test_version_1_files_stay_readable(home: Path) -> None:
         "simulated": True,
         "plan": {"title": "RAG基础复习", "note_ids": ["N1", "N2"], "date": day(2), "minutes": 20}})
     [row] = listing(home)
-    assert row["problem"] is None
-    assert row["run_id"] == "20261001T000000000000Z-0a0b0c"  # the file's name: v1 has no run_id
-    assert row["notes"] == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
-    assert row["simulated"] is True and row["minutes"] == 20
+    assert row.problem is None
+    assert row.run_id == "20261001T000000000000Z-0a0b0c"  # the file's name: v1 has no run_id
+    assert row.notes == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
+    assert row.simulated is True and row.minutes == 20
 
 
 # --- order ----------------------------------------------------------------------------------
@@ -129,17 +129,17 @@ def test_upcoming_first_from_today_then_past_newest_first_then_problems(home: Pa
     write(home, "a-broken.json", b"{")
     save(home, "r-e", 1)
     rows = listing(home)
-    assert [row["run_id"] for row in rows] == ["r-c", "r-e", "r-a", "r-b", "r-d", None]
-    assert rows[-1]["file"] == "plans/a-broken.json"
+    assert [row.run_id for row in rows] == ["r-c", "r-e", "r-a", "r-b", "r-d", None]
+    assert rows[-1].file == "plans/a-broken.json"
     upcoming = listing(home, include_past=False)
-    assert [row["run_id"] for row in upcoming] == ["r-c", "r-e", "r-a", None]
+    assert [row.run_id for row in upcoming] == ["r-c", "r-e", "r-a", None]
 
 
 def test_demo_plans_are_read_from_demo_plans(home: Path) -> None:
     save(home, "live-1", 2)
     save(home, "demo-1", 2, folder="demo-plans", simulated=True)
-    assert [row["file"] for row in listing(home, demo=True)] == ["demo-plans/demo-1.json"]
-    assert [row["file"] for row in listing(home)] == ["plans/live-1.json"]
+    assert [row.file for row in listing(home, demo=True)] == ["demo-plans/demo-1.json"]
+    assert [row.file for row in listing(home)] == ["plans/live-1.json"]
 
 
 def test_dot_files_and_other_names_are_not_plans(home: Path) -> None:
@@ -147,7 +147,7 @@ def test_dot_files_and_other_names_are_not_plans(home: Path) -> None:
     write(home, ".gitkeep", b"")
     write(home, ".r1.json.swp", b"x")
     write(home, "notes.txt", b"x")
-    assert [row["file"] for row in listing(home)] == ["plans/r1.json"]
+    assert [row.file for row in listing(home)] == ["plans/r1.json"]
 
 
 def test_no_plans_folder_is_an_empty_list(home: Path) -> None:
@@ -165,7 +165,7 @@ def test_a_link_to_a_plan_outside_the_home_is_listed_never_read(home: Path, tmp_
     (home / "plans" / "linked.json").symlink_to(outside)
     (home / "plans" / "dangling.json").symlink_to(tmp_path / "nothing-here.json")
     rows = listing(home)
-    assert all(row["run_id"] is None for row in rows)  # the outside plan was never read
+    assert all(row.run_id is None for row in rows)  # the outside plan was never read
     assert problems(home) == {
         "plans/dangling.json": "is a symbolic link, which is not followed here",
         "plans/linked.json": "is a symbolic link, which is not followed here",
@@ -271,9 +271,9 @@ def test_damaged_files_are_listed_with_the_rule_they_break(home: Path, content: 
     save(home, "good", 1)
     write(home, "bad.json", content)
     rows = listing(home)
-    assert [row["file"] for row in rows] == ["plans/good.json", "plans/bad.json"]
-    assert rows[1] == {**dict.fromkeys(plans.ROW_KEYS), "file": "plans/bad.json",
-                       "problem": problem}
+    assert [row.file for row in rows] == ["plans/good.json", "plans/bad.json"]
+    assert rows[1].to_json() == {**dict.fromkeys(plans.ROW_KEYS), "file": "plans/bad.json",
+                                 "problem": problem}
 
 
 def test_full_width_spaces_inside_a_title_are_fine(home: Path) -> None:
@@ -285,7 +285,7 @@ def test_a_copied_plan_file_keeps_its_run_id_and_is_named_as_a_copy(home: Path) 
     original = save(home, "20261130T100000000000Z-aaaaaa", 4)
     (home / "plans" / "zz copy.json").write_bytes(original.read_bytes())
     rows = listing(home)
-    assert [row["problem"] for row in rows] == [
+    assert [row.problem for row in rows] == [
         None, "has the same run_id as plans/20261130T100000000000Z-aaaaaa.json (a copy?)"]
 
 
@@ -295,8 +295,8 @@ def test_a_file_name_that_is_not_utf8_is_listed_printably(home: Path) -> None:
     with open(name, "wb") as file:
         file.write(json.dumps(v2()).encode())
     [row] = listing(home)
-    assert row["file"] == "plans/bad-\\xff.json"
-    assert row["problem"] == "its name is not valid UTF-8"
+    assert row.file == "plans/bad-\\xff.json"
+    assert row.problem == "its name is not valid UTF-8"
     json.dumps(row, ensure_ascii=False).encode("utf-8")  # printable as UTF-8 JSON
 
 
