@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from pathlib import Path
 
-import pexpect
 import pytest
-from conftest import PLANNER, ROOT, run_planner, snapshot
+from conftest import ROOT, run_planner, snapshot
+from terminal import answer, expect_words, finish, spawn
 from test_chinese_screens import screen_lines
 from test_walkthrough_zh import problems
 
@@ -60,57 +59,22 @@ def machine(tmp_path: Path, home: Path) -> dict[str, Path]:
             "personal": synced / "personal", "vault": vault, "exam": exam, "home": home}
 
 
+def start(home: Path, store: Path, language: str = "en"):
+    """planner init in an 80-column pseudo-terminal; the child and what it showed."""
+    return spawn("init", home=home, env=environment(store, language))
+
+
+def screen_of(seen: list[str]) -> str:
+    """What the terminal shows, line by line."""
+    return "\n".join(screen_lines("".join(seen)))
+
+
 def environment(store: Path, language: str) -> dict[str, str]:
     env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring_backends.FileKeyring",
            "PLANNER_TEST_KEYRING": str(store), "PYTHONPATH": str(ROOT / "tests"),
            "LANGUAGE": language, "COLUMNS": "80", "TERM": "xterm"}
     env.pop("XDG_CONFIG_HOME", None)  # khal and vdirsyncer are found under HOME/.config
     return env
-
-
-class Session:
-    """planner init in an 80-column pseudo-terminal: each answer typed after its question."""
-
-    def __init__(self, home: Path, store: Path, language: str = "en") -> None:
-        self.seen: list[str] = []
-        seen = self.seen
-
-        class Log:
-            def write(self, text: str) -> None:
-                seen.append(text)
-
-            def flush(self) -> None:
-                pass
-
-        self.child = pexpect.spawn(PLANNER, ["init"], cwd=str(home), encoding="utf-8",
-                                   env=environment(store, language), timeout=30,
-                                   dimensions=(50, 80))
-        self.child.logfile_read = Log()
-
-    def answer(self, question: str, typed: str) -> None:
-        self.child.expect_exact(question)
-        # The line editor shows its cursor once it reads; a person types after seeing the
-        # question, never within the same instant.
-        try:
-            self.child.expect_exact("\x1b[?25h", timeout=0.5)
-        except pexpect.TIMEOUT:
-            pass  # the hidden key prompt shows no cursor
-        time.sleep(0.25)
-        self.child.sendline(typed)
-
-    def refused(self, because: str) -> None:
-        """The last answer was named as not used, with the loader's reason (however the
-        line was wrapped at 80 columns)."""
-        self.child.expect(r"\s+".join(re.escape(word) for word in because.split()))
-
-    def finish(self) -> int:
-        self.child.expect(pexpect.EOF)
-        self.child.close()
-        return self.child.exitstatus
-
-    @property
-    def screen(self) -> str:
-        return "\n".join(screen_lines("".join(self.seen)))
 
 
 def stored(store: Path) -> dict[str, str]:
@@ -142,37 +106,37 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     old = b'{"language": "en", "max_tokens": 2000}\n'
     (home / "config.json").write_bytes(old)
     store = tmp_path / "keyring.json"
-    init = Session(home, store)
-    init.answer("Language: auto (the system's), en or zh [en] ", "")
-    init.answer("Provider (none: give the server's base_url yourself) [deepseek] ", "opneai")
-    init.refused("Not used: config.json: key 'provider' must be one of deepseek, openai")
-    init.answer("[deepseek] ", "openai")
-    init.answer("Model [gpt-6-luna] ", "")
-    init.answer("Key [OPENAI_API_KEY] ", "keyring")
-    init.answer("Key for openai (input hidden): ", SECRET)
-    init.answer("Notes folder [none] ", str(tmp_path / "no-such-vault"))
+    init, seen = start(home, store)
+    answer(init, "Language: auto (the system's), en or zh [en] ", "")
+    answer(init, "Provider (none: give the server's base_url yourself) [deepseek] ", "opneai")
+    expect_words(init, "Not used: config.json: key 'provider' must be one of deepseek, openai")
+    answer(init, "[deepseek] ", "openai")
+    answer(init, "Model [gpt-6-luna] ", "")
+    answer(init, "Key [OPENAI_API_KEY] ", "keyring")
+    answer(init, "Key for openai (input hidden): ", SECRET)
+    answer(init, "Notes folder [none] ", str(tmp_path / "no-such-vault"))
     # A long temporary path is cut in the line (what you wrote comes back short); its end stays.
-    init.refused("no-such-vault is not a folder")
-    init.answer("Notes folder [none] ", str(machine["vault"]))
-    init.child.expect_exact("An Obsidian vault")
-    init.answer("Study hours [daily 19:00-22:00] ", "19:00-25:00")
-    init.refused("key 'study_hours' \"daily\" holds '19:00-25:00'")
-    init.answer("Study hours [daily 19:00-22:00] ", "mon 18:00-20:00; daily 19:00-21:30")
-    init.answer("no limit) [none] ", "700")
-    init.refused("key 'daily_minutes' must be a whole number from 5 to 600")
-    init.answer("no limit) [none] ", "90")
-    init.child.expect_exact("Calendars found on this computer:")
-    init.answer("Busy calendars [none] ", f"1 {machine['exam']}")
+    expect_words(init, "no-such-vault is not a folder")
+    answer(init, "Notes folder [none] ", str(machine["vault"]))
+    init.expect_exact("An Obsidian vault")
+    answer(init, "Study hours [daily 19:00-22:00] ", "19:00-25:00")
+    expect_words(init, "key 'study_hours' \"daily\" holds '19:00-25:00'")
+    answer(init, "Study hours [daily 19:00-22:00] ", "mon 18:00-20:00; daily 19:00-21:30")
+    answer(init, "no limit) [none] ", "700")
+    expect_words(init, "key 'daily_minutes' must be a whole number from 5 to 600")
+    answer(init, "no limit) [none] ", "90")
+    init.expect_exact("Calendars found on this computer:")
+    answer(init, "Busy calendars [none] ", f"1 {machine['exam']}")
     goal = None
     if GOALS:
         goal = {"name": "JLPT N2", "date": "2027-07-04", "notes": ["N1", "tag:jlpt"],
                 "retention": 0.9}
-        init.answer("Goal name ", "JLPT N2")
-        init.answer("Goal date (YYYY-MM-DD) ", "2027-07-04")
-        init.answer("separated by spaces ", "N1 tag:jlpt")
-    init.answer(SAVE_PROMPT, "SAVE")
-    assert init.finish() == 0
-    screen = " ".join(init.screen.split())
+        answer(init, "Goal name ", "JLPT N2")
+        answer(init, "Goal date (YYYY-MM-DD) ", "2027-07-04")
+        answer(init, "separated by spaces ", "N1 tag:jlpt")
+    answer(init, SAVE_PROMPT, "SAVE")
+    assert finish(init) == 0
+    screen = " ".join(screen_of(seen).split())
     assert ("Calendars found on this computer: 1. classes (khal: ~/.calendars/classes) "
             "2. work (khal: ~/.calendars/work) 3. fastmail_local/personal (vdirsyncer: "
             "~/.local/share/vdirsyncer/fastmail/personal)") in screen
@@ -190,7 +154,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     assert sorted(path.name for path in home.iterdir()) == ["config.json", backup.name]
     assert f"Written: config.json (the old one is kept as {backup.name})" in screen
     assert stored(store) == {"openai": SECRET}
-    assert SECRET not in "".join(init.seen)
+    assert SECRET not in "".join(seen)
     assert all(SECRET.encode() not in path.read_bytes() for path in home.iterdir())
     # What was written is a config every command loads.
     where = run_planner("where", cwd=home)
@@ -203,32 +167,32 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
                                                                   tmp_path: Path) -> None:
     home = machine["home"]
     store = tmp_path / "keyring.json"
-    init = Session(home, store, "zh_CN")
-    init.answer("语言：auto（跟随系统）、en 或 zh [auto] ", "zh")
-    init.answer("服务商（none：自己填写服务器的 base_url） [deepseek] ", "ollama")
-    init.answer("[qwen3:8b] ", "")
-    init.child.expect_exact("不需要密钥")
-    init.answer("笔记文件夹 [none] ", "")
-    init.answer("学习时间 [daily 19:00-22:00] ", "")
-    init.answer("不限） [none] ", "")
-    init.answer("忙碌日历 [none] ", "3")
+    init, seen = start(home, store, "zh_CN")
+    answer(init, "语言：auto（跟随系统）、en 或 zh [auto] ", "zh")
+    answer(init, "服务商（none：自己填写服务器的 base_url） [deepseek] ", "ollama")
+    answer(init, "[qwen3:8b] ", "")
+    init.expect_exact("不需要密钥")
+    answer(init, "笔记文件夹 [none] ", "")
+    answer(init, "学习时间 [daily 19:00-22:00] ", "")
+    answer(init, "不限） [none] ", "")
+    answer(init, "忙碌日历 [none] ", "3")
     if GOALS:
-        init.answer("目标名称 ", "")
-    init.answer(ZH_SAVE_PROMPT, "保存")
+        answer(init, "目标名称 ", "")
+    answer(init, ZH_SAVE_PROMPT, "保存")
     # A near miss is named and asked once more (the prompt wraps at 80 columns).
-    init.refused("你输入的是“保存”；只有大写 SAVE 才会保存。")
-    init.child.expect(r"\s*".join(re.escape(char) for char in ZH_SAVE_PROMPT))
-    init.child.sendline("SAVE")
-    assert init.finish() == 0
+    expect_words(init, "你输入的是“保存”；只有大写 SAVE 才会保存。")
+    init.expect(r"\s*".join(re.escape(char) for char in ZH_SAVE_PROMPT))
+    init.sendline("SAVE")
+    assert finish(init) == 0
     assert json.loads((home / "config.json").read_text(encoding="utf-8")) == {
         "language": "zh", "provider": "ollama",
         "busy_calendars": [{"vdir": "~/.local/share/vdirsyncer/fastmail/personal"}]}
     assert sorted(path.name for path in home.iterdir()) == ["config.json"]
     assert not store.exists()  # a local server: no key asked, none stored
-    screen = init.screen
+    screen = screen_of(seen)
     assert "已写入：" in screen and "服务商：deepseek、openai、" in screen
     # No line wider than 80 columns, none starting with closing punctuation, no English left.
-    assert problems("".join(init.seen)) == []
+    assert problems("".join(seen)) == []
 
 
 @pytest.mark.slow
@@ -238,16 +202,16 @@ def test_ctrl_c_at_a_question_writes_nothing(machine: dict[str, Path], tmp_path:
     (home / "config.json").write_text('{"language": "en"}\n', encoding="utf-8")
     store = tmp_path / "keyring.json"
     before = snapshot(home)
-    init = Session(home, store)
-    init.answer("Language: auto (the system's), en or zh [en] ", "")
-    init.answer("Provider (none: give the server's base_url yourself) [deepseek] ", "openai")
-    init.answer("Model [gpt-6-luna] ", "")
-    init.answer("Key [OPENAI_API_KEY] ", "keyring")
-    init.answer("Key for openai (input hidden): ", SECRET)
-    init.child.expect_exact("Notes folder [none] ")
-    init.child.sendintr()
-    assert init.finish() == 130
-    assert "Error: interrupted; nothing was written" in init.screen
+    init, seen = start(home, store)
+    answer(init, "Language: auto (the system's), en or zh [en] ", "")
+    answer(init, "Provider (none: give the server's base_url yourself) [deepseek] ", "openai")
+    answer(init, "Model [gpt-6-luna] ", "")
+    answer(init, "Key [OPENAI_API_KEY] ", "keyring")
+    answer(init, "Key for openai (input hidden): ", SECRET)
+    init.expect_exact("Notes folder [none] ")
+    init.sendintr()
+    assert finish(init) == 130
+    assert "Error: interrupted; nothing was written" in screen_of(seen)
     assert snapshot(home) == before
     assert not store.exists()  # the key typed before Ctrl+C was never stored
 

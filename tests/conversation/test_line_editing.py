@@ -15,11 +15,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 from conftest import PLANNER, ROOT, read_summary, run_dirs
 from rich.cells import cell_len
 from stub_server import StubServer
+from terminal import (
+    BACKSPACE,
+    DOWN,
+    END,
+    ENTER,
+    HOME,
+    LEFT,
+    PASTE,
+    PASTED,
+    RIGHT,
+    UP,
+    finish,
+    spawn,
+)
 from test_conversation_pty import (
     ANSWER_PROMPT,
     FEEDBACK_PROMPT,
@@ -33,9 +46,7 @@ from test_live import (
     CLI_TIMEOUT,
     KEY,
     KEY_ENV,
-    _Collector,
     explanation,
-    finish,
     one_line,
     plain,
     proposal,
@@ -48,21 +59,9 @@ from planner.plans.plan import ReviewPlan
 # every case is a run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
-LEFT, RIGHT, HOME, END, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F", "\x1b[A", "\x1b[B"
-BACKSPACE, ENTER = "\x7f", "\r"
-PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # a terminal's bracketed paste around pasted text
+KEYED = {KEY_ENV: KEY}
 CONTROL_LINE = ("That line holds a control character or an escape sequence ({shown}); it was "
                 "not used. Type it again, or press Enter.")
-
-
-def spawn_at(columns: int, *args: str, **env: str) -> tuple[pexpect.spawn, list[str]]:
-    """planner in a pseudo-terminal `columns` wide (COLUMNS says the same)."""
-    child = pexpect.spawn(PLANNER, list(args), encoding="utf-8", timeout=CLI_TIMEOUT,
-                          dimensions=(40, columns),
-                          env={**os.environ, KEY_ENV: KEY, "COLUMNS": str(columns), **env})
-    seen: list[str] = []
-    child.logfile_read = _Collector(seen)
-    return child, seen
 
 
 def user_words(server: StubServer) -> list[str]:
@@ -97,7 +96,7 @@ def test_backspace_over_chinese_at_80_columns(locale: str, home: Path) -> None:
     with StubServer() as server:
         server.add(question(), explanation())
         write_config(home, server.url, max_calls=6, max_repairs=1)
-        child, _ = spawn_at(80, "--request", "复习 N1", LANG=locale, LC_ALL=locale)
+        child, _ = spawn("--request", "复习 N1", columns=80, **KEYED, LANG=locale, LC_ALL=locale)
         child.expect_exact(ANSWER_PROMPT)
         child.send(long + "复习三十分钟" + LEFT * 2 + BACKSPACE * 2 + "四十五" + HOME + "好" + END
                    + "。" + ENTER)
@@ -214,7 +213,7 @@ def test_a_dumb_terminal_reads_a_plain_line_and_refuses_an_arrow_keys_bytes(
     # TERM=dumb: no cursor moves, so no editor; an arrow key typed there is bytes in the line.
     server.add(question(), explanation())
     write_config(home, server.url, max_calls=6, max_repairs=1)
-    child, seen = spawn_at(200, "--request", "复习 N1", TERM="dumb")
+    child, seen = spawn("--request", "复习 N1", columns=200, **KEYED, TERM="dumb")
     child.expect_exact(ANSWER_PROMPT)
     child.send("30分钟" + LEFT + ENTER)
     child.expect_exact("Type it again, or press Enter.")
@@ -235,7 +234,7 @@ def test_a_dumb_terminal_reads_a_plain_line_and_refuses_an_arrow_keys_bytes(
 
 def test_the_rating_prompt_edits_and_drops_what_was_typed_ahead(home: Path) -> None:
     saved = save(home, "20261130T100000000000Z-aaaaaa", plan(0))
-    child, _ = spawn_at(200, "done")
+    child, _ = spawn("done", columns=200, **KEYED)
     child.send("again\r")  # typed before the question is on the screen: never read
     child.expect_exact(RATING_PROMPT)
     child.send("hadr" + BACKSPACE * 2 + "rd" + ENTER)
@@ -269,8 +268,8 @@ def test_a_prompt_loads_the_editor(server: StubServer, home: Path) -> None:
     code = ("import sys, runpy; sys.argv = ['planner', '--request', 'x']\n"
             "try:\n    runpy.run_module('planner', run_name='__main__')\n"
             "finally:\n    print('EDITOR', 'prompt_toolkit' in sys.modules)")
-    child = pexpect.spawn(sys.executable, ["-c", code], encoding="utf-8", timeout=CLI_TIMEOUT,
-                          env={**os.environ, KEY_ENV: KEY, "PYTHONPATH": str(ROOT)})
+    child, _ = spawn("-c", code, program=sys.executable, columns=None, **KEYED,
+                     PYTHONPATH=str(ROOT))
     child.expect_exact(ANSWER_PROMPT)
     child.send(ENTER)
     child.expect_exact("EDITOR True")
@@ -301,12 +300,12 @@ TITLE = "复习 Retrieval augmented generation: chunking and vector search"  # 8
 def test_done_and_undo_wrap_between_words_at_80_columns(home: Path) -> None:
     run_id = "20261130T100000000000Z-bbbbbb"
     save(home, run_id, ReviewPlan(TITLE, ("N1", "N2"), day(0), 20))
-    child, seen = spawn_at(80, "done", "--rating", "good")
+    child, seen = spawn("done", "--rating", "good", columns=80, **KEYED)
     assert finish(child) == 0
     assert_words_whole("".join(seen),
                        f"Recorded good for plans/{run_id}.json: {TITLE}, reviewed today.")
     review = log_lines(home)[0]
-    child, seen = spawn_at(80, "done", "--undo", review["review_id"])
+    child, seen = spawn("done", "--undo", review["review_id"], columns=80, **KEYED)
     assert finish(child) == 0
     lines = plain("".join(seen)).splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("Undone"))
@@ -322,7 +321,7 @@ QUERY = "words that match nothing in the sample notes of this learner at all"
 
 
 def test_info_lines_wrap_between_words_and_stay_whole_in_a_pipe(home: Path) -> None:
-    child, seen = spawn_at(80, "notes", QUERY)
+    child, seen = spawn("notes", QUERY, columns=80, **KEYED)
     assert finish(child) == 0
     sentence = f"No notes in the built-in samples match {QUERY!r}."
     assert_words_whole("".join(seen), sentence)

@@ -15,7 +15,8 @@ import pexpect
 import pytest
 from conftest import run_planner, today
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
-from test_chinese_screens import ANSI, ENGLISH, spawn
+from terminal import spawn
+from test_chinese_screens import ANSI, ENGLISH, KEYED
 from test_week_flow import write_class_vdir
 
 from planner.memory import log as review_log
@@ -79,8 +80,8 @@ def test_one_conversation_plans_the_exam_and_a_moved_session_follows(
                                                     name="goal_notes")])),
         Reply(body=tool_call_reply(study_plan(), name="save_study_plan", call_id="call_0002")),
         Reply(body=text_reply("计划已保存。")))
-    child, seen = spawn(home, ["-r", "get me ready for the JLPT, 40 minutes a day, weekends "
-                               "in the morning", "--goal", "jlpt"], ENGLISH)
+    child, seen = spawn("-r", "get me ready for the JLPT, 40 minutes a day, weekends "
+                        "in the morning", "--goal", "jlpt", home=home, **ENGLISH, **KEYED)
     child.expect(r"Type SAVE[^\n]*: $")
     child.sendline("SAVE")
     child.expect(pexpect.EOF)

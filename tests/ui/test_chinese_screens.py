@@ -22,6 +22,7 @@ import pexpect
 import pytest
 from conftest import PLANNER, run_planner, today
 from stub_server import Reply, StubServer, tool_call, tool_call_reply
+from terminal import finish, spawn
 from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
 from test_conversation import QUESTION, say
 from test_conversation_continue import earlier
@@ -37,6 +38,7 @@ from planner.ui.wrapping import spans, wrap_plain
 
 CHINESE = {"LANGUAGE": "zh_CN"}
 ENGLISH = {"LANGUAGE": "en"}
+KEYED = {KEY_ENV: KEY}  # every terminal run here has the key set
 
 
 def columns(line: str) -> int:
@@ -65,30 +67,6 @@ def plan(offset: int) -> ReviewPlan:
                       (today() + _dt.timedelta(days=offset)).isoformat(), 20)
 
 
-def spawn(home: Path, args: list[str], language: dict[str, str]) -> tuple[pexpect.spawn, list]:
-    """planner in a terminal of 80 columns; the child and what it showed."""
-    seen: list[str] = []
-
-    class Collector:
-        def write(self, text: str) -> None:
-            seen.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    child = pexpect.spawn(PLANNER, args, cwd=str(home), encoding="utf-8", timeout=30,
-                          env={**os.environ, **language, "COLUMNS": "80", KEY_ENV: KEY},
-                          dimensions=(50, 80))
-    child.logfile_read = Collector()
-    return child, seen
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
-
-
 # --- 1. the words a prompt shows are the words it takes ----------------------------------------
 
 
@@ -108,7 +86,7 @@ def test_rating_words_in_both_languages() -> None:
 def test_the_chinese_rating_prompt_shows_and_takes_chinese_words(home: Path) -> None:
     run = run_id(1)
     save(home, run, plan(0))
-    child, seen = spawn(home, ["done", run], CHINESE)
+    child, seen = spawn("done", run, home=home, **CHINESE, **KEYED)
     child.expect_exact("忘了 / 吃力 / 记得 / 轻松")
     child.sendline("棒")  # not a rating: named, asked again, in Chinese
     child.expect_exact("“棒”不是评分")
@@ -127,7 +105,7 @@ def test_the_chinese_rating_prompt_shows_and_takes_chinese_words(home: Path) -> 
 def test_shi_at_the_budget_question_allows_more_calls(server: StubServer, home: Path) -> None:
     server.add(say_reply(QUESTION), say_reply(QUESTION), proposal(), explanation())
     write_config(home, server.url, max_calls=2, max_repairs=0, language="zh")
-    child, seen = spawn(home, ["--request", REQUEST], CHINESE)
+    child, seen = spawn("--request", REQUEST, home=home, **CHINESE, **KEYED)
     for answer in ("周五", "下午"):
         child.expect_exact("（直接回车结束）")
         child.sendline(answer)
@@ -238,7 +216,7 @@ def test_after_a_429_the_line_names_continue_and_the_answer_is_carried_once(
                Reply(status=429, body=error_body("Rate limit reached", "rate_limit_error")))
     write_config(home, server.url, max_calls=6, max_repairs=0)
     for language in (CHINESE,):
-        child, seen = spawn(home, ["--request", REQUEST], language)
+        child, seen = spawn("--request", REQUEST, home=home, **language, **KEYED)
         child.expect_exact("（直接回车结束）")
         child.sendline("周五下午")
         assert finish(child) == 1
@@ -284,7 +262,7 @@ def test_a_long_error_in_a_terminal_wraps_at_80_columns(home: Path) -> None:
     run = run_id(0)
     save(home, run, plan(0))
     for language in (CHINESE, ENGLISH):
-        child, seen = spawn(home, ["done", run, "--date", "2020-01-01"], language)
+        child, seen = spawn("done", run, "--date", "2020-01-01", home=home, **language, **KEYED)
         assert finish(child) == 2
         shown = "".join(seen)
         assert too_wide(shown) == [], shown
@@ -303,7 +281,7 @@ def test_the_model_words_rejections_and_lookups_wrap_in_chinese(server: StubServ
     server.add(Reply(body=tool_call_reply(calls=[tool_call(slots, name="free_slots")])),
                proposal({**GOOD_PLAN, "minutes": "20"}), proposal(), explanation(words))
     write_config(home, server.url, max_calls=6, max_repairs=1, language="zh")
-    child, seen = spawn(home, ["--request", REQUEST], CHINESE)
+    child, seen = spawn("--request", REQUEST, home=home, **CHINESE, **KEYED)
     child.expect(r"SAVE[^\n]*：")
     child.sendline("SAVE")
     assert finish(child) == 0

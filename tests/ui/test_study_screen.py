@@ -11,7 +11,8 @@ import pexpect
 import pytest
 from conftest import today
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
-from test_chinese_screens import CHINESE, ENGLISH, columns, screen_lines, spawn
+from terminal import spawn
+from test_chinese_screens import CHINESE, ENGLISH, KEYED, columns, screen_lines
 from test_live import write_config
 from test_walkthrough_zh import problems
 
@@ -52,7 +53,7 @@ def test_the_study_plan_screen_fits_80_columns(server: StubServer, home: Path,
     write_config(home, server.url, max_calls=4, max_repairs=1, daily_minutes=60,
                  study_hours={"daily": ["19:00-22:00"], "sat": ["09:00-12:00"],
                               "sun": ["09:00-12:00"]})
-    child, seen = spawn(home, ["-r", "plan my exam"], language)
+    child, seen = spawn("-r", "plan my exam", home=home, **language, **KEYED)
     child.expect(r"SAVE[^\n]*[：:] ?$")
     child.sendline("SAVE")
     child.expect(pexpect.EOF)

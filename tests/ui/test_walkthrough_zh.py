@@ -18,7 +18,8 @@ import pexpect
 import pytest
 from conftest import today
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
-from test_chinese_screens import CHINESE, columns, screen_lines, spawn
+from terminal import spawn
+from test_chinese_screens import CHINESE, KEYED, columns, screen_lines
 from test_live import write_config
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
@@ -49,7 +50,7 @@ def problems(shown: str) -> list[str]:
 
 def walk(home: Path, args: list[str], answers: tuple[tuple[str, str], ...] = ()) -> tuple[int, str]:
     """One command in an 80-column terminal in Chinese: its exit code and what it showed."""
-    child, seen = spawn(home, args, CHINESE)
+    child, seen = spawn(*args, home=home, **CHINESE, **KEYED)
     for expected, answer in answers:
         child.expect(expected)
         child.sendline(answer)

@@ -1,0 +1,96 @@
+"""The one way the tests run planner in a pseudo-terminal: start it at a size, in a home, with an
+environment; wait for text; type lines and keys; read back everything it showed; its exit code.
+
+Every terminal test starts its process here (tests that open a pseudo-terminal carry
+`@pytest.mark.terminal`; conftest makes an unmarked one fail at its first spawn).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import pexpect
+from conftest import PLANNER
+
+# Keys as a terminal sends them (xterm): arrows, Home/End, Backspace, Enter, a bracketed paste.
+LEFT, RIGHT, HOME, END, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F", "\x1b[A", "\x1b[B"
+BACKSPACE, ENTER = "\x7f", "\r"
+PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # a terminal's bracketed paste around pasted text
+
+CURSOR_SHOWN = "\x1b[?25h"  # the line editor shows its cursor once it reads
+
+
+class Seen(list):
+    """A pexpect log that keeps every piece the terminal received, in order."""
+
+    def __init__(self, raw: bool = False) -> None:
+        super().__init__()
+        self.raw = raw  # the child is read as bytes
+
+    def write(self, text: str | bytes) -> None:
+        self.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    def text(self) -> str | bytes:
+        """Everything shown, escape sequences and all (bytes for a child read as bytes)."""
+        return (b"" if self.raw else "").join(self)
+
+
+def spawn(*args: str, home: Path | None = None, columns: int | None = 80, rows: int = 50,
+          env: Mapping[str, str] | None = None, program: str = PLANNER,
+          encoding: str | None = "utf-8", timeout: float = 30, measure: bool = False,
+          **variables: str) -> tuple[pexpect.spawn, Seen]:
+    """`program ARGS` (planner by default) in a pseudo-terminal `rows` x `columns`; the child and
+    what it showed.
+
+    `env` is the whole environment (None: this process's, as the `home` fixture left it);
+    COLUMNS says the width too, unless `measure` (then it is unset and Rich asks the terminal);
+    `variables` are set last. `columns=None` leaves pexpect's own size and COLUMNS as it is.
+    `home` is the working folder (None: this process's). `encoding=None` reads bytes.
+    """
+    environment = dict(os.environ if env is None else env)
+    size: dict = {}
+    if columns is not None:
+        size["dimensions"] = (rows, columns)
+        if measure:
+            environment.pop("COLUMNS", None)
+        else:
+            environment["COLUMNS"] = str(columns)
+    environment.update(variables)
+    # pexpect.spawn looked up when called: conftest replaces it for a test not marked terminal.
+    child = pexpect.spawn(program, list(args), cwd=None if home is None else str(home),
+                          env=environment, encoding=encoding, timeout=timeout, **size)
+    seen = Seen(raw=encoding is None)
+    child.logfile_read = seen
+    return child, seen
+
+
+def finish(child: pexpect.spawn) -> int | None:
+    """Wait for the end (all output read); the exit code (None when a signal ended it)."""
+    child.expect(pexpect.EOF)
+    child.wait()
+    child.close()
+    return child.exitstatus
+
+
+def answer(child: pexpect.spawn, question: str, typed: str) -> None:
+    """Type a line after its question, as a person would: once the question is shown and the
+    line editor shows its cursor (a hidden prompt shows none), never within the same instant."""
+    child.expect_exact(question)
+    try:
+        child.expect_exact(CURSOR_SHOWN, timeout=0.5)
+    except pexpect.TIMEOUT:
+        pass  # the hidden key prompt shows no cursor
+    time.sleep(0.25)
+    child.sendline(typed)
+
+
+def expect_words(child: pexpect.spawn, sentence: str) -> None:
+    """Wait for the sentence's words in order, however the terminal wrapped them."""
+    child.expect(r"\s+".join(re.escape(word) for word in sentence.split()))
