@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -23,17 +24,21 @@ from planner.ui.table_cells import (
     text_cell,
 )
 
+if TYPE_CHECKING:
+    from planner.plans.files import PlanRow
+
+
 # --- planner plans ----------------------------------------------------------------------------
 
 
-def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int = 0,
+def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: int = 0,
                 hidden_dropped: int = 0) -> None:
     """`planner plans`: upcoming first, then past ones (--all); files with a problem after.
 
     A series' sessions are rows of their own, numbered #1, #2, ... (the log's `<run_id>#n`);
     a reviewed plan or session is marked done, a dropped one (shown with --all) dropped.
     """
-    plans = [row for row in rows if row["problem"] is None]
+    plans = [row for row in rows if row.problem is None]
     now = today.isoformat()
     hidden = ""
     if hidden_past and hidden_dropped:
@@ -48,11 +53,11 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
                "them.").format(folder=folder, hidden=hidden) if hidden
              else _("No plans to show in {folder}/.").format(folder=folder))
     else:
-        upcoming = sum(1 for row in plans if row["date"] >= now)
+        upcoming = sum(1 for row in plans if row.date >= now)
         past = len(plans) - upcoming
         wide = out.width >= WIDE
-        sessions = any(row.get("session") is not None for row in plans)
-        marked = any(row.get("done") or row.get("dropped") or row.get("moved")
+        sessions = any(row.session is not None for row in plans)
+        marked = any(row.done or row.dropped or row.moved
                      for row in plans)
         grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
@@ -71,28 +76,28 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
         if wide:
             grid.add_column(_("File"), no_wrap=True)
         for row in plans:
-            day = parse_day(row["date"])
-            style = "bold" if row["date"] == now else ("dim" if row["date"] < now else "")
-            if row.get("dropped"):
+            day = parse_day(row.date)
+            style = "bold" if row.date == now else ("dim" if row.date < now else "")
+            if row.dropped:
                 style = "dim strike"
-            date = f"{row['date']} {short_weekday(day)}" if day else row["date"]
-            if row.get("start"):
-                date += f" {row['start']}"
-            title, notes = text_cell(row["title"]), text_cell(_(", ").join(row["note_ids"]))
+            date = f"{row.date} {short_weekday(day)}" if day else row.date
+            if row.start:
+                date += f" {row.start}"
+            title, notes = text_cell(row.title), text_cell(_(", ").join(row.note_ids))
             for cell in (title, notes):
                 cell.no_wrap, cell.overflow = True, "ellipsis"
             cells = [text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
-                     text_cell(row["minutes"]), title, notes]
+                     text_cell(row.minutes), title, notes]
             if sessions:
-                session = row.get("session")
+                session = row.session
                 cells.append(Text("" if session is None else f"#{session}"))
             if marked:
-                cells.append(Text(_("dropped"), style="yellow") if row.get("dropped")
-                             else Text(_("done"), style="green") if row.get("done")
-                             else Text(_("moved"), style="cyan") if row.get("moved")
+                cells.append(Text(_("dropped"), style="yellow") if row.dropped
+                             else Text(_("done"), style="green") if row.done
+                             else Text(_("moved"), style="cyan") if row.moved
                              else Text(""))
             if wide:
-                cells.append(text_cell(row["file"], "dim"))
+                cells.append(text_cell(row.file, "dim"))
             grid.add_row(*cells)
         out.print(grid)
         if hidden:
@@ -103,11 +108,11 @@ def plans_table(rows: list[dict], folder: str, today: _dt.date, hidden_past: int
         if not wide:
             info(_("File names: planner plans --json, or a terminal 110 columns wide."))
     for row in rows:
-        if row["problem"] is not None:
+        if row.problem is not None:
             # One line each (wrapped between words on a terminal): the file name comes first.
             print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
-                _("{path}: {problem}").format(path=row["file"],
-                                              problem=shown_line(row["problem"])))))
+                _("{path}: {problem}").format(path=row.file,
+                                              problem=shown_line(row.problem)))))
 
 
 # --- planner notes ----------------------------------------------------------------------------
