@@ -106,7 +106,7 @@ def in_process_split(home: Path, vdir: Path) -> dict[str, float]:
     started = time.perf_counter()
     rows = plans.list_plans(home, False, True, _dt.date.today())
     read = time.perf_counter()
-    events = ics.events_from_rows([row for row in rows if row["problem"] is None])
+    events = ics.events_from_rows([row for row in rows if row.problem is None])
     ics.plan_events(events, "19:00")
     laid_out = time.perf_counter()
     counts = vdirs.write_vdir(vdir, events, "19:00")  # lays the events out again

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from planner.base.i18n import _, language, t
-from planner.plans.files import is_run_id
+from planner.plans.files import PlanRow, is_run_id
 
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
@@ -203,23 +203,23 @@ def event_uid(run_id: str, session: int | None = None) -> str:
     return f"{run_id}-{session}{UID_SUFFIX}"
 
 
-def events_from_rows(rows: Iterable[dict]) -> list[EventSpec]:
+def events_from_rows(rows: Iterable[PlanRow]) -> list[EventSpec]:
     """One EventSpec per `list_plans` row: a plan, or one session of a series (its own UID,
     `<run_id>-<n>@planner`), marked done or dropped as the row says; rows with a problem are
     left out."""
     events = []
     for row in rows:
-        if row.get("problem") is not None:
+        if row.problem is not None:
             continue
-        if not is_run_id(row["run_id"]):
+        if not is_run_id(row.run_id):
             raise ValueError(t("{file}: its run ID cannot become a calendar UID",
-                               file=row["file"]))
-        notes = tuple((note["id"], note.get("title")) for note in row["notes"])
+                               file=row.file))
+        notes = tuple((note["id"], note.get("title")) for note in row.notes)
         events.append(EventSpec(
-            event_uid(row["run_id"], row.get("session")), row["date"], row["minutes"],
-            row["title"], notes, row["file"], row["simulated"], done=bool(row.get("done")),
-            dropped=bool(row.get("dropped")), saved_order=row["run_id"],
-            created=created_from_run_id(row["run_id"]), start=row.get("start")))
+            event_uid(row.run_id, row.session), row.date, row.minutes,
+            row.title, notes, row.file, row.simulated, done=bool(row.done),
+            dropped=bool(row.dropped), saved_order=row.run_id,
+            created=created_from_run_id(row.run_id), start=row.start))
     return events
 
 
@@ -231,7 +231,7 @@ def created_from_run_id(run_id: str) -> _dt.datetime | None:
         return None
 
 
-def export_ics(rows: Iterable[dict], review_time: str, now: _dt.datetime | None = None,
+def export_ics(rows: Iterable[PlanRow], review_time: str, now: _dt.datetime | None = None,
                zone: LocalZone | None = None, name: str = DEFAULT_NAME) -> bytes:
     """The calendar of `list_plans` rows (rows with a problem are left out) as iCalendar bytes."""
     return calendar_ics(events_from_rows(rows), review_time, name=name, now=now, zone=zone)

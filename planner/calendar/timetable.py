@@ -122,14 +122,14 @@ class Timetable:
                 if plans.plan_names(plans.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
-        rows = [row for row in rows if row["problem"] is None and not row["dropped"]
+        rows = [row for row in rows if row.problem is None and not row.dropped
                 and (self.leave_out is None or plans.row_ref(row) != self.leave_out)]
         self._plans, self._minutes = {}, {}
         for row, start in zip(rows, session_starts(rows, self.review_time), strict=True):
-            day = _dt.date.fromisoformat(row["date"])
+            day = _dt.date.fromisoformat(row.date)
             self._plans.setdefault(day, []).append(
-                Span(start, start + _dt.timedelta(minutes=row["minutes"])))
-            self._minutes[day] = self._minutes.get(day, 0) + row["minutes"]
+                Span(start, start + _dt.timedelta(minutes=row.minutes)))
+            self._minutes[day] = self._minutes.get(day, 0) + row.minutes
 
     # --- placing and checking ----------------------------------------------------------------
 
@@ -245,16 +245,16 @@ def _days_on(day: _dt.date, days: int) -> _dt.date:
         else max(day, LAST_DAY)
 
 
-def session_starts(rows: Sequence[dict], review_time: str) -> list[_dt.datetime]:
+def session_starts(rows: Sequence[plans.PlanRow], review_time: str) -> list[_dt.datetime]:
     """Each row's local start: its own `start`, else section 17's layout from review_time."""
     events = ics.events_from_rows(rows)
     after = ics.layout(events)
     clock = _clock(review_time)
     starts = []
     for row, event in zip(rows, events, strict=True):
-        day = _dt.date.fromisoformat(row["date"])
-        if row.get("start"):
-            starts.append(_dt.datetime.combine(day, _clock(row["start"])))
+        day = _dt.date.fromisoformat(row.date)
+        if row.start:
+            starts.append(_dt.datetime.combine(day, _clock(row.start)))
         else:
             starts.append(_dt.datetime.combine(day, clock)
                           + _dt.timedelta(minutes=after[event.uid]))

@@ -38,13 +38,13 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     days = [start + _dt.timedelta(days=offset) for offset in range(DAYS)]
     wanted = {day.isoformat() for day in days}
     rows = [row for row in plans.list_plans(home, demo, True, today, marks)
-            if row["problem"] is None and not row["dropped"] and row["date"] in wanted]
-    rows.sort(key=lambda row: (row["date"], row["run_id"], row["session"] or 0))
+            if row.problem is None and not row.dropped and row.date in wanted]
+    rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
     sessions: dict[str, list[dict]] = {day: [] for day in wanted}
     for row, begins in zip(rows, session_starts(rows, review_time), strict=True):
-        sessions[row["date"]].append({"run_id": plans.row_ref(row), "title": row["title"],
-                                      "start": begins.strftime("%H:%M"),
-                                      "minutes": row["minutes"], "done": bool(row["done"])})
+        sessions[row.date].append({"run_id": plans.row_ref(row), "title": row.title,
+                                   "start": begins.strftime("%H:%M"),
+                                   "minutes": row.minutes, "done": bool(row.done)})
     busy = read_busy(sources, start, last, home=home, zone=zone, caldav_password=password) \
         if sources else None
     due = _due_counts(memory, days, today)
