@@ -38,22 +38,22 @@ class Failed(Failure):
 class Target(NamedTuple):
     """What `planner done` records: one plan, or one session of a series (its listing row)."""
 
-    row: dict
+    row: plans.PlanRow
 
     @property
     def ref(self) -> str | None:
         """The log's name for it: `<run_id>` or `<run_id>#n`; None for notes without a plan."""
-        return None if self.row["run_id"] is None else plans.row_ref(self.row)
+        return None if self.row.run_id is None else plans.row_ref(self.row)
 
     @property
     def shown(self) -> str:
         """How a person reads it: `plans/<run_id>.json` and, for a session, which one."""
-        if self.row["run_id"] is None:
+        if self.row.run_id is None:
             return t("notes without a plan")
-        session = self.row["session"]
+        session = self.row.session
         if session is None:
-            return self.row["file"]
-        return t("{file} (session {session})", file=self.row["file"], session=session)
+            return self.row.file
+        return t("{file} (session {session})", file=self.row.file, session=session)
 
 
 def marks_from(events: Sequence) -> plans.Marks:
@@ -89,46 +89,47 @@ def read_log(home: HomePath) -> review_log.LogContents:
 # --- planner done -------------------------------------------------------------------------------
 
 
-def plan_rows(home: HomePath, run_id: str, today: _dt.date, marks: plans.Marks) -> list[dict]:
+def plan_rows(home: HomePath, run_id: str, today: _dt.date,
+              marks: plans.Marks) -> list[plans.PlanRow]:
     """The rows of the saved plan `run_id` in plans/ (one, or one per session); Refused when
     it is a demo plan, has a problem, or the run saved none."""
     try:
         rows = plans.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    found = [row for row in rows if row["run_id"] == run_id]
+    found = [row for row in rows if row.run_id == run_id]
     if found:
         return found
     name = f"{plans.PLANS_DIR['live']}/{run_id}.json"
     for row in rows:
-        if row["problem"] is not None and row["file"] == name:
+        if row.problem is not None and row.file == name:
             raise Refused(t("{name} cannot be used: {problem}", name=name,
-                            problem=row["problem"]))
+                            problem=row.problem))
     try:
         demo = plans.list_plans(home, True, True, today, plans.NO_MARKS)
     except plans.PlansError:
         demo = []
-    if any(row["run_id"] == run_id for row in demo):
+    if any(row.run_id == run_id for row in demo):
         raise Refused(t("run {run_id} saved a demo plan (demo-plans/); demo plans are not real "
                         "reviews, so nothing is recorded for them", run_id=run_id))
     raise Refused(t("run {run_id} saved no plan in {folder}/; nothing to record (planner plans "
                     "--all lists the saved plans)", run_id=run_id, folder=plans.PLANS_DIR["live"]))
 
 
-def target_of(rows: Sequence[dict], run_id: str) -> Target:
+def target_of(rows: Sequence[plans.PlanRow], run_id: str) -> Target:
     """The plan of `rows` (one saved plan), or its earliest session not yet done."""
-    if rows[0]["dropped"]:
+    if rows[0].dropped:
         raise Refused(t("{file} was dropped (planner drop); planner drop --undo {run_id} brings "
-                        "it back", file=rows[0]["file"], run_id=run_id))
-    open_rows = sorted((row for row in rows if not row["done"]),
-                       key=lambda row: row["session"] or 0)
+                        "it back", file=rows[0].file, run_id=run_id))
+    open_rows = sorted((row for row in rows if not row.done),
+                       key=lambda row: row.session or 0)
     if not open_rows:
-        if rows[0]["session"] is not None:
+        if rows[0].session is not None:
             raise Refused(t("{file}: every session of this series has reviews (planner reviews "
                             "lists them; planner done --undo REVIEW_ID takes one back)",
-                            file=rows[0]["file"]))
+                            file=rows[0].file))
         raise Refused(t("{file}: it already has reviews (planner reviews lists them; planner "
-                        "done --undo REVIEW_ID takes one back)", file=rows[0]["file"]))
+                        "done --undo REVIEW_ID takes one back)", file=rows[0].file))
     return Target(open_rows[0])
 
 
@@ -140,14 +141,14 @@ def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
     except plans.PlansError as error:
         raise Failed(str(error)) from None
     now = today.isoformat()
-    candidates = [row for row in rows if row["problem"] is None and not row["done"]
-                  and not row["dropped"] and row["date"] <= now]
+    candidates = [row for row in rows if row.problem is None and not row.done
+                  and not row.dropped and row.date <= now]
     if not candidates:
         raise Refused(t("no saved plan dated today or earlier is waiting for its review; name "
                         "one: planner done RUN (planner plans --all lists them)"))
-    newest = max(candidates, key=lambda row: (row["date"], row["run_id"]))
-    return target_of([row for row in rows if row["run_id"] == newest["run_id"]],
-                     newest["run_id"])
+    newest = max(candidates, key=lambda row: (row.date, row.run_id))
+    return target_of([row for row in rows if row.run_id == newest.run_id],
+                     newest.run_id)
 
 
 def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Target:
@@ -160,15 +161,16 @@ def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Targe
             raise Refused(t("--note {note_id}: no such note (planner notes lists them)",
                             note_id=note_id))
         found.append({"id": note.id, "title": note.title})
-    return Target({"run_id": None, "session": None, "file": None, "date": today.isoformat(),
-                   "title": ", ".join(note["id"] for note in found),
-                   "note_ids": [note["id"] for note in found], "notes": found,
-                   "done": False, "dropped": False})
+    # No file, no run: the row has only what `done` records (the rest is None).
+    return Target(plans.PlanRow._make((
+        None, None, today.isoformat(), None, ", ".join(note["id"] for note in found),
+        [note["id"] for note in found], found, None, None, False, False, None, None, None,
+        False, False)))
 
 
 def chosen_notes(target: Target, wanted: Sequence[str]) -> list[str]:
     """The notes to record: the plan's, or those of them that --note names (in its order)."""
-    note_ids = list(target.row["note_ids"])
+    note_ids = list(target.row.note_ids)
     if not wanted:
         return note_ids
     for note_id in wanted:
@@ -247,18 +249,18 @@ def saved_day(run_id: str | None) -> _dt.date | None:
 
 def check_after_saved(target: Target, reviewed_at: _dt.datetime) -> None:
     """Refused when the review would come before its plan was saved (README "中文界面")."""
-    saved = saved_day(target.row["run_id"])
+    saved = saved_day(target.row.run_id)
     day = reviewed_at.astimezone().date()
     if saved is not None and day < saved:
         raise Refused(t("--date {date} is before {file} was saved ({saved}); a review cannot "
-                        "come before its plan", date=day.isoformat(), file=target.row["file"],
+                        "come before its plan", date=day.isoformat(), file=target.row.file,
                         saved=saved.isoformat()))
 
 
 def days_early(target: Target, reviewed_at: _dt.datetime) -> int:
     """How many days before its date the plan (or session) is recorded; 0 when not early."""
     try:
-        planned = _dt.date.fromisoformat(target.row["date"])
+        planned = _dt.date.fromisoformat(target.row.date)
     except (TypeError, ValueError):
         return 0
     return max(0, (planned - reviewed_at.astimezone().date()).days)
@@ -346,13 +348,13 @@ def review_row(review: review_log.Review, title: str | None, undone: bool = Fals
 # --- planner drop ---------------------------------------------------------------------------------
 
 
-def drop(home: HomePath, rows: Sequence[dict], run_id: str, undo: bool = False) -> None:
+def drop(home: HomePath, rows: Sequence[plans.PlanRow], run_id: str, undo: bool = False) -> None:
     """Say that a saved plan will not happen (or, `undo`, that it will after all)."""
-    if undo and not rows[0]["dropped"]:
-        raise Refused(t("{file} is not dropped; nothing to bring back", file=rows[0]["file"]))
-    if not undo and rows[0]["dropped"]:
+    if undo and not rows[0].dropped:
+        raise Refused(t("{file} is not dropped; nothing to bring back", file=rows[0].file))
+    if not undo and rows[0].dropped:
         raise Refused(t("{file} is already dropped (planner drop --undo {run_id} brings it back)",
-                        file=rows[0]["file"], run_id=run_id))
+                        file=rows[0].file, run_id=run_id))
     try:
         if undo:
             review_log.record_drop_undo(home, run_id)

@@ -165,11 +165,11 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
         return []
     sessions = []
     for row in rows:
-        if row["problem"] is not None:
+        if row.problem is not None:
             continue
-        sessions.append(SavedSession(_dt.date.fromisoformat(row["date"]), row["start"],
-                                     row["minutes"], tuple(row["note_ids"]), row.get("goal"),
-                                     bool(row["done"]), bool(row["dropped"])))
+        sessions.append(SavedSession(_dt.date.fromisoformat(row.date), row.start,
+                                     row.minutes, tuple(row.note_ids), row.goal,
+                                     bool(row.done), bool(row.dropped)))
     return sessions
 
 
