@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
+    from planner.plans.files import PlanRow
 
 # planner.plans.files is imported inside each command, and planner.calendar.ics (with icalendar,
 # ~50 ms) only by export, so --help, --dry-run and --demo never load them.
@@ -113,11 +114,11 @@ def plans_command(
         # Every file is read either way (the date is inside); past and dropped plans are only
         # counted.
         now = today.isoformat()
-        good = [row for row in rows if row["problem"] is None]
-        hidden = sum(1 for row in good if row["date"] < now)
-        dropped = len({row["run_id"] for row in good if row["date"] >= now and row["dropped"]})
-        rows = [row for row in rows if row["problem"] is not None
-                or (row["date"] >= now and not row["dropped"])]
+        good = [row for row in rows if row.problem is None]
+        hidden = sum(1 for row in good if row.date < now)
+        dropped = len({row.run_id for row in good if row.date >= now and row.dropped})
+        rows = [row for row in rows if row.problem is not None
+                or (row.date >= now and not row.dropped)]
     if as_json:
         # A moved session simply has its new date and start here; the mark is the screen's.
         ui.print_json_lines([row._replace(moved=False).to_json() for row in rows])
@@ -180,10 +181,10 @@ def export_command(
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
                             marking.quiet_marks(folder))
-    good = [row for row in rows if row["problem"] is None]
+    good = [row for row in rows if row.problem is None]
     for row in rows:
-        if row["problem"] is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
+        if row.problem is not None:
+            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
     if not good:
         ui.notice(t("No plans in {folder}/ to export; nothing was written.", folder=label)
                   if keeps_all else
@@ -245,7 +246,7 @@ def _exists(path: Path) -> str:
 # imported inside these functions only, so no other command loads them.
 
 
-def _export_calendar(rows: list[dict], config: "Config", label: str, feed: Path | None,
+def _export_calendar(rows: list["PlanRow"], config: "Config", label: str, feed: Path | None,
                      folder: Path | None) -> None:
     """export --feed FILE or --vdir DIR: a calendar file or folder planner owns, kept in step."""
     from planner.calendar import ics, vdir
@@ -351,10 +352,10 @@ def sync_command(
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
                             marking.quiet_marks(workspace.home))
-    good = [row for row in rows if row["problem"] is None]
+    good = [row for row in rows if row.problem is None]
     for row in rows:
-        if row["problem"] is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row["file"], problem=row["problem"]))
+        if row.problem is not None:
+            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
     if not good:
         ui.notice(t("No plans in {folder}/ to sync; nothing was sent.",
                     folder=plans.PLANS_DIR["live"]))

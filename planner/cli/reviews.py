@@ -25,6 +25,7 @@ from planner.cli.common import (
 
 if TYPE_CHECKING:
     from planner.base.config import Config
+    from planner.plans.files import PlanRow
 
 # README "Review memory". The decisions and the writes are in planner.memory.marking, the schedules
 # in
@@ -71,13 +72,13 @@ def _session_ref(text: str) -> tuple[str, int | None]:
         exit_usage(str(error))
 
 
-def session_rows(rows: list[dict], number: int | None) -> list[dict]:
+def session_rows(rows: list["PlanRow"], number: int | None) -> list["PlanRow"]:
     """All of a plan's rows, or only session `number`'s; one line, exit 2, when it has none."""
     if number is None:
         return rows
-    chosen = [row for row in rows if row["session"] == number]
+    chosen = [row for row in rows if row.session == number]
     if not chosen:
-        exit_usage(t("{file} has no session {number} (it has {count})", file=rows[0]["file"],
+        exit_usage(t("{file} has no session {number} (it has {count})", file=rows[0].file,
                  number=number, count=len(rows)))
     return chosen
 
@@ -174,7 +175,7 @@ def done_command(
             target = marking.latest_open(folder, today, marks)
         except marking.Refused:
             target = None
-        if target is None or not set(note) <= set(target.row["note_ids"]):
+        if target is None or not set(note) <= set(target.row.note_ids):
             target = marking.without_plan(note,
                                 _quiet_catalog(folder, config), today)
     elif run_id is None:
@@ -194,7 +195,7 @@ def done_command(
             # Shown only, and translated here: the plan's title is the model's words, never
             # matched against the catalog.
             ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
-                target=shown(target.shown), title=target.row["title"],
+                target=shown(target.shown), title=target.row.title,
                 notes=", ".join(note_ids)))
             try:
                 rating = _ask_rating() or "good"
@@ -205,20 +206,20 @@ def done_command(
                           reviewed_at)
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = marking.next_due(memory, note_ids)
-    titles = {item["id"]: item["title"] for item in target.row["notes"]}
+    titles = {item["id"]: item["title"] for item in target.row.notes}
     rows_out = [{**marking.review_row(review, titles.get(review.note_id)),
                  "next_due": _iso(due[review.note_id])} for review in recorded]
     early = marking.days_early(target, reviewed_at)
     if early == 1:
         ui.notice(t("{target} is dated {date}: recorded 1 day early.", target=target.shown,
-                    date=target.row["date"]))
+                    date=target.row.date))
     elif early:
         ui.notice(t("{target} is dated {date}: recorded {days} days early.",
-                    target=target.shown, date=target.row["date"], days=early))
+                    target=target.shown, date=target.row.date, days=early))
     if as_json:
         ui.print_json_lines(rows_out)
         return
-    ui.review_recorded(target.shown, target.row["title"], rows_out, today,
+    ui.review_recorded(target.shown, target.row.title, rows_out, today,
                        reviewed_at.astimezone().date())
 
 
@@ -330,8 +331,8 @@ def drop_command(
                                     marking.marks_from(log.events)), number)
     ref = found if number is None else f"{found}#{number}"
     marking.drop(folder, rows, ref, undo)
-    what = rows[0]["file"] if number is None else t(
-        "{file} (session {session})", file=rows[0]["file"], session=number)
+    what = rows[0].file if number is None else t(
+        "{file} (session {session})", file=rows[0].file, session=number)
     if undo:
         ui.info(t("Brought back {file}: it is planned again.", file=what))
     else:

@@ -3,7 +3,7 @@
 import datetime as _dt
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +17,9 @@ from planner.cli.common import (
     open_workspace,
     say_warnings,
 )
+
+if TYPE_CHECKING:
+    from planner.plans.files import PlanRow
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
@@ -73,7 +76,7 @@ def move_command(
     found = pick_plan_run(folder, wanted)
     rows = marking.plan_rows(folder, found, today, marking.marks_from(log.events))
     row = _session_row(rows, found, number)
-    clock = start or row["start"] or config.review_time
+    clock = start or row.start or config.review_time
     until = _deadline(folder, config, row)
     timetable = timetable_for(config, folder, "live", today, until)
     timetable.leave_out = plans.row_ref(row)
@@ -81,7 +84,7 @@ def move_command(
 
     hours, minutes = clock.split(":")
     moment = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
-    problem = move_problem(timetable, moment, row["minutes"])
+    problem = move_problem(timetable, moment, row.minutes)
     for line in timetable.unsaid_warnings():
         ui.notice(line)
     if problem is not None:
@@ -109,29 +112,29 @@ def _day(text: str) -> _dt.date:
     return day
 
 
-def _session_row(rows: list[dict], run_id: str, number: int | None) -> dict:
+def _session_row(rows: list["PlanRow"], run_id: str, number: int | None) -> "PlanRow":
     """The row to move: the plan's one row, or session `number`; one line, exit 2, else."""
     if number is None:
-        if len(rows) > 1 or rows[0]["session"] is not None:
+        if len(rows) > 1 or rows[0].session is not None:
             exit_usage(t("{file} has {count} sessions: name one as {run_id}#n",
-                         file=rows[0]["file"], count=len(rows), run_id=run_id))
+                         file=rows[0].file, count=len(rows), run_id=run_id))
         row = rows[0]
     else:
         from planner.cli.reviews import session_rows
 
         row = session_rows(rows, number)[0]
-    if row["dropped"]:
+    if row.dropped:
         exit_usage(t("{session} was dropped; planner drop --undo brings it back first",
                  session=_shown(row)))
-    if row["done"]:
+    if row.done:
         exit_usage(t("{session} is done (it has reviews); a done session is not moved",
                  session=_shown(row)))
     return row
 
 
-def _deadline(folder: Path, config: object, row: dict) -> _dt.date | None:
+def _deadline(folder: Path, config: object, row: "PlanRow") -> _dt.date | None:
     """The day before the plan's goal, or the --until of the run that saved it, else None."""
-    goal = row.get("goal")
+    goal = row.goal
     if goal is not None:
         for each in getattr(config, "goals", ()) or ():
             if str(getattr(each, "name", "")).casefold() == goal.casefold():
@@ -140,8 +143,8 @@ def _deadline(folder: Path, config: object, row: dict) -> _dt.date | None:
     from planner.records.summary import DamagedRun
 
     try:
-        summary = history.read_run(str(Path(history.records_dir(folder)) / row["run_id"]),
-                                   row["run_id"], False)[0]
+        summary = history.read_run(str(Path(history.records_dir(folder)) / row.run_id),
+                                   row.run_id, False)[0]
     except (OSError, ValueError):
         return None
     until = None if isinstance(summary, DamagedRun) else summary.until
@@ -151,7 +154,7 @@ def _deadline(folder: Path, config: object, row: dict) -> _dt.date | None:
         return None
 
 
-def _shown(row: dict) -> str:
-    if row["session"] is None:
-        return row["file"]
-    return t("{file} (session {session})", file=row["file"], session=row["session"])
+def _shown(row: "PlanRow") -> str:
+    if row.session is None:
+        return row.file
+    return t("{file} (session {session})", file=row.file, session=row.session)

@@ -59,20 +59,20 @@ ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "
 class PlanRow(NamedTuple):
     """One listing row: a plan, one session of a series or study plan, or a file's problem."""
 
-    # A row with a problem has only `file` and `problem`; every other field is None.
+    # A row with a problem (see problem_row) has only `file` and `problem`; the rest is None.
     file: str
-    run_id: str | None = None
-    date: str | None = None
-    minutes: int | None = None
-    title: str | None = None
-    note_ids: list | None = None
-    notes: list | None = None
-    simulated: bool | None = None
-    session: int | None = None
-    done: bool | None = None
-    dropped: bool | None = None
-    problem: str | None = None
-    start: str | None = None
+    run_id: str
+    date: str
+    minutes: int
+    title: str
+    note_ids: list[str]
+    notes: list[dict]
+    simulated: bool
+    session: int | None  # n (from 1) for a session of a series or study plan
+    done: bool
+    dropped: bool
+    problem: str | None
+    start: str | None
     goal: str | None = None  # a study plan's goal (may be null in the file)
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
     study: bool = False  # from a study plan (version 4): `goal` is part of the row
@@ -416,7 +416,12 @@ def _study_rows(file: str, data: dict) -> list[PlanRow]:
 
 
 def _problem_row(label: str, name: str, problem: str) -> PlanRow:
-    return PlanRow(f"{label}/{name}", problem=problem)
+    return problem_row(f"{label}/{name}", problem)
+
+
+def problem_row(file: str, problem: str | None) -> PlanRow:
+    """A row that is not a plan: `file` and `problem`, every other field None."""
+    return PlanRow._make((file, *(None,) * 10, problem, None, None, False, False))
 
 
 def _printable_name(name: str) -> str:
