@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
+from conftest import ROOT, all_files, plan_body, read_summary, run_dirs, run_planner
+from terminal import spawn
 from typer.testing import CliRunner
 
 from planner import ui
@@ -75,7 +76,7 @@ def test_sigkill_at_each_step_leaves_truthful_records(home: Path, point: str) ->
 
 @pytest.mark.terminal
 def test_sigkill_at_the_real_prompt(home: Path) -> None:
-    child = pexpect.spawn(PLANNER, ["--demo"], cwd=str(home), encoding="utf-8", timeout=30)
+    child, _ = spawn("--demo", home=home, columns=None)
     child.expect_exact(SAVE_PROMPT)
     child.kill(signal.SIGKILL)
     child.expect(pexpect.EOF)

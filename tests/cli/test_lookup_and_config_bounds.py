@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import icalendar
-import pexpect
 import pytest
-from conftest import PLANNER
+from terminal import spawn
 from test_conversation import (
     EXPLAINED,
     NEVER,
@@ -151,8 +150,7 @@ def test_a_plan_file_named_with_escapes_is_left_out_of_exports(home: Path) -> No
 @pytest.mark.terminal
 def test_an_export_printed_to_a_terminal_is_inert(home: Path) -> None:
     hostile_plans(home)
-    child = pexpect.spawn(PLANNER, ["export", "--ics"], cwd=str(home), encoding="utf-8",
-                          timeout=60, dimensions=(50, 200))
+    child, _ = spawn("export", "--ics", home=home, columns=200, timeout=60)
     shown = re.sub(r"\x1b\[[0-9;]*m", "", child.read())  # the program's own dim notice
     child.close()
     assert child.exitstatus == 0, shown
@@ -166,7 +164,7 @@ def test_an_export_printed_to_a_terminal_is_inert(home: Path) -> None:
 def test_bytes_written_to_a_terminal_are_made_inert_and_to_a_pipe_exact() -> None:
     script = ("import sys; from planner import ui; "
               "ui.write_bytes(b'BEGIN:X\\x1b[2J\\r\\nT:\\xe2\\x80\\xae\\r\\n')")
-    child = pexpect.spawn(sys.executable, ["-c", script], encoding="utf-8", timeout=60)
+    child, _ = spawn("-c", script, program=sys.executable, columns=None, timeout=60)
     shown = child.read()
     child.close()
     assert child.exitstatus == 0, shown

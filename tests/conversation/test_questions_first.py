@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pexpect
 import pytest
+import terminal
 from conftest import run_dirs
 from stub_server import StubServer
 from test_live import (
     CLI_TIMEOUT,
     KEY,
     KEY_ENV,
-    PLANNER,
     REQUEST,
     explanation,
     finish,
@@ -41,12 +41,7 @@ def spawn(*args: str, key: str | None) -> tuple[pexpect.spawn, list[str]]:
            "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
            **({KEY_ENV: key} if key else {})}
     env.pop("PLANNER_CALDAV_PASSWORD", None)
-    child = pexpect.spawn(PLANNER, list(args), env=env, encoding="utf-8", timeout=CLI_TIMEOUT,
-                          dimensions=(50, 200))
-    seen: list[str] = []
-    child.logfile_read = type("Seen", (), {"write": lambda self, text: seen.append(text),
-                                           "flush": lambda self: None})()
-    return child, seen
+    return terminal.spawn(*args, env=env, columns=200, timeout=CLI_TIMEOUT)
 
 
 @pytest.mark.parametrize("key", [KEY, None], ids=["key-set", "key-asked"])

@@ -20,8 +20,10 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, ROOT, all_files, run_planner, snapshot
+import terminal
+from conftest import ROOT, all_files, run_planner, snapshot
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
+from terminal import finish
 
 from planner.base.secrets import shown_command
 
@@ -116,26 +118,9 @@ def test_key_set_for_no_known_provider_is_refused(home: Path, store: Path, name:
 
 
 def spawn(home: Path, store: Path, *args: str, **extra: str) -> tuple[pexpect.spawn, list[str]]:
-    seen: list[str] = []
-
-    class Log:
-        def write(self, text: str) -> None:
-            seen.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    child = pexpect.spawn(PLANNER, list(args), cwd=str(home), env=environment(store, **extra),
-                          encoding="utf-8", timeout=60, dimensions=(40, 200))
-    child.logfile_read = Log()
-    return child, seen
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.wait()
-    child.close()
-    return child.exitstatus
+    """planner in a pseudo-terminal 200 wide, with the tests' keyring in `store`."""
+    return terminal.spawn(*args, home=home, env=environment(store, **extra), columns=200,
+                          rows=40, timeout=60)
 
 
 @pytest.mark.slow

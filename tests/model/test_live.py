@@ -21,7 +21,6 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import (
-    PLANNER,
     ROOT,
     all_files,
     plan_body,
@@ -43,6 +42,7 @@ from stub_server import (
     tool_call_reply,
     usage,
 )
+from terminal import finish, spawn
 
 from planner.base.config import Config, load_config
 from planner.cli.run import timetable_for
@@ -184,26 +184,7 @@ def run_cli(*args: str, key: str | None = KEY, env_extra: dict | None = None):
 def spawn_cli(*args: str, key: str | None = KEY) -> tuple[pexpect.spawn, list[str]]:
     """Run planner in a real pseudo-terminal; the second value collects everything it shows."""
     # As wide as the pseudo-terminal, so the plan panel is not wrapped.
-    env = cli_env(COLUMNS="200", **({KEY_ENV: key} if key else {}))
-    child = pexpect.spawn(
-        PLANNER, list(args), env=env, encoding="utf-8", timeout=CLI_TIMEOUT, dimensions=(50, 200)
-    )
-    seen: list[str] = []
-    child.logfile_read = _Collector(seen)
-    return child, seen
-
-
-class _Collector:
-    """A pexpect logfile that keeps the text in a list."""
-
-    def __init__(self, into: list[str]) -> None:
-        self.into = into
-
-    def write(self, text: str) -> None:
-        self.into.append(text)
-
-    def flush(self) -> None:
-        pass
+    return spawn(*args, columns=200, timeout=CLI_TIMEOUT, **({KEY_ENV: key} if key else {}))
 
 
 def wait_for(condition, seconds: float = 10.0) -> None:
@@ -212,14 +193,6 @@ def wait_for(condition, seconds: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out waiting"
         time.sleep(0.01)
-
-
-def finish(child: pexpect.spawn) -> int:
-    """Wait for the child to end; its exit code."""
-    child.expect(pexpect.EOF)
-    child.wait()
-    child.close()
-    return child.exitstatus
 
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -272,10 +272,10 @@ def test_no_sqlite_or_yaml_without_a_notes_folder(home: Path, args: list[str]) -
 @pytest.mark.terminal
 def test_the_first_build_of_a_large_folder_shows_progress_on_a_terminal(home: Path) -> None:
     import pexpect
+    from terminal import finish, spawn
 
     make_folder(home / "notes", 600)
-    child = pexpect.spawn(PLANNER, ["notes", "--json", "--limit", "1"], cwd=str(home),
-                          encoding="utf-8", timeout=60)
+    child, _ = spawn("notes", "--json", "--limit", "1", home=home, columns=None, timeout=60)
     child.expect_exact("Indexing your notes for the first time: 100 of 600 files")
     child.expect_exact("Indexing your notes for the first time: 500 of 600 files")
     child.expect(pexpect.EOF)
@@ -286,7 +286,9 @@ def test_the_first_build_of_a_large_folder_shows_progress_on_a_terminal(home: Pa
     assert "\r\x1b[2K" in tail
     assert len(json.loads(tail.split("\r\x1b[2K")[-1])) == 1
     # Built once: the next look shows nothing, and a pipe never gets the line.
-    again = pexpect.run(f"{PLANNER} notes --limit 1", cwd=str(home), encoding="utf-8")
+    child, seen = spawn("notes", "--limit", "1", home=home, columns=None)
+    finish(child)
+    again = seen.text()
     assert "Indexing" not in again
     (home / ".planner" / "notes-index.sqlite3").unlink()
     piped = run_planner("notes", "--json")
@@ -295,9 +297,12 @@ def test_the_first_build_of_a_large_folder_shows_progress_on_a_terminal(home: Pa
 
 
 @pytest.mark.slow
+@pytest.mark.terminal
 def test_a_small_folder_shows_no_progress(home: Path) -> None:
-    import pexpect
+    from terminal import finish, spawn
 
     make_folder(home / "notes", 50)
-    shown = pexpect.run(f"{PLANNER} notes --limit 1", cwd=str(home), encoding="utf-8")
+    child, seen = spawn("notes", "--limit", "1", home=home, columns=None)
+    finish(child)
+    shown = seen.text()
     assert "Indexing" not in shown and "Notes in notes/: 50" in shown

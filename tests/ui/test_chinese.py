@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, run_planner
-from test_terminal import ANSI, Shown
+import terminal
+from conftest import run_planner
+from terminal import Seen
+from test_terminal import ANSI
 
 # each case runs planner many times
 pytestmark = pytest.mark.slow
@@ -93,12 +95,7 @@ SAVE_PROMPT = r"SAVE[^\n]*[:：] ?"  # the SAVE prompt in either language
 
 def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
     """planner in a terminal of 80 columns; the child and its screen."""
-    child = pexpect.spawn(PLANNER, args, cwd=str(home), encoding="utf-8", timeout=30,
-                          env={**os.environ, **language, "COLUMNS": "80", **extra},
-                          dimensions=(50, 80))
-    screen = Shown()
-    child.logfile_read = screen
-    return child, screen
+    return terminal.spawn(*args, home=home, **language, **extra)
 
 
 def demo_saved(home: Path, language: dict[str, str]) -> str:
@@ -106,7 +103,7 @@ def demo_saved(home: Path, language: dict[str, str]) -> str:
     return save_and_end(*spawn(home, ["--demo"], language))
 
 
-def save_and_end(child: pexpect.spawn, screen: Shown) -> str:
+def save_and_end(child: pexpect.spawn, screen: Seen) -> str:
     """Type SAVE at the SAVE prompt, wait for planner to end with exit 0; the screen."""
     child.expect(SAVE_PROMPT)
     child.sendline("SAVE")

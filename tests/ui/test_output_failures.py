@@ -20,7 +20,6 @@ closed before planner starts, so the very first write fails.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -33,6 +32,7 @@ import pytest
 from conftest import PLANNER, plan_body, read_summary, run_dirs, run_planner, snapshot
 from rich.cells import cell_len
 from run_records import summary, write_run
+from terminal import spawn
 
 from planner.ui.conversation import SAVE_PROMPT
 
@@ -130,18 +130,15 @@ def test_broken_pipe_ends_in_one_line(records: Path, args: list[str]) -> None:
 @pytest.mark.terminal
 def test_broken_pipe_during_the_demo_in_a_terminal(home: Path) -> None:
     """The person still sees the plan where SAVE is asked; the run ends complete, saved."""
-    env = {**os.environ, "COLUMNS": "100"}
-    log = io.BytesIO()
-    child = pexpect.spawn(sys.executable, ["-c", BROKEN_PIPE, PLANNER, "--demo"], cwd=str(home),
-                          env=env, encoding=None, timeout=SECONDS, dimensions=(50, 100))
-    child.logfile_read = log
+    child, log = spawn("-c", BROKEN_PIPE, PLANNER, "--demo", program=sys.executable, home=home,
+                       columns=100, encoding=None, timeout=SECONDS)
     child.expect_exact(SAVE_PROMPT.encode())
-    assert b"Proposed plan (simulated model)" in log.getvalue()
+    assert b"Proposed plan (simulated model)" in log.text()
     child.sendline(b"SAVE")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
-    shown = plain(log.getvalue())
+    shown = plain(log.text())
     assert "Traceback" not in shown
     # quiet (README "中文界面")
     assert "its reader stopped reading" not in shown and LOST not in shown
@@ -212,14 +209,10 @@ def test_ascii_show_json_stays_valid_json_beyond_the_bmp(home: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_ascii_demo_in_a_terminal_keeps_the_panel_in_shape(home: Path) -> None:
-    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
-    env.pop("COLUMNS", None)
-    log = io.BytesIO()
-    child = pexpect.spawn(PLANNER, ["--demo"], cwd=str(home), env=env, encoding=None,
-                          timeout=SECONDS, dimensions=(50, 80))
-    child.logfile_read = log
+    child, log = spawn("--demo", home=home, columns=80, measure=True, encoding=None,
+                       timeout=SECONDS, PYTHONIOENCODING="ascii")
     child.expect_exact(SAVE_PROMPT.encode())
-    plan = plain(log.getvalue(), "ascii")
+    plan = plain(log.text(), "ascii")
     child.sendline(b"SAVE")
     child.expect(pexpect.EOF)
     child.close()

@@ -18,7 +18,6 @@ Colour is forced on (FORCE_COLOR, TERM=xterm-256color) or off (NO_COLOR) where i
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+import terminal
 from conftest import PLANNER, plan_body, read_summary, run_dirs
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, summary, write_run
@@ -108,15 +108,14 @@ class Terminal:
                if name not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
         env.update({"TERM": "xterm-256color", KEY_ENV: KEY, **(extra_env or {})})
         env["FORCE_COLOR" if colour else "NO_COLOR"] = "1"
-        self.log = io.BytesIO()
         # No COLUMNS: Rich measures the pseudo-terminal itself, as it would a real one.
-        self.child = pexpect.spawn(program, args, cwd=str(home), env=env, encoding=None,
-                                   timeout=SECONDS, dimensions=(50, width))
-        self.child.logfile_read = self.log
+        self.child, self.seen = terminal.spawn(*args, home=home, env=env, program=program,
+                                               encoding=None, timeout=SECONDS, columns=width,
+                                               measure=True)
 
     @property
     def raw(self) -> bytes:
-        return self.log.getvalue()
+        return b"".join(self.seen)
 
     def wait_for(self, prompt: str) -> None:
         self.child.expect_exact(prompt.encode())

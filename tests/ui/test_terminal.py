@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 from pathlib import Path
 
 import pexpect
 import pytest
+import terminal
 from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner, today
 from rich.cells import cell_len
 from run_records import call, summary, write_run
@@ -25,15 +25,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 def spawn(home: Path, command: str | None = None) -> pexpect.spawn:
     """Start `planner --demo` attached to a new pseudo-terminal."""
     command = command or f"exec {PLANNER} --demo"
-    return pexpect.spawn("/bin/sh", ["-c", command], cwd=str(home), encoding="utf-8",
-                         timeout=30, dimensions=(40, 120))
+    child, _ = terminal.spawn("-c", command, program="/bin/sh", home=home, columns=120, rows=40)
+    return child
 
 
 def finish(child: pexpect.spawn) -> tuple[int, str]:
     """Wait for the end; return the exit status and everything printed."""
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus, child.before
+    status = terminal.finish(child)
+    return status, child.before
 
 
 def plans(home: Path) -> list[Path]:
@@ -122,32 +121,12 @@ def test_dry_run_in_a_terminal_asks_for_no_key_and_writes_nothing(home: Path) ->
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-class Shown:
-    """A pexpect log that keeps everything the terminal was sent."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-
-    def flush(self) -> None:
-        pass
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
 def at_width(home: Path, columns: int, *args: str, **env: str) -> pexpect.spawn:
     """`planner ARGS` in a pseudo-terminal `columns` wide; COLUMNS unset, so Rich asks it.
 
     Everything shown is in `child.logfile_read.text()`.
     """
-    environment = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    environment.update(env)
-    child = pexpect.spawn(PLANNER, list(args), cwd=str(home), env=environment,
-                          encoding="utf-8", timeout=30, dimensions=(60, columns))
-    child.logfile_read = Shown()
+    child, _ = terminal.spawn(*args, home=home, columns=columns, rows=60, measure=True, **env)
     return child
 
 
@@ -306,12 +285,9 @@ def test_waiting_line_while_the_model_thinks(home: Path, slow_server: StubServer
 def test_no_waiting_line_when_stderr_is_not_the_terminal(
     home: Path, slow_server: StubServer
 ) -> None:
-    environment = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    environment.update(LIVE_ENV)
-    child = pexpect.spawn("/bin/sh", ["-c", f"exec {PLANNER} -r 'review N1' 2>err.txt"],
-                          cwd=str(home), env=environment, encoding="utf-8", timeout=30,
-                          dimensions=(40, 80))
-    child.logfile_read = Shown()
+    child, _ = terminal.spawn("-c", f"exec {PLANNER} -r 'review N1' 2>err.txt",
+                              program="/bin/sh", home=home, columns=80, rows=40, measure=True,
+                              **LIVE_ENV)
     child.expect_exact(SAVE_PROMPT)
     child.sendline("no")
     child.expect_exact("What should change? (Enter to finish): ")
