@@ -87,14 +87,6 @@ class PlanRow(NamedTuple):
             data["moved"] = True
         return data
 
-    # Transitional, while readers move to attributes: row["key"] and row.get("key").
-    def __getitem__(self, key):  # type: ignore[override]
-        return getattr(self, key) if type(key) is str else tuple.__getitem__(self, key)
-
-    def get(self, key: str, default: object = None) -> object:
-        """Transitional: the field `key`."""
-        return getattr(self, key, default)
-
 
 class PlansError(Failure):
     """The plans folder exists but cannot be listed; one line for the person."""

@@ -278,7 +278,7 @@ def test_damaged_files_are_listed_with_the_rule_they_break(home: Path, content: 
 
 def test_full_width_spaces_inside_a_title_are_fine(home: Path) -> None:
     write(home, "r1.json", v2(plan_title="RAG\u3000基础"))
-    assert listing(home)[0]["title"] == "RAG\u3000基础"
+    assert listing(home)[0].title == "RAG\u3000基础"
 
 
 def test_a_copied_plan_file_keeps_its_run_id_and_is_named_as_a_copy(home: Path) -> None:
