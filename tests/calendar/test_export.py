@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 from conftest import PLANNER, run_planner, today
-from test_plans import day as plans_day
-from test_plans import save as plans_save
-from test_plans import write
+from plan_files import day as plans_day
+from plan_files import save_review
+from plan_files import write_raw as write
 
 from planner.calendar import ics
 from planner.plans import files as plans
@@ -32,8 +32,8 @@ def day(offset: int) -> str:
 
 
 def save(home: Path, run_id: str, offset: int, **details: object) -> Path:
-    """A plan file `offset` days from today in Berlin (test_plans.save)."""
-    return plans_save(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
+    """A plan file `offset` days from today in Berlin (plan_files.save_review)."""
+    return save_review(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
 
 
 def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL

@@ -9,44 +9,15 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
+from plan_files import CREATED, NOTES, day
+from plan_files import save_review as save
+from plan_files import write_raw as write
 from typer.testing import CliRunner
 
 from planner.cli.app import app
-from planner.notes.catalog import Note
 from planner.plans import files as plans
 from planner.plans.plan import ReviewPlan
 from planner.ui.dates import WEEKDAYS, describe_date
-
-NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),
-         "N3": Note("N3", "引用与校验", "t")}
-CREATED = "2026-11-30T10:00:00.000+08:00"
-
-
-def day(offset: int, zone: str | None = None) -> str:
-    """The date `offset` days from today (in `zone`, as conftest.today), as YYYY-MM-DD."""
-    return (today(zone) + _dt.timedelta(days=offset)).isoformat()
-
-
-def save(home: Path, run_id: str, offset: int, minutes: int = 20, note_ids=("N1", "N2"),
-         title: str = "RAG基础复习", folder: str = "plans", simulated: bool = False,
-         zone: str | None = None) -> Path:
-    """Write a version-2 plan file exactly as the flow does (plan_file_content)."""
-    plan = ReviewPlan(title, tuple(note_ids), day(offset, zone), minutes)
-    path = home / folder / f"{run_id}.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_bytes(plans.plan_file_content(
-        plan, simulated=simulated, run_id=run_id, created_at=CREATED,
-        notes=[NOTES[note_id] for note_id in note_ids]))
-    return path
-
-
-def write(home: Path, name: str, content: object, folder: str = "plans") -> Path:
-    """A plan file with any content: bytes as they are, anything else as JSON."""
-    path = home / folder / name
-    path.parent.mkdir(exist_ok=True)
-    data = content if isinstance(content, bytes) else json.dumps(content).encode()
-    path.write_bytes(data)
-    return path
 
 
 def v2(**changes: object) -> dict:
