@@ -121,7 +121,7 @@ def plans_command(
                 or (row.date >= now and not row.dropped)]
     if as_json:
         # A moved session simply has its new date and start here; the mark is the screen's.
-        ui.print_json_lines([row._replace(moved=False).to_json() for row in rows])
+        ui.print_json_lines([row.to_json(mark_moved=False) for row in rows])
         if no_plans:
             _demo_plans_hint(folder, exporting=False)
     elif not (no_plans and _demo_plans_hint(folder, exporting=False)):

@@ -77,13 +77,12 @@ class PlanRow(NamedTuple):
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
     study: bool = False  # from a study plan (version 4): `goal` is part of the row
 
-    def to_json(self) -> dict:
-        """The row as `planner plans --json` has always written it: `goal` only for a study
-        plan's session, `moved` only when the log moved it."""
+    def to_json(self, mark_moved: bool = True) -> dict:
+        """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved."""
         data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study: below
         if self.study:
             data["goal"] = self.goal
-        if self.moved:
+        if self.moved and mark_moved:
             data["moved"] = True
         return data
 
