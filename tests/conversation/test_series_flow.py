@@ -16,6 +16,9 @@ from typing import NamedTuple
 import pytest
 from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
+from plan_files import day, series
+from plan_files import plan as single
+from plan_files import write_plan as save
 from stub_server import text_reply, tool_call, tool_call_reply
 
 from planner.base.config import Config
@@ -33,34 +36,7 @@ from planner.plans import files as plans
 from planner.plans.plan import SERIES_TOOL_NAME, ReviewPlan, ReviewSeries
 from planner.ui import conversation
 
-NOTES = {"N1": Note("N1", "RAG 的基本流程", "t"), "N2": Note("N2", "切分与向量检索", "t"),
-         "N3": Note("N3", "引用与校验", "t")}
-CREATED = "2026-11-30T10:00:00.000+08:00"
 RUN = "20261130T100000000000Z-aaaaaa"
-
-
-def day(offset: int) -> str:
-    return (today() + _dt.timedelta(days=offset)).isoformat()
-
-
-def save(home: Path, run_id: str, plan: ReviewPlan | ReviewSeries, folder: str = "plans",
-         simulated: bool = False) -> Path:
-    """A plan file exactly as the flow writes it (plan_file_content)."""
-    path = home / folder / f"{run_id}.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_bytes(plans.plan_file_content(
-        plan, simulated=simulated, run_id=run_id, created_at=CREATED,
-        notes=[NOTES[note_id] for note_id in plan.note_ids]))
-    return path
-
-
-def series(*offsets: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewSeries:
-    return ReviewSeries("间隔复习", tuple(note_ids), tuple(day(offset) for offset in offsets),
-                        minutes)
-
-
-def single(offset: int, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
-    return ReviewPlan("RAG基础复习", tuple(note_ids), day(offset), minutes)
 
 
 def listing(home: Path, include_past: bool = True) -> list[plans.PlanRow]:

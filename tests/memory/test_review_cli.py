@@ -22,40 +22,18 @@ from pathlib import Path
 import fsrs
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
+from plan_files import NOTES, day, plan, series
+from plan_files import write_plan as save
 
 from planner.memory import log as reviews
 from planner.memory import marking
-from planner.notes.catalog import SAMPLE_NOTES
+from planner.notes.catalog import Note
 from planner.plans import files as plans
-from planner.plans.plan import ReviewPlan, ReviewSeries
+from planner.plans.plan import ReviewPlan
 
-NOTES = {note.id: note for note in SAMPLE_NOTES}
 RUN = "20250130T100000000000Z-aaaaaa"
 OTHER = "20250201T100000000000Z-bbbbbb"
 SERIES_RUN = "20250202T100000000000Z-cccccc"
-
-
-def day(offset: int) -> str:
-    return (today() + _dt.timedelta(days=offset)).isoformat()
-
-
-def save(home: Path, run_id: str, plan: ReviewPlan | ReviewSeries, folder: str = "plans",
-         simulated: bool = False) -> Path:
-    """A plan file exactly as the flow writes it."""
-    path = home / folder / f"{run_id}.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_bytes(plans.plan_file_content(
-        plan, simulated=simulated, run_id=run_id, created_at="2026-11-30T10:00:00.000+00:00",
-        notes=[NOTES[note_id] for note_id in plan.note_ids]))
-    return path
-
-
-def plan(offset: int = 0, note_ids=("N1", "N2"), minutes: int = 20) -> ReviewPlan:
-    return ReviewPlan("RAG基础复习", tuple(note_ids), day(offset), minutes)
-
-
-def series(*offsets: int, note_ids=("N1", "N2")) -> ReviewSeries:
-    return ReviewSeries("间隔复习", tuple(note_ids), tuple(day(offset) for offset in offsets), 20)
 
 
 def planner(*args: str, **options) -> subprocess.CompletedProcess:
@@ -405,13 +383,8 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     assert [(row["id"], row["due"], row["reviews"], row["last_reviewed"]) for row in rows] == [
         ("alpha", day(-2), 0, None), ("beta", day(1), 0, None)]
     assert "sr-due" in ok("due", "--days", "1").stdout
-    save_notes = plans.plan_file_content(
-        ReviewPlan("Alpha", ("alpha",), day(0), 10), simulated=False, run_id=RUN,
-        created_at="2026-11-30T10:00:00.000+00:00", notes=[])
-    (home / "plans").mkdir()
-    data = json.loads(save_notes)
-    data["notes"] = [{"id": "alpha", "title": "Alpha"}]
-    (home / "plans" / f"{RUN}.json").write_text(json.dumps(data))
+    save(home, RUN, ReviewPlan("Alpha", ("alpha",), day(0), 10),
+         notes=[Note("alpha", "Alpha", "")])
     ok("done", RUN, "--rating", "easy")
     rows = {row["id"]: row for row in as_json("due", "--days", "3650")}
     assert rows["alpha"]["due"] == library_schedules(home)["alpha"].astimezone().date() \
@@ -424,14 +397,9 @@ def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home:
     hostile = "Bad\x1b[2J\x1b]0;owned\x07 \u202eevil [bold]x[/bold]"
     (home / "notes.json").write_text(json.dumps([
         {"id": "H1", "title": hostile, "text": "t"}, {"id": "N2", "title": "ok", "text": "t"}]))
-    path = home / "plans" / f"{RUN}.json"
-    path.parent.mkdir()
-    data = json.loads(plans.plan_file_content(
-        ReviewPlan(hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
-                   ("H1", "N2"), day(0), 10), simulated=False, run_id=RUN,
-        created_at="2026-11-30T10:00:00.000+00:00", notes=[]))
-    data["notes"] = [{"id": "H1", "title": hostile}, {"id": "N2", "title": "ok"}]
-    path.write_text(json.dumps(data))
+    save(home, RUN, ReviewPlan(
+        hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
+        ("H1", "N2"), day(0), 10), notes=[Note("H1", hostile, ""), Note("N2", "ok", "")])
     shown = [ok("done", RUN, "--rating", "again"), ok("due", "--days", "5"), ok("reviews"),
              ok("plans"), ok("reviews", "--note", "\x1b[2J")]
     for result in shown:
