@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, all_files, read_summary, run_dirs, run_planner, today
 from people import ScriptedPerson
+from plan_files import write_plan
 from rich.cells import cell_len
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 
@@ -24,6 +25,7 @@ from planner.cli.run import timetable_for
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient
 from planner.notes.catalog import SAMPLE_NOTES
+from planner.plans.plan import ReviewPlan
 
 SECRET = "Organic Chemistry SECRET-7f3a"
 PLACE = "Lab building B-SECRET"
@@ -297,20 +299,10 @@ def test_until_is_checked_and_told_in_the_dry_run(home: Path) -> None:
 
 def seed_plans(home: Path) -> None:
     """Two plans on DAY: one with a start, one laid out from review_time; and a series."""
-    from planner.notes.catalog import SAMPLE_NOTES
-    from planner.plans import files as plans
-    from planner.plans.plan import ReviewPlan
-
-    folder = home / "plans"
-    folder.mkdir(exist_ok=True)
-    notes = [note for note in SAMPLE_NOTES if note.id == "N1"]
     for run_id, start in (("20261201T100000000000Z-aaaaaa", "20:30"),
                           ("20261201T110000000000Z-bbbbbb", None)):
-        data = plans.plan_file_content(
-            ReviewPlan("复习 " + run_id[-6:], ("N1",), DAY.isoformat(), 20, start),
-            simulated=False, run_id=run_id, created_at="2026-12-01T10:00:00.000+00:00",
-            notes=notes)
-        (folder / f"{run_id}.json").write_bytes(data)
+        write_plan(home, run_id, ReviewPlan("复习 " + run_id[-6:], ("N1",), DAY.isoformat(), 20,
+                                            start))
 
 
 def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, snapshot, today
+from plan_files import study_plan, write_plan
 from test_week_flow import write_class_vdir
 
-from planner.plans import files as plans
-from planner.plans.study import Session, StudyPlan
+from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-aaaaaa"
 MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
@@ -22,24 +22,6 @@ MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
 
 def day(offset: int) -> str:
     return (MONDAY + _dt.timedelta(days=offset)).isoformat()
-
-
-class _Note:
-    def __init__(self, note_id: str) -> None:
-        self.id, self.title = note_id, f"note {note_id}"
-
-
-def write_study_plan(home: Path, *sessions: Session, goal: str | None = None,
-                     run_id: str = RUN) -> Path:
-    """A version-4 plan file as planner writes it."""
-    plan = StudyPlan("Exam", tuple(sessions))
-    content = plans.plan_file_content(plan, simulated=False, run_id=run_id,
-                                      created_at="2026-11-30T10:00:00.000+00:00",
-                                      notes=[_Note(note) for note in plan.note_ids], goal=goal)
-    (home / "plans").mkdir(exist_ok=True)
-    path = home / "plans" / f"{run_id}.json"
-    path.write_bytes(content)
-    return path
 
 
 def configure(home: Path, **values: object) -> None:
@@ -52,9 +34,9 @@ def configure(home: Path, **values: object) -> None:
 def week(home: Path) -> Path:
     write_class_vdir(home / "classes", MONDAY + _dt.timedelta(days=2))  # Wednesdays 19-20
     configure(home, daily_minutes=60)
-    write_study_plan(home, Session(day(0), 30, ("N1",), "19:00"),
-                     Session(day(1), 30, ("N2", "N3"), "19:00"),
-                     Session(day(3), 40, ("N1",), "19:00"))
+    write_plan(home, RUN, study_plan(Session(day(0), 30, ("N1",), "19:00"),
+                                     Session(day(1), 30, ("N2", "N3"), "19:00"),
+                                     Session(day(3), 40, ("N1",), "19:00")))
     return home
 
 
@@ -119,8 +101,8 @@ def test_a_move_past_the_goal_is_refused(week: Path) -> None:
     exam = MONDAY + _dt.timedelta(days=10)
     configure(week, daily_minutes=60, goals=[{"name": "JLPT", "date": exam.isoformat(),
                                               "notes": ["N1"]}])
-    write_study_plan(week, Session(day(5), 30, ("N1",), "19:00"), goal="JLPT",
-                     run_id="20261130T110000000000Z-bbbbbb")
+    write_plan(week, "20261130T110000000000Z-bbbbbb",
+               study_plan(Session(day(5), 30, ("N1",), "19:00")), goal="JLPT")
     done = run_planner("move", "20261130T110000000000Z-bbbbbb#1", "--date", day(11))
     assert done.returncode == 2, done.stdout
     assert f"is after the deadline {day(9)}" in done.stderr
