@@ -52,11 +52,19 @@ def write_plan(home: Path, run_id: str, proposal: Proposal, folder: str = "plans
     notes to write as they are (objects with `id` and `title`)."""
     path = home / folder / f"{run_id}.json"
     path.parent.mkdir(exist_ok=True)
+    path.write_bytes(plan_bytes(run_id, proposal, simulated, notes=notes, created_at=created_at,
+                                goal=goal))
+    return path
+
+
+def plan_bytes(run_id: str, proposal: Proposal, simulated: bool = False, *,
+               notes: Mapping[str, Note] | Sequence = NOTES, created_at: str = CREATED,
+               goal: str | None = None) -> bytes:
+    """The content of the plan file write_plan writes, for a test that saves it another way."""
     written = ([notes[note_id] for note_id in proposal.note_ids] if isinstance(notes, Mapping)
                else list(notes))
-    path.write_bytes(plan_file_content(proposal, simulated=simulated, run_id=run_id,
-                                       created_at=created_at, notes=written, goal=goal))
-    return path
+    return plan_file_content(proposal, simulated=simulated, run_id=run_id,
+                             created_at=created_at, notes=written, goal=goal)
 
 
 def save_review(home: Path, run_id: str, offset: int, minutes: int = 20,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import read_summary, run_dirs
+from plan_files import plan_bytes
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 from test_live import (
     FUTURE,
@@ -27,9 +28,7 @@ from test_live import explanation as explained
 from test_week_flow import DAY, results_sent, run, write_class_vdir
 
 from planner.conversation.events import Prompt
-from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans import store
-from planner.plans.files import plan_file_content
 from planner.plans.plan import InvalidArguments, ReviewPlan
 from planner.records.run_record import now_iso
 
@@ -131,8 +130,7 @@ def test_a_series_that_would_pass_daily_minutes_after_another_save_is_not_writte
 
     def another_run_saves(prompt: Prompt) -> str:
         meanwhile = ReviewPlan("Other", ("N2",), DAY.isoformat(), 20, "21:00")
-        store.save_plan(other, plan_file_content(meanwhile, simulated=False, run_id="other",
-                                                 created_at=now_iso(), notes=SAMPLE_NOTES[1:2]))
+        store.save_plan(other, plan_bytes("other", meanwhile, created_at=now_iso()))
         return "SAVE\n"
 
     outcome, person = run(home, server,

@@ -28,13 +28,12 @@ import pexpect
 import pytest
 import terminal
 from conftest import PLANNER, plan_body, read_summary, run_dirs
+from plan_files import write_plan, write_raw
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, summary, write_run
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
 from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 
-from planner.notes.catalog import SAMPLE_NOTES
-from planner.plans import files as plans
 from planner.plans.plan import ReviewPlan
 from planner.ui.conversation import (
     ANSWER_PROMPT,
@@ -527,13 +526,9 @@ def test_a_hostile_run_folder_name_is_inert(home: Path, command: list[str]) -> N
 
 def hostile_plans(home: Path) -> None:
     """A saved plan whose title is markup, and a file whose name is hostile."""
-    folder = home / "plans"
-    folder.mkdir(exist_ok=True)
     plan = ReviewPlan("[bold green]Saved to plans/x.json[/]", ("N1",), FUTURE, 20)
-    (folder / "20261130T000000000000Z-aaaaaa.json").write_bytes(plans.plan_file_content(
-        plan, simulated=False, run_id="20261130T000000000000Z-aaaaaa",
-        created_at="2026-11-30T00:00:00.000+00:00", notes=SAMPLE_NOTES[:1]))
-    (folder / f"{RAW[3]}{RAW[5]}{RAW[7]}.json").write_text("{}", encoding="utf-8")
+    write_plan(home, "20261130T000000000000Z-aaaaaa", plan)
+    write_raw(home, f"{RAW[3]}{RAW[5]}{RAW[7]}.json", b"{}")
 
 
 def test_saved_plans_read_back_are_inert(home: Path) -> None:

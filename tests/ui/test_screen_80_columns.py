@@ -16,14 +16,13 @@ import re
 from pathlib import Path
 
 from conftest import run_planner
+from plan_files import NOTES, plan, series
+from plan_files import write_plan as save
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 from test_chinese_screens import columns, run_id
 from test_conversation import QUESTION, say
 from test_conversation_continue import earlier
 from test_live import KEY, KEY_ENV, closed_port_url, write_config
-from test_review_cli import NOTES, plan, save, series
-
-from planner.plans import files as plans
 
 CHINESE = {**os.environ, "LANGUAGE": "zh_CN", "COLUMNS": "80", KEY_ENV: KEY}
 # What a line may not be made of alone: punctuation, Chinese and Western.
@@ -126,11 +125,7 @@ def test_review_ids_cut_for_the_screen_end_in_an_ellipsis(home: Path) -> None:
     long_id = "rag-pipeline-overview-and-pitfalls"
     note = NOTES["N1"]._replace(id=long_id)
     run = run_id(1)
-    path = home / "plans" / f"{run}.json"
-    path.parent.mkdir()
-    path.write_bytes(plans.plan_file_content(
-        plan(0, note_ids=(long_id,)), simulated=False, run_id=run,
-        created_at="2026-11-30T10:00:00.000+00:00", notes=[note]))
+    save(home, run, plan(0, note_ids=(long_id,)), notes=[note])
     assert chinese("done", run).returncode == 0
     [review_id] = [json.loads(line)["review_id"]
                    for line in (home / "reviews.jsonl").read_text().splitlines()]
