@@ -101,10 +101,10 @@ def in_process_split(home: Path, vdir: Path) -> dict[str, float]:
     """planner's own steps of an unchanged export, timed once in this process."""
     from planner.calendar import ics
     from planner.calendar import vdir as vdirs
-    from planner.plans import files as plans
+    from planner.plans import store
 
     started = time.perf_counter()
-    rows = plans.list_plans(home, False, True, _dt.date.today())
+    rows = store.list_plans(home, False, True, _dt.date.today())
     read = time.perf_counter()
     events = ics.events_from_rows([row for row in rows if row.problem is None])
     ics.plan_events(events, "19:00")

@@ -21,6 +21,7 @@ from planner.calendar.busy import BusyEvent, BusyTimes, read_busy
 from planner.calendar.free_time import Span
 from planner.calendar.rejections import rejection
 from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.plan import START, InvalidArguments, ReviewPlan, ReviewSeries
 
 if TYPE_CHECKING:
@@ -118,8 +119,8 @@ class Timetable:
         demo = self.mode == "demo"
         try:
             # The review log's marks are asked for only when there are plans to mark.
-            rows = plans.list_plans(self.home, demo, False, self.today, self.marks()) \
-                if plans.plan_names(plans.plans_dir(self.home, demo)) else []
+            rows = store.list_plans(self.home, demo, False, self.today, self.marks()) \
+                if store.plan_names(store.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
         rows = [row for row in rows if row.problem is None and not row.dropped

@@ -12,6 +12,7 @@ from planner.base import study_hours
 from planner.calendar.busy import read_busy
 from planner.calendar.timetable import session_starts
 from planner.plans import files as plans
+from planner.plans import store
 
 if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
@@ -37,7 +38,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     last = start + _dt.timedelta(days=DAYS - 1)
     days = [start + _dt.timedelta(days=offset) for offset in range(DAYS)]
     wanted = {day.isoformat() for day in days}
-    rows = [row for row in plans.list_plans(home, demo, True, today, marks)
+    rows = [row for row in store.list_plans(home, demo, True, today, marks)
             if row.problem is None and not row.dropped and row.date in wanted]
     rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
     sessions: dict[str, list[dict]] = {day: [] for day in wanted}

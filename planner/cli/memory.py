@@ -263,7 +263,7 @@ def forecast_command(
     finally:
         catalog.close()
     from planner.memory.marking import quiet_marks
-    from planner.plans.planned import minutes_by_day
+    from planner.plans.store import minutes_by_day
 
     planned = minutes_by_day(folder, today, quiet_marks(folder))
     for row in rows:

@@ -51,11 +51,12 @@ def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
     with a conversation");
     whether it was said."""
     from planner.plans import files as plans
+    from planner.plans import store
 
     try:
-        if plans.plan_names(plans.plans_dir(folder, False)):
+        if store.plan_names(store.plans_dir(folder, False)):
             return False
-        count = len(plans.plan_names(plans.plans_dir(folder, True)))
+        count = len(store.plan_names(store.plans_dir(folder, True)))
     except plans.PlansError:
         return False  # the hint is a courtesy: an unreadable folder is not this command's failure
     if count and exporting:
@@ -103,11 +104,12 @@ def plans_command(
     import datetime as _dt
 
     from planner.plans import files as plans
+    from planner.plans import store
 
     folder = open_workspace(ctx, home, None).home
     today = _dt.date.today()
     marks = _marks(folder)
-    rows = plans.list_plans(folder, demo, True, today, marks)  # a PlansError is exit 1
+    rows = store.list_plans(folder, demo, True, today, marks)  # a PlansError is exit 1
     no_plans = not rows and not demo  # list_plans read every file: none is a plan
     hidden = dropped = 0
     if not show_all:
@@ -165,6 +167,7 @@ def export_command(
     from planner.base import storage
     from planner.memory import marking
     from planner.plans import files as plans
+    from planner.plans import store
 
     if not (ics or feed or vdir_folder):
         exit_usage(t("choose the format: --ics (iCalendar)"))
@@ -179,7 +182,7 @@ def export_command(
     # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
     keeps_all = show_all or feed is not None or vdir_folder is not None
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
-    rows = plans.list_plans(folder, demo, keeps_all, _dt.date.today(),
+    rows = store.list_plans(folder, demo, keeps_all, _dt.date.today(),
                             marking.quiet_marks(folder))
     good = [row for row in rows if row.problem is None]
     for row in rows:
@@ -339,6 +342,7 @@ def sync_command(
     from planner.calendar import caldav_sync
     from planner.memory import marking
     from planner.plans import files as plans
+    from planner.plans import store
 
     if caldav_url is None:
         exit_usage(t("choose where to sync: --caldav URL"))
@@ -350,7 +354,7 @@ def sync_command(
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
-    rows = plans.list_plans(workspace.home, False, True, _dt.date.today(),
+    rows = store.list_plans(workspace.home, False, True, _dt.date.today(),
                             marking.quiet_marks(workspace.home))
     good = [row for row in rows if row.problem is None]
     for row in rows:

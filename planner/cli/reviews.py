@@ -46,12 +46,13 @@ def pick_plan_run(folder: Path, wanted: str) -> str:
     `show`; an ID or start of one is looked for among the saved plans too (their records may
     be gone)."""
     from planner.plans import files as plans
+    from planner.plans import store
 
     if wanted != "last" and not wanted.startswith("-"):
         ids = []
         for demo in (False, True):  # a demo plan is found, to be refused as one
             try:
-                names = plans.plan_names(plans.plans_dir(folder, demo))
+                names = store.plan_names(store.plans_dir(folder, demo))
             except plans.PlansError:
                 names = []
             ids += [name.removesuffix(".json") for name in names]

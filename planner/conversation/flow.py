@@ -57,6 +57,7 @@ from planner.model.client import ModelClient
 from planner.model.turns import ToolCall, Turn, calls_instead_of_text, tool_message
 from planner.notes.catalog import Catalog, Note
 from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.changes import plan_changes
 from planner.plans.plan import InvalidArguments
 from planner.plans.store import save_plan
@@ -294,7 +295,7 @@ class _Run(RunState):
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
         from planner.memory.marking import quiet_marks  # the log only when a plan is shown
 
-        warnings = tuple(plans.confirmation_warnings(
+        warnings = tuple(store.confirmation_warnings(
             self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes, chosen, self._unknown_busy(),

@@ -19,6 +19,7 @@ from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.memory import log as review_log
 from planner.plans import files as plans
+from planner.plans import store
 
 if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
@@ -94,7 +95,7 @@ def plan_rows(home: HomePath, run_id: str, today: _dt.date,
     """The rows of the saved plan `run_id` in plans/ (one, or one per session); Refused when
     it is a demo plan, has a problem, or the run saved none."""
     try:
-        rows = plans.list_plans(home, False, True, today, marks)
+        rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
     found = [row for row in rows if row.run_id == run_id]
@@ -106,7 +107,7 @@ def plan_rows(home: HomePath, run_id: str, today: _dt.date,
             raise Refused(t("{name} cannot be used: {problem}", name=name,
                             problem=row.problem))
     try:
-        demo = plans.list_plans(home, True, True, today, plans.NO_MARKS)
+        demo = store.list_plans(home, True, True, today, plans.NO_MARKS)
     except plans.PlansError:
         demo = []
     if any(row.run_id == run_id for row in demo):
@@ -137,7 +138,7 @@ def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
     """With no RUN: the most recent saved plan dated today or earlier with no reviews yet (a
     series: its earliest open session)."""
     try:
-        rows = plans.list_plans(home, False, True, today, marks)
+        rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
     now = today.isoformat()

@@ -158,9 +158,10 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
     dropped; [] when the plans folder cannot be listed. The one reader of plans/ here (a typed
     plan store can take its place)."""
     from planner.plans import files as plans
+    from planner.plans import store
 
     try:
-        rows = plans.list_plans(home, False, True, today, marks)
+        rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError:
         return []
     sessions = []

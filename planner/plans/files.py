@@ -20,16 +20,12 @@ listing, warnings."""
 
 from __future__ import annotations
 
-import datetime as _dt
-import os
-import stat
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.errors import Failure
-from planner.base.home import HomePath
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.plan import ReviewSeries
@@ -46,10 +42,6 @@ from planner.plans.study import Proposal, StudyPlan
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 MAX_PLAN_BYTES = storage.MIB
 MAX_DEPTH = 64  # README "A screen you can trust": nested JSON deeper than this is refused
-# Plans examined for the SAVE screen's warnings: enough for decades of daily use, and a bound
-# on the time a folder of millions of files can add before the prompt. Names sort by time, so
-# the newest are the ones examined.
-MAX_WARNING_FILES = 20_000
 # `session`: n (from 1) for a series' session, None for a plan; `done`: the log has a review of
 # it; `dropped`: `planner drop` said the plan (every session of a series) will not happen.
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
@@ -146,38 +138,6 @@ def plan_file_content(
     return storage.to_json(data, indent=2)
 
 
-def plans_dir(home: HomePath, demo: bool) -> str:
-    """The path of home/plans (or home/demo-plans) as a plain string."""
-    return os.path.join(os.fspath(home), PLANS_DIR["demo" if demo else "live"])
-
-
-def plan_names(folder: str) -> list[str]:
-    """The `*.json` names in a plans folder, sorted; [] when it does not exist; else PlansError."""
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
-        return []
-    except OSError as error:
-        raise PlansError(t("cannot look at {folder} ({reason})", folder=folder,
-                           reason=os_reason(error))) from None
-    if stat.S_ISLNK(info.st_mode):
-        # A link could lead anywhere on the disk: plans are read only inside the home folder.
-        raise PlansError(t("{folder} is a symbolic link, which is not followed; make it a real "
-                           "folder", folder=folder))
-    if not stat.S_ISDIR(info.st_mode):
-        raise PlansError(t("{folder} is not a folder", folder=folder))
-    try:
-        with os.scandir(folder) as entries:
-            # Dot names are never plans (.gitkeep, editors' files), nor are names not ending .json.
-            names = [entry.name for entry in entries
-                     if entry.name[0] != "." and entry.name.endswith(".json")]
-    except OSError as error:
-        raise PlansError(t("cannot list {folder} ({reason})", folder=folder,
-                           reason=os_reason(error))) from None
-    names.sort()
-    return names
-
-
 def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
     """The listing rows of the plan file `folder/name`, shown as `label/name`: one for a plan,
     one per session for a series, or one row with its problem; never raises."""
@@ -209,141 +169,10 @@ def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
         return [_problem_row(label, shown, problem)]
 
 
-def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
-               marks: Marks = NO_MARKS) -> list[PlanRow]:
-    """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
-    then every file that has a problem; raises PlansError when the folder cannot be listed.
-
-    A series gives one row per session. Dropped plans are listed too, marked (`plans` hides
-    them, exports cancel their events). `marks`: from the review log, read by the caller
-    (the review memory owns the log; this layer sits below it).
-    """
-    label = PLANS_DIR["demo" if demo else "live"]
-    folder = plans_dir(home, demo)
-    names = plan_names(folder)
-    upcoming, past, problems = [], [], []
-    first_file: dict[str, str] = {}
-    now = today.isoformat()
-    for name in names:
-        rows = read_plan(folder, name, label)
-        first = rows[0]
-        if first.problem is None:
-            # A copied file keeps the run ID: two calendar events with one UID would merge.
-            earlier = first_file.setdefault(first.run_id, first.file)
-            if earlier != first.file:
-                rows = [_problem_row(label, name, t("has the same run_id as {file} (a copy?)",
-                                                    file=earlier))]
-        for row in rows:
-            if row.problem is not None:
-                problems.append(row)
-                continue
-            if marks is not NO_MARKS:
-                row = _mark(row, marks)
-            if row.date >= now:
-                upcoming.append(row)
-            elif include_past:
-                past.append(row)
-    # Names sort by creation time (run IDs), so ties on a date keep the order they were saved.
-    upcoming.sort(key=_date_key)
-    past.sort(key=_date_key, reverse=True)
-    return upcoming + past + problems
-
-
-def _mark(row: PlanRow, marks: Marks) -> PlanRow:
-    """The row as the review log marks it: done, dropped, moved."""
-    ref = row_ref(row)
-    done = ref in marks.done
-    dropped = row.run_id in marks.dropped or ref in marks.dropped
-    where = marks.moved.get(ref) if marks.moved else None
-    if where is not None:
-        # Plan files are never rewritten: the log's latest move says where it is now.
-        return row._replace(done=done, dropped=dropped, date=where[0], start=where[1],
-                            moved=True)
-    if done or dropped:
-        return row._replace(done=done, dropped=dropped)
-    return row
-
-
-def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
-                          today: _dt.date,
-                          dropped: Callable[[], frozenset[str]] = frozenset) -> list[str]:
-    """One-line warnings for the SAVE screen about plans already saved; never raises.
-
-    A saved plan (or session) of the same mode with the same date and the same set of note IDs
-    is named as a duplicate; other plans on that date are counted with their minutes. For a
-    series, every session's date is looked at, and each warning names its session. Dropped
-    plans and files that cannot be read are left out (`planner plans` lists them). `today` is
-    accepted for the screen's own use and does not change the result. `dropped()` gives the run
-    IDs the review log says were dropped: asked only when there are plans to look at, so an
-    empty folder costs no read of the log.
-    """
-    label = PLANS_DIR.get(mode)
-    if label is None:
-        return []
-    folder = os.path.join(os.fspath(home), label)
-    try:
-        names = plan_names(folder)
-    except PlansError:
-        return []
-    warnings: list[str] = []
-    if len(names) > MAX_WARNING_FILES:
-        warnings.append(t("only the newest {checked:,} of {count:,} files in {folder}/ were "
-                          "checked for plans on this date", checked=MAX_WARNING_FILES,
-                          count=len(names), folder=label))
-        names = names[-MAX_WARNING_FILES:]
-    days = plan_days(plan)
-    wanted = frozenset(plan.note_ids)
-    same: dict[str, list[str]] = {day: [] for day in days}
-    minutes = dict.fromkeys(days, 0)
-    count = dict.fromkeys(days, 0)
-    left_out = dropped() if names else frozenset()
-    for name in names:
-        try:
-            rows = read_plan(folder, name, label)
-        except Exception:  # a warning must never stop the person from deciding
-            continue
-        for row in rows:
-            day = row.date
-            if row.problem is not None or day not in count or row.run_id in left_out:
-                continue
-            count[day] += 1
-            minutes[day] += row.minutes
-            if frozenset(row.note_ids) == wanted:
-                where = row.file
-                if row.session is not None:
-                    where = t("{file} (session {session})", file=where, session=row.session)
-                same[day].append(where)
-    series = len(days) > 1 or isinstance(plan, ReviewSeries)
-    for number, day in enumerate(days, 1):
-        found, day_warnings = same[day], []
-        if len(found) > 1:
-            day_warnings.append(t("the same review (same date, same notes) is already saved in "
-                                  "{file} and {more} more", file=found[0], more=len(found) - 1))
-        elif found:
-            day_warnings.append(t("the same review (same date, same notes) is already saved in "
-                                  "{file}", file=found[0]))
-        if count[day] == 1:
-            day_warnings.append(t("that day already holds {minutes} minutes in 1 plan",
-                                  minutes=minutes[day]))
-        elif count[day]:
-            day_warnings.append(t("that day already holds {minutes} minutes in {count} plans",
-                                  minutes=minutes[day], count=count[day]))
-        for warning in day_warnings:
-            warnings.append(t("session {number} ({day}): {warning}", number=number, day=day,
-                              warning=warning) if series else warning)
-    return warnings
-
-
 def plan_days(plan: Proposal) -> tuple[str, ...]:
     """The dates of a plan (one) or of a series (each session's, in order)."""
     return plan.days
 
-
-def _date_key(row: PlanRow) -> str:
-    return row.date
-
-
-# --- strict reading --------------------------------------------------------------------------
 
 def _decode(data: bytes) -> object:
     """The JSON value in a plan file, refusing anything ambiguous."""

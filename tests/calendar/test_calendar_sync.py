@@ -19,7 +19,7 @@ from test_export import BERLIN, Khal, day, save
 from test_plans import write
 
 from planner.calendar import ics, vdir
-from planner.plans import files as plans
+from planner.plans import store
 
 ZONE = ics.LocalZone(BERLIN, ZoneInfo(BERLIN))
 NOW = _dt.datetime(2026, 12, 1, 12, tzinfo=_dt.UTC)
@@ -119,7 +119,7 @@ def test_rows_from_list_plans_become_events(home: Path) -> None:
     save(home, f"{RUN}1", 2, minutes=35, title="RAG基础复习")
     save(home, "r-old", 3)
     write(home, "broken.json", b"{")
-    rows = plans.list_plans(home, False, False, today(BERLIN))
+    rows = store.list_plans(home, False, False, today(BERLIN))
     events = ics.events_from_rows(rows)
     assert [event.uid for event in events] == [f"{RUN}1@planner", "r-old@planner"]
     first = events[0]

@@ -18,7 +18,7 @@ from plan_files import save_review
 from plan_files import write_raw as write
 
 from planner.calendar import ics
-from planner.plans import files as plans
+from planner.plans import store
 
 KHAL = str(Path(sys.executable).with_name("khal"))
 BERLIN = "Europe/Berlin"
@@ -277,7 +277,7 @@ def test_control_characters_in_note_titles_never_reach_the_file(home: Path) -> N
 
 def test_export_is_the_same_apart_from_its_time_stamp(home: Path) -> None:
     build_plans(home)
-    rows = plans.list_plans(home, False, False, today(BERLIN))
+    rows = store.list_plans(home, False, False, today(BERLIN))
     zone = ics.LocalZone(BERLIN, ZoneInfo(BERLIN))
     now = _dt.datetime(2026, 11, 30, 12, tzinfo=_dt.UTC)
     assert ics.export_ics(rows, "19:00", now=now, zone=zone) == ics.export_ics(

@@ -33,6 +33,7 @@ from planner.memory.review_memory import ReviewMemory
 from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES, Note
 from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.plan import SERIES_TOOL_NAME, ReviewPlan, ReviewSeries
 from planner.ui import conversation
 
@@ -41,7 +42,7 @@ RUN = "20261130T100000000000Z-aaaaaa"
 
 def listing(home: Path, include_past: bool = True) -> list[plans.PlanRow]:
     """The listing `planner plans` shows: marked by the review log, read quietly."""
-    return plans.list_plans(home, False, include_past, today(), marking.quiet_marks(home))
+    return store.list_plans(home, False, include_past, today(), marking.quiet_marks(home))
 
 
 def sessions(rows: list[plans.PlanRow]) -> list[tuple]:
@@ -135,7 +136,7 @@ def test_a_dropped_plan_is_marked_in_every_session_and_can_come_back(home: Path)
 def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) -> None:
     save(home, RUN, series(1, 3))
     marks = plans.Marks(done=frozenset({f"{RUN}#1"}), dropped=frozenset({RUN}))
-    rows = plans.list_plans(home, False, True, today(), marks)
+    rows = store.list_plans(home, False, True, today(), marks)
     assert [(row.done, row.dropped) for row in rows] == [(True, True), (False, True)]
     reviews.log_path(home).mkdir()  # a folder where the log should be: cannot be read
     assert [(row.done, row.dropped) for row in listing(home)] == [(False, False)] * 2
@@ -147,7 +148,7 @@ def test_given_marks_are_used_and_an_unreadable_log_marks_nothing(home: Path) ->
 
 
 def warnings_for(home: Path, plan: ReviewPlan | ReviewSeries) -> list[str]:
-    return plans.confirmation_warnings(home, "live", plan, today(),
+    return store.confirmation_warnings(home, "live", plan, today(),
                                        lambda: marking.quiet_marks(home).dropped)
 
 
@@ -283,7 +284,7 @@ def test_one_save_saves_the_whole_series_as_one_version_3_file(home: Path) -> No
 
 
 def listing_at(home: Path, today: _dt.date) -> list[plans.PlanRow]:
-    return plans.list_plans(home, False, True, today)
+    return store.list_plans(home, False, True, today)
 
 
 def test_a_cancel_and_its_feedback_cover_the_whole_series(home: Path) -> None:

@@ -28,7 +28,7 @@ from plan_files import write_plan as save
 from planner.memory import log as reviews
 from planner.memory import marking
 from planner.notes.catalog import Note
-from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.plan import ReviewPlan
 
 RUN = "20250130T100000000000Z-aaaaaa"
@@ -284,7 +284,7 @@ def test_a_dropped_plan_is_not_a_duplicate_on_the_save_screen(home: Path) -> Non
     save(home, RUN, plan(4))
     ok("drop", RUN)
     dropped = lambda: marking.quiet_marks(home).dropped  # noqa: E731 - as the flow passes it
-    assert plans.confirmation_warnings(home, "live", plan(4), today(), dropped) == []
+    assert store.confirmation_warnings(home, "live", plan(4), today(), dropped) == []
 
 
 # --- planner due ----------------------------------------------------------------------------------

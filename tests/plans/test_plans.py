@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from planner.cli.app import app
 from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.plan import ReviewPlan
 from planner.ui.dates import WEEKDAYS, describe_date
 
@@ -38,7 +39,7 @@ def v2(**changes: object) -> dict:
 
 
 def listing(home: Path, include_past: bool = True, demo: bool = False) -> list[plans.PlanRow]:
-    return plans.list_plans(home, demo, include_past, today())
+    return store.list_plans(home, demo, include_past, today())
 
 
 def problems(home: Path) -> dict[str, str]:
@@ -150,7 +151,7 @@ def test_a_plans_folder_that_is_a_link_is_refused(home: Path, tmp_path: Path) ->
     (home / "plans").symlink_to(elsewhere)
     with pytest.raises(plans.PlansError, match="symbolic link, which is not followed"):
         listing(home)
-    assert plans.confirmation_warnings(home, "live", ReviewPlan("T", ("N1",), day(3), 5),
+    assert store.confirmation_warnings(home, "live", ReviewPlan("T", ("N1",), day(3), 5),
                                        today()) == []
 
 
@@ -300,7 +301,7 @@ def test_describe_date(date: str, expected: str) -> None:
 
 def warnings(home: Path, offset: int = 5, note_ids=("N2", "N1"), mode: str = "live"
              ) -> list[str]:
-    return plans.confirmation_warnings(home, mode, ReviewPlan("New", note_ids, day(offset), 30),
+    return store.confirmation_warnings(home, mode, ReviewPlan("New", note_ids, day(offset), 30),
                                        today())
 
 
@@ -352,7 +353,7 @@ def test_bad_files_are_left_out_of_warnings_without_a_sound(home: Path, tmp_path
 
 
 def test_warnings_examine_a_bounded_number_of_files(home: Path, monkeypatch) -> None:
-    monkeypatch.setattr(plans, "MAX_WARNING_FILES", 3)
+    monkeypatch.setattr(store, "MAX_WARNING_FILES", 3)
     for index in range(5):
         save(home, f"r{index}", 5, minutes=10, note_ids=("N3",))
     assert warnings(home) == [

@@ -19,7 +19,7 @@ from planner.conversation.continuing import earlier_conversation
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient
 from planner.notes.catalog import SAMPLE_NOTES
-from planner.plans import files as plans
+from planner.plans import store
 from planner.plans.plan import InvalidArguments
 from planner.plans.study import parse_study_arguments
 
@@ -109,7 +109,7 @@ def test_twelve_sessions_four_failing_for_four_reasons_then_repaired_and_saved(
                                            "note_ids": ["N1"]}
     (view,) = person.views
     assert view.sessions_chosen[3] and not view.sessions_chosen[0]
-    rows = plans.list_plans(home, False, False, today())
+    rows = store.list_plans(home, False, False, today())
     assert [row.session for row in rows] == list(range(1, 13))
     assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == "19:00"
     assert [note["id"] for note in rows[9].notes] == ["N2", "N3"]
