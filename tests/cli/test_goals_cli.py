@@ -9,12 +9,15 @@ import os
 from pathlib import Path
 
 from conftest import run_planner, today
+from plan_files import study_plan, write_plan
 from rich.cells import cell_len
 
 from planner.memory import log as review_log
 from planner.memory import readiness
 from planner.memory.marking import quiet_marks
 from planner.memory.review_memory import ReviewMemory
+from planner.notes.catalog import Note
+from planner.plans.study import Session
 
 RUN = "20261201T100000Z-goal01"
 
@@ -34,18 +37,12 @@ def setup_home(home: Path, ahead_days: int = 30) -> _dt.date:
          "retention": 0.8},
         {"name": "Spring quiz", "date": "2026-01-10", "notes": ["N1"]}]}), encoding="utf-8")
     first, second = (today() + _dt.timedelta(days=n) for n in (2, 5))
-    (home / "plans").mkdir()
-    plan = {"version": 4, "simulated": False, "run_id": RUN, "created_at": "2026-12-01T10:00:00Z",
-            "goal": "JLPT N2", "plan": {"title": "To the exam", "sessions": [
-                {"date": "2026-11-20", "start": "19:00", "minutes": 20, "note_ids": ["N1"]},
-                {"date": first.isoformat(), "start": "19:00", "minutes": 30,
-                 "note_ids": ["N1", "N2"]},
-                {"date": second.isoformat(), "start": "19:00", "minutes": 25,
-                 "note_ids": ["N3"]},
-                {"date": second.isoformat(), "start": "20:00", "minutes": 15,
-                 "note_ids": ["N4"]}]},
-            "notes": [{"id": f"N{n}", "title": f"Word list {n}"} for n in range(1, 5)]}
-    (home / "plans" / f"{RUN}.json").write_text(json.dumps(plan), encoding="utf-8")
+    write_plan(home, RUN, study_plan(
+        Session("2026-11-20", 20, ("N1",), "19:00"),
+        Session(first.isoformat(), 30, ("N1", "N2"), "19:00"),
+        Session(second.isoformat(), 25, ("N3",), "19:00"),
+        Session(second.isoformat(), 15, ("N4",), "20:00"), title="To the exam"),
+        notes=[Note(f"N{n}", f"Word list {n}", "") for n in range(1, 5)], goal="JLPT N2")
     moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(days=3)
     review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1", reviewed_at=moment,
                               minutes=20)

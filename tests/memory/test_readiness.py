@@ -4,19 +4,21 @@ history plus one good review at each planned session; which sessions count; the 
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import fsrs
+import plan_files
 import pytest
 
 from planner.memory import log as review_log
 from planner.memory import memory_file, readiness
 from planner.memory.review_memory import ReviewMemory
 from planner.memory.schedule import DEFAULT_PARAMETERS, replay
+from planner.notes.catalog import Note
+from planner.plans.study import Session
 
 UTC = _dt.UTC
 TODAY = _dt.date(2026, 12, 4)
@@ -125,19 +127,14 @@ def test_ready_counts_and_least_ready_first() -> None:
     assert readiness.least_ready(recall, 0.9) == [("d", 0.1), ("b", 0.4)]
 
 
-def write_plan(home: Path, run_id: str, sessions: list[dict], goal: str | None) -> None:
-    folder = home / "plans"
-    folder.mkdir(exist_ok=True)
-    notes = list(dict.fromkeys(note for session in sessions for note in session["note_ids"]))
-    data = {"version": 4, "simulated": False, "run_id": run_id,
-            "created_at": "2026-12-01T10:00:00Z", "goal": goal,
-            "plan": {"title": "To the exam", "sessions": sessions},
-            "notes": [{"id": note, "title": note} for note in notes]}
-    (folder / f"{run_id}.json").write_text(json.dumps(data), encoding="utf-8")
+def write_plan(home: Path, run_id: str, sessions: list[Session], goal: str | None) -> None:
+    notes = dict.fromkeys(note for each in sessions for note in each.note_ids)
+    plan_files.write_plan(home, run_id, plan_files.study_plan(*sessions, title="To the exam"),
+                          notes=[Note(note, note, "") for note in notes], goal=goal)
 
 
-def session(day: str, note_ids: list[str], start: str = "19:00", minutes: int = 30) -> dict:
-    return {"date": day, "start": start, "minutes": minutes, "note_ids": note_ids}
+def session(day: str, note_ids: list[str], start: str = "19:00", minutes: int = 30) -> Session:
+    return Session(day, minutes, tuple(note_ids), start)
 
 
 def test_the_saved_sessions_ahead_leave_out_the_dropped_the_done_and_the_past(
