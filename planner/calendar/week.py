@@ -43,9 +43,12 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
     sessions: dict[str, list[dict]] = {day: [] for day in wanted}
     for row, begins in zip(rows, session_starts(rows, review_time), strict=True):
-        sessions[row.date].append({"run_id": plans.row_ref(row), "title": row.title,
-                                   "start": begins.strftime("%H:%M"),
-                                   "minutes": row.minutes, "done": bool(row.done)})
+        session = {"run_id": plans.row_ref(row), "title": row.title,
+                   "start": begins.strftime("%H:%M"), "minutes": row.minutes,
+                   "done": bool(row.done)}
+        if row.moved:
+            session["moved"] = True  # for the screen's mark; week --json leaves it out
+        sessions[row.date].append(session)
     busy = read_busy(sources, start, last, home=home, zone=zone, caldav_password=password) \
         if sources else None
     due = _due_counts(memory, days, today)

@@ -455,7 +455,10 @@ def week_command(
     for line in found.warnings:
         ui.notice(line)
     if as_json:
-        ui.print_json({"start": first.isoformat(), "days": found.days})
+        # As plans --json: a moved session simply has its new date and start.
+        ui.print_json({"start": first.isoformat(), "days": [
+            {**day, "sessions": [{key: value for key, value in session.items() if key != "moved"}
+                                 for session in day["sessions"]]} for day in found.days]})
     else:
         ui.week_table(found.days, today)
 

@@ -40,6 +40,9 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     print_note(Text(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes "
                       "falling due that day; min: planned minutes (of the daily limit)."),
                     style="dim"))
+    if any(session.get("moved") for day in days for session in day["sessions"]):
+        print_note(Text(_("↷: a session moved with planner move."),
+                        style="dim"))
 
 
 def _day_cell(day: dict, width: int) -> Text:
@@ -56,8 +59,9 @@ def _day_cell(day: dict, width: int) -> Text:
         if busy["title"]:
             lines.append((_cut(" " + inert_line(busy["title"]), width), "red"))
     for session in day["sessions"]:
-        # ✓ in the place of ●: a mark at the end would be the first thing a narrow column cuts.
-        mark = "✓" if session["done"] else "●"
+        # ✓ (or ↷, moved) in the place of ●: a mark at the end would be the first thing a
+        # narrow column cuts.
+        mark = "✓" if session["done"] else "↷" if session.get("moved") else "●"
         head = _cut(f"{mark}{session['start']} {session['minutes']}′", width)
         lines.append((head, "green" if session["done"] else "bold cyan"))
         lines.append((_cut(" " + inert_line(session["title"]), width), "cyan"))

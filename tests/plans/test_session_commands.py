@@ -70,6 +70,15 @@ def test_a_session_moves_to_free_time_and_every_view_shows_it_there(week: Path) 
     assert "DTSTART;TZID=" in text or "DTSTART:" in text
     assert day(4).replace("-", "") + "T200000" in text
     assert f"UID:{RUN}-2@planner" in text
+    # The week marks it moved (↷, and a line saying what ↷ is); its JSON is as plans --json.
+    shown = run_planner("week", "--start", day(0), env={**os.environ, "COLUMNS": "120"})
+    assert shown.returncode == 0, shown.stderr
+    assert "↷20:00" in shown.stdout and "↷: a session moved with planner move." in shown.stdout
+    assert shown.stdout.count("↷") == 2 and "●19:00" in shown.stdout
+    found = json.loads(run_planner("week", "--start", day(0), "--json").stdout)
+    sessions = [session for each in found["days"] for session in each["sessions"]]
+    assert [session["start"] for session in sessions if session["run_id"] == f"{RUN}#2"] == \
+        ["20:00"] and all("moved" not in session for session in sessions)
     # The latest move wins.
     again = run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "21:00")
     assert again.returncode == 0, again.stderr
