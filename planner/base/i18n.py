@@ -15,7 +15,8 @@ English is the source language: with `en` nothing is loaded and every line is it
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -229,16 +230,14 @@ def restored(text: str, kept: object) -> str:
     return line if line is not None and line == text else text
 
 
-class recorded:
-    """While in effect, the English lines of one run's records are said from their templates."""
-
-    def __init__(self, lines: Mapping[str, object]) -> None:
-        self.lines = {text: line for text, data in lines.items()
+@contextmanager
+def recorded(lines: Mapping[str, object]) -> Iterator[None]:
+    """While in effect, one run's recorded English lines are said from the templates its
+    messages.json keeps (each checked by decoded() and against its words)."""
+    _recorded.update({text: line for text, data in lines.items()
                       if isinstance(text, str) and (line := decoded(data)) is not None
-                      and line == text}
-
-    def __enter__(self) -> None:
-        _recorded.update(self.lines)
-
-    def __exit__(self, *exc: object) -> None:
+                      and line == text})
+    try:
+        yield
+    finally:
         _recorded.clear()
