@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -10,7 +11,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pexpect
@@ -82,27 +83,33 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def today(zone: str | None = None) -> _dt.date:
-    """Today as a planner started with TZ=zone sees it (None: the TZ this process passes on).
-
-    The one clock of the tests: planner dates "today" in its own zone, so a test that starts it
-    with another TZ (Europe/Berlin, say) asks for that zone's date, not this process's.
-    """
-    wanted = os.environ.get("TZ") if zone is None else zone
+@contextlib.contextmanager
+def in_zone(zone: str | None) -> Iterator[None]:
+    """This process's local time in `zone` (TZ; None: unset) for the `with` block, then back."""
     saved = os.environ.get("TZ")
     try:
-        if wanted is None:
+        if zone is None:
             os.environ.pop("TZ", None)
         else:
-            os.environ["TZ"] = wanted
+            os.environ["TZ"] = zone
         time.tzset()
-        return _dt.date(*time.localtime()[:3])
+        yield
     finally:
         if saved is None:
             os.environ.pop("TZ", None)
         else:
             os.environ["TZ"] = saved
         time.tzset()
+
+
+def today(zone: str | None = None) -> _dt.date:
+    """Today as a planner started with TZ=zone sees it (None: the TZ this process passes on).
+
+    The one clock of the tests: planner dates "today" in its own zone, so a test that starts it
+    with another TZ (Europe/Berlin, say) asks for that zone's date, not this process's.
+    """
+    with in_zone(os.environ.get("TZ") if zone is None else zone):
+        return _dt.date(*time.localtime()[:3])
 
 
 def run_dirs(home: Path) -> list[Path]:

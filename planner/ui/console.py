@@ -19,10 +19,10 @@ from planner.ui.plain import (  # noqa: F401
     TTY,
     has_terminal,
     indexing_progress,
+    is_tty,
     print_json,
     print_json_lines,
 )
-from planner.ui.plain import is_tty as _is_tty
 
 TTY_LINE_BYTES = 4095  # what a terminal keeps of one typed line (Linux N_TTY_BUF_SIZE - 1)
 
@@ -47,7 +47,7 @@ err = _console(stderr=True)
 
 def error(message: str) -> None:
     """The one line a failure prints."""
-    if _signalled and _is_tty(err.file):
+    if _signalled and is_tty(err.file):
         # Ctrl+C came as a signal: the terminal echoes `^C` on its own, after the signal, so
         # the echo can land after the program's last newline. Back to column 0, clear the line.
         err.file.write("\r\x1b[2K")
@@ -74,7 +74,7 @@ def fitted(text: Text, console: Console) -> Text:
     """One message as a terminal shows it: wrapped between words (between characters in
     Chinese, never before `，。）：`), the continuation indented (README "中文界面"); whole in
     a pipe or a file, so it can be grepped and copied."""
-    if not _is_tty(console.file):
+    if not is_tty(console.file):
         return text
     from planner.ui.wrapping import wrap_text
 

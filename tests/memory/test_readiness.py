@@ -4,14 +4,13 @@ history plus one good review at each planned session; which sessions count; the 
 from __future__ import annotations
 
 import datetime as _dt
-import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import fsrs
 import plan_files
 import pytest
+from conftest import in_zone
 
 from planner.memory import log as review_log
 from planner.memory import memory_file, readiness
@@ -39,15 +38,8 @@ HISTORIES = {
 @pytest.fixture(autouse=True)
 def zone() -> Iterator[None]:
     """Local time is Berlin's: 09:00 on the goal's day is 08:00 UTC."""
-    saved = os.environ.get("TZ")
-    os.environ["TZ"] = "Europe/Berlin"
-    time.tzset()
-    yield
-    if saved is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = saved
-    time.tzset()
+    with in_zone("Europe/Berlin"):
+        yield
 
 
 def at(text: str) -> _dt.datetime:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import fsrs
 import pytest
+from conftest import in_zone
 
 from planner.memory import log as reviews
 from planner.memory import schedule
@@ -27,15 +28,8 @@ RATINGS = {"again": fsrs.Rating.Again, "hard": fsrs.Rating.Hard, "good": fsrs.Ra
 @pytest.fixture
 def zone() -> Iterator[None]:
     """Local time is UTC unless a test sets TZ itself (and calls time.tzset)."""
-    saved = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if saved is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = saved
-    time.tzset()
+    with in_zone("UTC"):
+        yield
 
 
 def at(text: str) -> _dt.datetime:
