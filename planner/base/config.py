@@ -43,6 +43,7 @@ MAX_KEY_CMD_ARG = 4096
 # README "Your week": the most minutes of review planned on one day, and where busy time is read
 # from.
 DAILY_MINUTES_RANGE = (5, 600)
+MINUTES_PER_NOTE_RANGE = (5, 60)
 MAX_BUSY_SOURCES = 10
 BUSY_KINDS = ("ics", "vdir", "caldav")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
@@ -122,6 +123,9 @@ class Config(NamedTuple):
     study_hours: Mapping[str, tuple[tuple[int, int], ...]] | None = None
     # The most planned review minutes on one day; None: no limit.
     daily_minutes: int | None = None
+    # The minutes one note takes in planner's own plan for a goal (README "A study plan to a
+    # goal"): a session of k notes lasts k times this.
+    minutes_per_note: int = 15
     # Calendars whose events are busy time, only ever read: {"ics"|"vdir"|"caldav": ...}.
     busy_calendars: tuple[Mapping[str, str], ...] = ()
     # Exams and trips, each with its day and its notes (README "A study plan to a goal").
@@ -271,6 +275,9 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     if "daily_minutes" in data and data["daily_minutes"] is not None:
         values["daily_minutes"] = _integer(data["daily_minutes"], source, "daily_minutes",
                                            DAILY_MINUTES_RANGE)
+    if "minutes_per_note" in data:
+        values["minutes_per_note"] = _integer(data["minutes_per_note"], source,
+                                              "minutes_per_note", MINUTES_PER_NOTE_RANGE)
     if "busy_calendars" in data:
         values["busy_calendars"] = _busy_calendars(data["busy_calendars"], source)
     if "goals" in data:

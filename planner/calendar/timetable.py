@@ -58,6 +58,8 @@ class Timetable:
         self._minutes: dict[_dt.date, int] = {}
         # A saved session (`<run_id>[#n]`) left out of the plans: the one being moved.
         self.leave_out: str | None = None
+        # Saved sessions (`<run_id>#n`) a replan replaces: left out of the plans as leave_out is.
+        self.replaced: frozenset[str] = frozenset()
         # A run for a goal (--goal): the goal and its notes; its day's eve is `until`.
         self.goal: GoalTarget | None = None
 
@@ -124,7 +126,8 @@ class Timetable:
         except plans.PlansError:
             rows = []
         rows = [row for row in rows if row.problem is None and not row.dropped
-                and (self.leave_out is None or plans.row_ref(row) != self.leave_out)]
+                and (self.leave_out is None or plans.row_ref(row) != self.leave_out)
+                and plans.row_ref(row) not in self.replaced]
         self._plans, self._minutes = {}, {}
         for row, start in zip(rows, session_starts(rows, self.review_time), strict=True):
             day = _dt.date.fromisoformat(row.date)
@@ -209,6 +212,10 @@ class Timetable:
 
     def _taken(self, day: _dt.date) -> list[Span]:
         return sorted(self.busy_spans(day) + self.plans_on(day))
+
+    def minutes_left(self, day: _dt.date) -> int | None:
+        """The minutes `day` still has under daily_minutes (None: no limit)."""
+        return self._minutes_left(day)
 
     def _minutes_left(self, day: _dt.date) -> int | None:
         if self.daily_minutes is None:

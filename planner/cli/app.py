@@ -12,7 +12,19 @@ from planner import ui
 from planner.base.errors import PlannerError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
-from planner.cli import goals, history, init, keys, memory, notes, plans, reviews, run, sessions
+from planner.cli import (
+    goals,
+    history,
+    init,
+    keys,
+    memory,
+    notes,
+    own_plan,
+    plans,
+    reviews,
+    run,
+    sessions,
+)
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
 from planner.records import status
@@ -110,6 +122,8 @@ app.command("fit", short_help="Fit the memory model to your reviews (and Anki's)
     memory.fit_command)
 app.command("forecast", short_help="The reviews and minutes due in the days ahead.")(
     memory.forecast_command)
+app.command("plan", short_help="Planner's own plan for a goal, saved after SAVE.")(
+    own_plan.plan_command)
 app.command("goals", short_help="Your goals: their day, sessions and notes ready.")(
     goals.goals_command)
 

@@ -130,7 +130,7 @@ def main_command(
     earlier = None if continue_run is None else _earlier(home, continue_run, request)
     if goal is None and earlier is not None and until is None:
         goal = _earlier_goal(home, earlier[0])  # --continue keeps the run's goal
-    chosen = None if goal is None else _run_goal(config, goal)
+    chosen = None if goal is None else goal_ahead(config, goal)
     if chosen is not None:
         deadline = chosen.deadline
     try:
@@ -139,14 +139,14 @@ def main_command(
 
             notes = _notes(home, config)
             _dry_run(config, notes, request or DEFAULT_REQUEST, home, earlier, deadline,
-                     _goal_target(notes, config, chosen))
+                     goal_target(notes, config, chosen))
             return
         if demo or request is None:
             outcome = _demo(config, workspace.writable())
         else:
             notes = _notes(home, config)
             outcome = _live(config, notes, workspace, request, earlier, deadline,
-                            _goal_target(notes, config, chosen))
+                            goal_target(notes, config, chosen))
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error(t("interrupted (Ctrl+C); nothing was saved"))
@@ -176,7 +176,7 @@ def _deadline(text: str) -> "_dt.date":
     return day
 
 
-def _run_goal(config: "Config", wanted: str) -> "Goal":
+def goal_ahead(config: "Config", wanted: str) -> "Goal":
     """The goal --goal names (a unique start of its name, any case) and still ahead; else
     exit 2 naming the goals still ahead."""
     import datetime as _dt
@@ -218,7 +218,7 @@ def _earlier_goal(home: Path, run_id: str) -> str | None:
     return None if isinstance(summary, DamagedRun) else summary.goal
 
 
-def _goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | None":
+def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | None":
     """The run's goal with its notes; a selector matching nothing is one warning."""
     if goal is None:
         return None

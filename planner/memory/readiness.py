@@ -153,10 +153,11 @@ def least_ready(recall: Mapping[str, float], retention: float) -> list[tuple[str
 
 
 def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
-                        marks: plans.Marks) -> list[SavedSession]:
+                        marks: plans.Marks, leave_out: frozenset[str] = frozenset()
+                        ) -> list[SavedSession]:
     """Every saved session, past ones included, at its moved date and start, marked done and
-    dropped; [] when the plans folder cannot be listed. The one reader of plans/ here (a typed
-    plan store can take its place)."""
+    dropped, less those `leave_out` names (`RUN#n`: the sessions a replan replaces); [] when
+    the plans folder cannot be listed. The one reader of plans/ here."""
     from planner.plans import files as plans
     from planner.plans import store
 
@@ -166,7 +167,7 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
         return []
     sessions = []
     for row in rows:
-        if row.problem is not None:
+        if row.problem is not None or (leave_out and plans.row_ref(row) in leave_out):
             continue
         sessions.append(SavedSession(_dt.date.fromisoformat(row.date), row.start,
                                      row.minutes, tuple(row.note_ids), row.goal,
@@ -206,14 +207,15 @@ def memory_states(memory: ReviewMemory) -> tuple[Mapping[str, NoteState], tuple[
 
 
 def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, plan: Any,
-                   memory: ReviewMemory, today: _dt.date, config: Config) -> GoalOutlook:
+                   memory: ReviewMemory, today: _dt.date, config: Config,
+                   replaced: frozenset[str] = frozenset()) -> GoalOutlook:
     """The SAVE screen's readiness: the goal's notes ready on its day with the saved sessions
-    and this proposal, and with the saved sessions alone."""
+    (less those a replan replaces) and this proposal, and with the saved sessions alone."""
     from planner.memory.marking import quiet_marks
 
     del mode  # a run for a goal is live; its saved sessions are the home's plans/
     states, parameters = memory_states(memory)
-    saved = sessions_ahead(read_saved_sessions(home, today, quiet_marks(home)), today,
+    saved = sessions_ahead(read_saved_sessions(home, today, quiet_marks(home), replaced), today,
                            goal.date, config.review_time)
     proposed = proposal_sessions(plan, config.review_time)
     with_plan = recall_on_day(states, parameters, goal.note_ids, saved + proposed, goal.date,
