@@ -278,10 +278,11 @@ class PlanWorth(NamedTuple):
 def plan_worth(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteState],
                parameters: Sequence[float], saved: Sequence[Planned], minutes_per_note: int,
                now: _dt.datetime, proposal: StudyPlan | None, this_ready: int,
-               this_minutes: int) -> PlanWorth:
-    """Planner's plan for the goal in the free time the proposal had, and, when the proposal
-    makes fewer notes ready, the addition to it that lifts it most."""
-    best = best_plan(timetable, goal, states, parameters, saved, minutes_per_note, now, "")
+               this_minutes: int, best: BestPlan | None = None) -> PlanWorth:
+    """Planner's plan for the goal in the free time the proposal had (`best`, when known),
+    and, when the proposal makes fewer notes ready, the addition to it that lifts it most."""
+    if best is None:
+        best = best_plan(timetable, goal, states, parameters, saved, minutes_per_note, now, "")
     addition = None
     if proposal is not None and this_ready < best.ready:
         more = best_plan(timetable, goal, states, parameters, saved, minutes_per_note, now, "",

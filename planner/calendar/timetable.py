@@ -60,6 +60,7 @@ class Timetable:
         self.leave_out: str | None = None
         # Saved sessions (`<run_id>#n`) a replan replaces: left out of the plans as leave_out is.
         self.replaced: frozenset[str] = frozenset()
+        self.minutes_per_note = 15  # planner's own plan: a session of k notes lasts k times this
         # A run for a goal (--goal): the goal and its notes; its day's eve is `until`.
         self.goal: GoalTarget | None = None
 

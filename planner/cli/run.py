@@ -254,6 +254,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           zone=local_zone().tzinfo, password=password or ask_caldav_password,
                           marks=marks)
     timetable.goal = goal
+    timetable.minutes_per_note = config.minutes_per_note
     return timetable
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from planner.base.days import AfterLastDay
+    from planner.calendar.best_plan import PlanWorth
     from planner.memory.readiness import GoalOutlook
     from planner.model.costs import Tally
     from planner.notes.catalog import Note
@@ -44,6 +45,8 @@ class ConfirmRequest(NamedTuple):
     # A run for a goal: the goal's readiness with and without this plan (memory.readiness).
     readiness: GoalOutlook | None = None
     daily_minutes: int | None = None  # a study plan's weeks are shown against 7 times this
+    # A run for a goal: planner's own plan in the same free time, and what would lift this one.
+    worth: PlanWorth | None = None
 
     @property
     def dates(self) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from planner.conversation.protocol import (
 )
 from planner.conversation.run_state import NOTHING_SAVED, RunState, StopRun
 from planner.conversation.saved_meanwhile import still_fits
+from planner.conversation.suggestion import Suggestion, suggestion_for
 from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
 from planner.conversation.turn_values import (
     FINISH,
@@ -131,8 +132,11 @@ def run_flow(
     # free_slots and the lines about study hours are for a live model; the demo's scripted
     # replies are placed and checked all the same.
     offered = timetable if mode == "live" else None
+    suggestion = suggestion_for(offered, memory)
     run = _Run(record, client, person, config, catalog, home, mode, today, limits,
-               registry or registry_for(catalog, today, memory, offered), memory, timetable)
+               registry or registry_for(catalog, today, memory, offered, suggestion), memory,
+               timetable)
+    run.suggestion = suggestion
     if continues is None:
         messages = first_messages(request, catalog, today, memory, offered)
     else:
@@ -151,6 +155,10 @@ class _Run(RunState):
     # The program's own line about what became of the plan, said again after the model's last
     # words, whatever they claim (README "Live mode"); None: no plan reached the person.
     last_word: str | None = None
+    # A run for a goal: planner's own plan (suggest_study_plan) and, for the proposal in hand,
+    # the readiness its result carries back.
+    suggestion: Suggestion | None = None
+    worth: dict | None = None
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -228,6 +236,7 @@ class _Run(RunState):
 
     def _tool_turn(self, number: int, turn: Turn) -> NextStep:
         """Tool calls: lookups run at once; one valid save goes to the person; else repair."""
+        self.worth = None  # known once a proposal in this reply is checked
         # A tool that acts says so itself (needs_confirmation): it goes to the person, alone.
         confirmed = [call for call in turn.calls if self._acts(call)]
         if confirmed and len(turn.calls) > 1:
@@ -269,8 +278,9 @@ class _Run(RunState):
         sessions_chosen: tuple[bool, ...] = ()
         from planner.calendar.study_placing import place_study
 
+        plan: Proposal | None = None
         try:
-            plan: Proposal = tool.check(call.arguments)
+            plan = tool.check(call.arguments)
             if self.timetable is not None:
                 try:
                     if isinstance(plan, StudyPlan):
@@ -280,6 +290,8 @@ class _Run(RunState):
                 finally:
                     self._busy_notices()
         except InvalidArguments as error:
+            if self.suggestion is not None and plan is not None:
+                self.worth = self.suggestion.readiness(plan, self._readiness(plan))
             return self._reject_all(number, turn, str(error), getattr(error, "lines", ()))
         relative = f"{PLANS_DIR[self.mode]}/{self.record.run_id}.json"
         target = self.home / relative
@@ -301,7 +313,10 @@ class _Run(RunState):
                               self._due_dates(plan), changes, chosen, self._unknown_busy(),
                               None if self.timetable is None
                               else self.timetable.unread_after(plan.days), sessions_chosen,
-                              self._readiness(plan), self.config.daily_minutes)
+                              outlook := self._readiness(plan), self.config.daily_minutes,
+                              None if self.suggestion is None
+                              else self.suggestion.screen(plan, outlook))
+        self.worth = None if self.suggestion is None else self.suggestion.readiness(plan, outlook)
         self.person.show(Proposed(number, view, self.client.simulated))
         approved, near_misses = self._decide()
         if not approved:
@@ -317,7 +332,12 @@ class _Run(RunState):
         self.person.show(Result(result.to_json(), relative))
         if not self._calls_left():
             return self._no_explanation()
-        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
+        return ExplainOnly((turn.message, tool_message(call.id, self._sent(result.to_json()))))
+
+    def _sent(self, result: dict) -> dict:
+        """A result as sent back: a study plan's carries its readiness (README "A study plan
+        to a goal")."""
+        return result if self.worth is None else {**result, "readiness": self.worth}
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
@@ -386,11 +406,11 @@ class _Run(RunState):
             self._step("feedback", number, text=feedback)
             if not self._more_calls(t("Sending your change needs another model call.")):
                 raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
-            sent = {"status": "cancelled", "feedback": feedback}
+            sent = self._sent({"status": "cancelled", "feedback": feedback})
             return Continue((turn.message, tool_message(call.id, sent)))
         if not self._calls_left():
             return self._no_explanation()
-        return ExplainOnly((turn.message, tool_message(call.id, result.to_json())))
+        return ExplainOnly((turn.message, tool_message(call.id, self._sent(result.to_json()))))
 
     def _busy_notices(self) -> None:
         """Each busy calendar that could not be read, said once, when it was first read."""
@@ -497,8 +517,9 @@ class _Run(RunState):
                        error=whole, repair=self.repairs)
         self.person.show(Rejected(number, tool, problem, self.repairs, self.limits.max_repairs,
                                   tuple(lines)))
-        answers = [tool_message(call.id, {"status": "rejected", "error": whole})
-                   for call in turn.calls]
+        answers = [tool_message(call.id, self._sent({"status": "rejected", "error": whole})
+                                if len(turn.calls) == 1 else
+                                {"status": "rejected", "error": whole}) for call in turn.calls]
         return Continue((turn.message, *answers))
 
     def _lookups(self, number: int, turn: Turn) -> NextStep:

@@ -299,6 +299,11 @@ def check_due(arguments: object) -> DueArguments:
 
 def check_goal_notes(arguments: object) -> GoalNotesArguments:
     """goal_notes arguments, or InvalidArguments naming the field and the rule."""
+    return check_page(arguments, MAX_GOAL_LIMIT)
+
+
+def check_page(arguments: object, most: int) -> GoalNotesArguments:
+    """A page's `offset` (0 or more) and `limit` (1 to `most`), both required integers."""
     data = _object(arguments, required=("offset", "limit"), allowed=("offset", "limit"))
     offset = data["offset"]
     # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
@@ -307,7 +312,7 @@ def check_goal_notes(arguments: object) -> GoalNotesArguments:
                                            kind=kind_of(offset)))
     if offset < 0:
         raise InvalidArguments("offset", t("must be 0 or more, got {value}", value=offset))
-    return GoalNotesArguments(offset, _whole(data, "limit", 1, MAX_GOAL_LIMIT))
+    return GoalNotesArguments(offset, _whole(data, "limit", 1, most))
 
 
 def check_slots(arguments: object, today: _dt.date) -> SlotArguments:

@@ -23,6 +23,7 @@ STUDY_TOOL_NAME = "save_study_plan"  # planner.plans.study's, without importing 
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
+    from planner.conversation.suggestion import Suggestion
     from planner.memory.review_memory import ReviewMemory
 
 DEFAULT_REQUEST = "请把N1和N2安排在2026-10-05复习20分钟，标题为RAG基础复习。只保存本地计划。"
@@ -73,7 +74,8 @@ def as_catalog(notes: Sequence[Note] | Catalog) -> Catalog:
 
 def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
                  memory: ReviewMemory | None = None,
-                 timetable: Timetable | None = None) -> Registry:
+                 timetable: Timetable | None = None,
+                 suggestion: Suggestion | None = None) -> Registry:
     """The tools of one run: save_review_plan, save_review_series and save_study_plan;
     search_notes and
     get_note when the notes are not all listed; due_notes when `memory` knows of due notes;
@@ -100,6 +102,11 @@ def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
             from planner.conversation.lookups import goal_notes_tool
 
             tools.append(goal_notes_tool(timetable.goal, memory, timetable, today))
+            from planner.conversation.suggestion import Suggestion, suggestion_for
+
+            found = suggestion or suggestion_for(timetable, memory)
+            assert isinstance(found, Suggestion)
+            tools.append(found.tool())
     return Registry(tools)
 
 
@@ -175,7 +182,19 @@ def _goal_line(timetable: Timetable, memory: ReviewMemory | None, today: _dt.dat
     return (f"Goal: {goal.name}, on {goal.date.isoformat()} ({goal.date.strftime('%A')}), "
             f"covers {count:,} note{'' if count == 1 else 's'}; with the sessions saved now, "
             f"{ready:,} of them would be ready on that day (recall {round(goal.retention * 100)}%"
-            " or more); goal_notes lists them, least ready first.\n")
+            f" or more); goal_notes lists them, least ready first.{_best_words(timetable, memory)}"
+            "\n")
+
+
+def _best_words(timetable: Timetable, memory: ReviewMemory | None) -> str:
+    """What planner's own plan reaches, for the goal line; nothing when it cannot be known."""
+    from planner.conversation.suggestion import suggestion_for
+
+    suggestion = suggestion_for(timetable, memory)
+    try:
+        return "" if suggestion is None else suggestion.goal_words()
+    except Exception:  # a prediction helps the model; it must never stop the run
+        return ""
 
 
 def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,

@@ -9,6 +9,7 @@ from planner.base.i18n import _
 from planner.base.inert import inert_line
 
 if TYPE_CHECKING:
+    from planner.calendar.best_plan import PlanWorth
     from planner.conversation.events import ConfirmRequest
     from planner.memory.readiness import GoalOutlook
     from planner.plans.study import StudyPlan
@@ -54,6 +55,28 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[st
         rows.append(("", _("* start chosen by planner: the first free time"), "dim"))
     if outlook is not None:
         rows += _outlook_rows(outlook)
+    if view.worth is not None:
+        rows += _worth_rows(view.worth)
+    return rows
+
+
+def _worth_rows(worth: PlanWorth) -> list[tuple[str, str, str]]:
+    """Planner's own plan in the same free time, and the smallest addition found that lifts
+    this one (README "A study plan to a goal")."""
+    rows = [("", _("Planner's plan in your free time: {ready} of {total} ready in {minutes} "
+                   "minutes (this plan: {this})").format(
+        ready=worth.best_ready, total=worth.of, minutes=f"{worth.best_minutes:,}",
+        this=f"{worth.this_minutes:,}"), "")]
+    more = worth.addition
+    if more is not None:
+        words = (_("Adding a last review of these {count} notes between {first} and {last} "
+                   "(+{minutes} minutes) makes {ready} ready") if more.last_only else
+                 _("Adding reviews of these {count} notes between {first} and {last} "
+                   "(+{minutes} minutes) makes {ready} ready"))
+        rows.append(("", words.format(count=len(more.note_ids), first=more.first[5:],
+                                      last=more.last[5:], minutes=f"{more.minutes:,}",
+                                      ready=more.ready), WARN))
+        rows.append(("", _named(more.note_ids), WARN))
     return rows
 
 
