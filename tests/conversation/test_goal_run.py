@@ -61,12 +61,15 @@ def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path)
     (line,) = [line for line in text.splitlines() if line.startswith("Goal: ")]
     assert line == (f"Goal: JLPT N2, on {day.isoformat()} ({day.strftime('%A')}), covers 6 "
                     "notes; with the sessions saved now, 0 of them would be ready on that day "
-                    "(recall 90% or more); goal_notes lists them, least ready first.")
+                    "(recall 90% or more); goal_notes lists them, least ready first. "
+                    "Planner's own plan in the free time makes 6 ready in 180 minutes; "
+                    "suggest_study_plan gives it.")
     names = [tool["function"]["name"] for tool in body["tools"]]
-    assert "goal_notes" in names and "free_slots" in names
+    assert "goal_notes" in names and "free_slots" in names and "suggest_study_plan" in names
     plain = json.loads(cli("--dry-run", "-r", "plan my exam").stdout)
     assert "Goal: " not in system_text(plain)
-    assert "goal_notes" not in [tool["function"]["name"] for tool in plain["tools"]]
+    assert not {"goal_notes", "suggest_study_plan"} & {
+        tool["function"]["name"] for tool in plain["tools"]}
 
 
 @pytest.mark.parametrize(("given", "words"), [
@@ -198,7 +201,7 @@ def test_the_save_screen_of_a_goal_run_shows_its_readiness(server, home: Path) -
     from people import ScriptedPerson
 
     from planner.base.config import load_config
-    from planner.cli.run import _goal_target, timetable_for
+    from planner.cli.run import goal_target, timetable_for
     from planner.conversation.flow import run_flow
     from planner.memory.review_memory import ReviewMemory
     from planner.model.client import LiveClient
@@ -207,7 +210,7 @@ def test_the_save_screen_of_a_goal_run_shows_its_readiness(server, home: Path) -
     day = setup_home(home, server.url)
     settings = load_config(home / "config.json")
     catalog = load_catalog(home, None)
-    goal = _goal_target(catalog, settings, settings.goals[0])
+    goal = goal_target(catalog, settings, settings.goals[0])
     first = today() + _dt.timedelta(days=3)
     sessions = [{"date": (first + _dt.timedelta(days=n)).isoformat(), "start": "19:00",
                  "minutes": 30, "note_ids": ["N1", "N3"]} for n in range(0, 12, 4)]
