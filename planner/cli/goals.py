@@ -61,6 +61,8 @@ def goals_command(
     sessions = readiness.read_saved_sessions(folder, today, marks_from(memory.log().events))
     reports = [readiness.goal_report(goal, sessions, states, parameters, today,
                                      config.review_time) for goal in targets]
+    for report, goal in zip(reports, targets, strict=True):
+        report["best"] = None if report["past"] else _best(folder, config, goal, memory)
     if as_json:
         ui.print_json(reports)
         return
@@ -91,3 +93,17 @@ def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
         say_warnings(scope.warnings(goal.name))
         targets.append(target(goal, scope.note_ids))
     return targets
+
+
+def _best(folder: Path, config: Config, goal: GoalTarget, memory) -> dict | None:
+    """What planner's own plan would reach for a goal ahead, on top of its saved sessions."""
+    from planner.cli.own_plan import own_plan
+    from planner.cli.run import timetable_for
+
+    if not goal.note_ids or goal.deadline < _dt.date.today():
+        return None
+    now = _dt.datetime.now().replace(second=0, microsecond=0)
+    timetable = timetable_for(config, folder, "live", now.date(), goal.deadline, goal=goal)
+    best = own_plan(timetable, goal, memory, config, now, folder, frozenset())
+    say_warnings(list(timetable.unsaid_warnings()))
+    return {"ready": best.ready, "minutes": best.minutes}

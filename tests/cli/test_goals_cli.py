@@ -59,7 +59,8 @@ def test_goals_json_is_the_readiness_memory_predicts(home: Path) -> None:
     goals = json.loads(result.stdout)
     assert [goal["name"] for goal in goals] == ["JLPT N2", "Spring quiz"]
     first, past = goals
-    assert set(first) == {"name", "date", "past", "notes", "sessions", "ready", "not_ready"}
+    assert set(first) == {"name", "date", "past", "notes", "sessions", "ready", "not_ready",
+                          "best"}
     assert (first["date"], first["past"], first["notes"]) == (day.isoformat(), False, 14)
     # Dropped sessions do not count; done ones count in both.
     assert first["sessions"] == {"planned": 3, "done": 1, "minutes_planned": 75,
@@ -82,7 +83,12 @@ def test_goals_json_is_the_readiness_memory_predicts(home: Path) -> None:
     assert recalls == sorted(recalls) and len(recalls) >= 11
     assert past == {"name": "Spring quiz", "date": "2026-01-10", "past": True, "notes": 1,
                     "sessions": {"planned": 0, "done": 0, "minutes_planned": 0,
-                                 "minutes_done": 0}, "ready": None, "not_ready": None}
+                                 "minutes_done": 0}, "ready": None, "not_ready": None,
+                    "best": None}
+    # best: what planner plan --goal would reach on top of the saved sessions, and its minutes.
+    own = json.loads(run_planner("plan", "--goal", "JLPT N2", "--json").stdout)
+    assert first["best"] == {"ready": own["ready"], "minutes": own["minutes"]}
+    assert first["best"]["ready"] > first["ready"]["with_plans"]
 
 
 def test_goals_screen_fits_80_columns_in_english_and_chinese(home: Path) -> None:
