@@ -9,6 +9,7 @@ the decision and the result; no model call, so its cost is 0.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,8 +65,10 @@ def ask_to_save(person: Person) -> tuple[bool, list[str]]:
 def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: Person,
                      home: Path, config: Config, catalog: Catalog, timetable: Timetable,
                      readiness: GoalOutlook | None, today: _dt.date,
-                     warnings: tuple[str, ...] = ()) -> Outcome:
-    """Show planner's plan, save it on SAVE; the outcome says what happened."""
+                     warnings: tuple[str, ...] = (), replacing: tuple[str, ...] = ()
+                     ) -> Outcome:
+    """Show planner's plan, save it on SAVE; the outcome says what happened. `replacing`: the
+    saved sessions (`RUN#n`) a replan replaces, recorded as dropped with the plan."""
     try:
         record = RunRecord.start(home, mode=MODE, simulated=False, request=request, model=None,
                                  base_url=None, question=None, explanation=None, continues=None,
@@ -100,7 +103,8 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
         content = plans.plan_file_content(plan, simulated=False, run_id=record.run_id,
                                           created_at=now_iso(), notes=notes, goal=goal_name)
         try:
-            save_plan(target, content, still_fits(timetable, plan))
+            save_plan(target, content, replaced_then(timetable, plan, home, replacing,
+                                                     record.run_id))
         except InvalidArguments as error:
             line = t("The plan was not saved: {reason}", reason=str(error))
             result = ToolResult("failed", error=str(error))
@@ -126,6 +130,29 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
     person.show(Result(result.to_json(), relative))
     person.show(Notice(t("Saved: {path}", path=relative)))
     return _outcome(record, status.COMPLETE, status.EXIT_OK, plan)
+
+
+def replaced_then(timetable: Timetable, plan: StudyPlan, home: Path, replacing: tuple[str, ...],
+                  run_id: str) -> Callable[[], None]:
+    """The check under the plans lock: the plan still fits, then the replaced sessions' drop
+    lines (each naming `run_id`) go into the review log before the plan file is written. A
+    drop so named counts only once that file exists (planner.memory.log), so a crash between
+    the two leaves neither."""
+    fits = still_fits(timetable, plan)
+
+    def check() -> None:
+        fits()
+        if replacing:
+            from planner.memory import log as review_log
+
+            moment = _dt.datetime.now(_dt.UTC)
+            try:
+                review_log.append(home, [review_log.Drop(ref, moment, run_id)
+                                         for ref in replacing])
+            except review_log.ReviewLogError as error:
+                raise OSError(str(error)) from None
+
+    return check
 
 
 def _outcome(record: RunRecord, run_status: str, exit_code: int, plan: StudyPlan,

@@ -52,5 +52,5 @@ def _saved_now(run: Timetable) -> Timetable:
                      daily_minutes=run.daily_minutes, review_time=run.review_time,
                      today=run.today, until=run.until, sources=run.sources, zone=run.zone,
                      password=run.password, marks=run.marks)
-    fresh.leave_out, fresh.goal = run.leave_out, run.goal
+    fresh.leave_out, fresh.goal, fresh.replaced = run.leave_out, run.goal, run.replaced
     return fresh

@@ -72,10 +72,12 @@ class Undo(NamedTuple):
 
 
 class Drop(NamedTuple):
-    """The saved plan `run_id` will not happen."""
+    """The saved plan `run_id` will not happen; `replaced_by`: the run whose plan replaces it
+    (a replan), which counts only once that run's plan file exists."""
 
     run_id: str
     dropped_at: _dt.datetime
+    replaced_by: str | None = None
 
 
 class DropUndo(NamedTuple):
@@ -257,6 +259,8 @@ def encode(event: Event) -> bytes:
         case Drop():
             data = {"version": LOG_VERSION, "kind": "drop", "run_id": event.run_id,
                     "dropped_at": _iso(event.dropped_at)}
+            if event.replaced_by is not None:
+                data["replaced_by"] = event.replaced_by
         case DropUndo():
             data = {"version": LOG_VERSION, "kind": "drop-undo", "run_id": event.run_id,
                     "undone_at": _iso(event.undone_at)}
@@ -331,7 +335,24 @@ def read_log(home: str | os.PathLike[str], first_line: dict[str, int] | None = N
     except OSError as error:
         raise ReviewLogError(t("{path} cannot be read ({reason})", path=path,
                                reason=_reason(error))) from None
-    return parse_lines(data, 1, first_line, now, future)
+    contents = parse_lines(data, 1, first_line, now, future)
+    if any(type(event) is Drop and event.replaced_by is not None for event in contents.events):
+        contents = contents._replace(events=[event for event in contents.events
+                                             if _happened(home, event)])
+    return contents
+
+
+def _happened(home: str | os.PathLike[str], event: Event) -> bool:
+    """Whether an event stands: a drop made by a replan only once the plan replacing it is
+    saved (its lines are written first, under the plans lock, so that a crash between leaves
+    neither the plan nor its drops)."""
+    if type(event) is not Drop or event.replaced_by is None:
+        return True
+    from planner.plans.files import PLANS_DIR
+    from planner.plans.schema import is_run_id
+
+    return is_run_id(event.replaced_by) and os.path.isfile(
+        os.path.join(os.fspath(home), PLANS_DIR["live"], event.replaced_by + ".json"))
 
 
 def parse_lines(data: bytes, first_number: int = 1,
@@ -429,6 +450,8 @@ def _event(data: object) -> Event:
     if keys is None:
         raise _BadLine(t("kind is {value}, not review, undo, drop, drop-undo or move",
                          value=_show(kind)))
+    if kind == "drop" and "replaced_by" in data:
+        keys = keys | {"replaced_by"}
     if data.keys() != keys:
         missing = sorted(keys - data.keys())
         if missing:
@@ -442,7 +465,8 @@ def _event(data: object) -> Event:
         case "undo":
             return Undo(_text(data, "review_id"), _moment(data, "undone_at"))
         case "drop":
-            return Drop(_text(data, "run_id"), _moment(data, "dropped_at"))
+            return Drop(_text(data, "run_id"), _moment(data, "dropped_at"),
+                        _text(data, "replaced_by") if "replaced_by" in data else None)
         case "move":
             return Move(_text(data, "run_id"), _day(data), _start(data),
                         _moment(data, "moved_at"))
