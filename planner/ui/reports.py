@@ -23,6 +23,7 @@ from planner.ui.table_cells import (
     table_note,
     text_cell,
 )
+from planner.ui.wrapping import Listed
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
@@ -65,10 +66,10 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
         grid.add_column(_("Date"), no_wrap=True)
         grid.add_column(_("When"), no_wrap=True)
         grid.add_column(_("Min"), justify="right", no_wrap=True)
-        # Title and notes narrow first; their cells are one line cut with …, and Rich counts
-        # wide (Chinese) characters as two cells.
+        # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
+        # as two cells. The notes keep each ID whole, as many to a line as the column holds.
         grid.add_column(_("Title"), min_width=8, ratio=3)
-        grid.add_column(_("Notes"), min_width=5, ratio=1)
+        grid.add_column(_("Notes"), width=_notes_width(plans, out.width))
         if sessions:
             grid.add_column("#", justify="right", no_wrap=True)
         if marked:
@@ -83,11 +84,12 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             date = f"{row.date} {short_weekday(day)}" if day else row.date
             if row.start:
                 date += f" {row.start}"
-            title, notes = text_cell(row.title), text_cell(_(", ").join(row.note_ids))
-            for cell in (title, notes):
-                cell.no_wrap, cell.overflow = True, "ellipsis"
-            cells = [text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
-                     text_cell(row.minutes), title, notes]
+            title = text_cell(row.title)
+            title.no_wrap, title.overflow = True, "ellipsis"
+            notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
+            cells: list[Text | Listed] = [
+                text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
+                text_cell(row.minutes), title, notes]
             if sessions:
                 session = row.session
                 cells.append(Text("" if session is None else f"#{session}"))
@@ -113,6 +115,17 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
                 _("{path}: {problem}").format(path=row.file,
                                               problem=shown_line(row.problem)))))
+
+
+def _notes_width(rows: list[PlanRow], width: int) -> int:
+    """The Notes column's least width: its widest note ID, so each stays whole on its line (at
+    most a third of the screen: a longer ID breaks after a `/`)."""
+    from planner.ui.wrapping import cell_len
+
+    mark = cell_len(_(", ").rstrip())
+    widest = max((cell_len(inert_line(note)) + mark for row in rows for note in row.note_ids),
+                 default=5)
+    return max(5, min(widest, width // 3))
 
 
 # --- planner notes ----------------------------------------------------------------------------
