@@ -16,10 +16,13 @@ from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
 from planner.ui.dates import distance, parse_day, parse_due
 from planner.ui.table_cells import (
+    GAP,
+    TITLE_LEAST,
     WIDE,
     list_table,
     short_weekday,
     shown_line,
+    span_of,
     table_note,
     text_cell,
 )
@@ -63,19 +66,7 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
         grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
                                 folder=folder, upcoming=upcoming, past=past))
-        grid.add_column(_("Date"), no_wrap=True)
-        grid.add_column(_("When"), no_wrap=True)
-        grid.add_column(_("Min"), justify="right", no_wrap=True)
-        # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
-        # as two cells. The notes keep each ID whole, as many to a line as the column holds.
-        grid.add_column(_("Title"), min_width=8, ratio=3)
-        grid.add_column(_("Notes"), width=_notes_width(plans, out.width))
-        if sessions:
-            grid.add_column("#", justify="right", no_wrap=True)
-        if marked:
-            grid.add_column(_("Status"), no_wrap=True)
-        if wide:
-            grid.add_column(_("File"), no_wrap=True)
+        table: list[list[Text | Listed]] = []
         for row in plans:
             day = parse_day(row.date)
             style = "bold" if row.date == now else ("dim" if row.date < now else "")
@@ -100,6 +91,27 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                              else Text(""))
             if wide:
                 cells.append(text_cell(row.file, "dim"))
+            table.append(cells)
+        headers = [_("Date"), _("When"), _("Min"), _("Title"), _("Notes"),
+                   *(["#"] if sessions else []), *([_("Status")] if marked else []),
+                   *([_("File")] if wide else [])]
+        # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
+        # as two cells. The notes keep each ID whole, as many to a line as the column holds:
+        # their column is as wide as the others leave, within the least and most it needs.
+        others = sum(span_of(header, [cells[index] for cells in table])  # type: ignore[misc]
+                     for index, header in enumerate(headers) if index not in (3, 4))
+        least, most = _notes_width(plans, out.width)
+        room = out.width - others - GAP * (len(headers) - 1) - TITLE_LEAST
+        for index, header in enumerate(headers):
+            if index == 3:
+                grid.add_column(header, min_width=8)
+            elif index == 4:
+                # All of a row's IDs on one line if the room holds them, else one to a line.
+                grid.add_column(header, width=most if most <= room else least)
+            else:
+                grid.add_column(header, no_wrap=True,
+                                justify="right" if header in (_("Min"), "#") else "left")
+        for cells in table:
             grid.add_row(*cells)
         out.print(grid)
         if hidden:
@@ -117,15 +129,19 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                                               problem=shown_line(row.problem)))))
 
 
-def _notes_width(rows: list[PlanRow], width: int) -> int:
-    """The Notes column's least width: its widest note ID, so each stays whole on its line (at
-    most a third of the screen: a longer ID breaks after a `/`)."""
+def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:
+    """The Notes column's least and most width: at least its widest note ID, so each stays
+    whole on its line (a longer one than a third of the screen breaks after a `/`); at most a
+    third of the screen, or all of a row's IDs on one line if less."""
     from planner.ui.wrapping import cell_len
 
     mark = cell_len(_(", ").rstrip())
     widest = max((cell_len(inert_line(note)) + mark for row in rows for note in row.note_ids),
                  default=5)
-    return max(5, min(widest, width // 3))
+    whole = max((cell_len(_(", ").join(inert_line(note) for note in row.note_ids))
+                 for row in rows), default=5)
+    least = max(5, min(widest, width // 3))
+    return least, max(least, min(whole, width // 3))
 
 
 # --- planner notes ----------------------------------------------------------------------------
