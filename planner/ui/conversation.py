@@ -32,6 +32,7 @@ from planner.conversation.events import (
     Rejected,
     Result,
 )
+from planner.ui.change_words import change_rows
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out, print_line
 from planner.ui.dates import describe_date
 from planner.ui.wrapping import Hanging, spans, wrap_block
@@ -39,7 +40,6 @@ from planner.ui.wrapping import Hanging, spans, wrap_block
 if TYPE_CHECKING:
     from rich.status import Status
 
-    from planner.plans.changes import Change
 
 # The English words; lookup() gives them in the person's language where they are shown.
 SAVE_PROMPT = N_("Type SAVE to save this plan; anything else cancels: ")
@@ -459,51 +459,6 @@ def _show_rows(rows: Sequence[PanelRow], simulated: bool, what: int | None,
                 screen.file.close()
             except OSError:
                 pass
-
-
-def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
-    """`Changed  Minutes 45 → 30`: what this proposal changes from the previous one."""
-    if not changes:
-        return [(_("Changed"), _("nothing since the previous proposal"), "")]
-    return [(_("Changed") if number == 0 else "", change_words(change), "bold yellow")
-            for number, change in enumerate(changes)]
-
-
-def change_words(change: Change) -> str:
-    """One change in words; the model's values made inert."""
-    before, after = change.before, change.after
-    match change.field:
-        case "note_added":
-            return _("Note {note} added").format(note=inert_line(str(after)))
-        case "note_removed":
-            return _("Note {note} removed").format(note=inert_line(str(before)))
-        case "title":
-            return _("Title {before} → {after}").format(before=_quoted(before),
-                                                         after=_quoted(after))
-        case "date":
-            return _("Date {before} → {after}").format(before=inert_line(str(before)),
-                                                        after=inert_line(str(after)))
-        case "dates":
-            return _("Dates {before} → {after}").format(before=_days(before), after=_days(after))
-        case "minutes":
-            return _("Minutes {before} → {after}").format(before=before, after=after)
-        case "kind" if (before, after) == ("plan", "series"):
-            return _("A plan before, a series now")
-        case "kind" if (before, after) == ("series", "plan"):
-            return _("A series before, a plan now")
-        case "kind":
-            return _("A {before} before, a {after} now").format(
-                before=inert_line(str(before)), after=inert_line(str(after)))
-    raise TypeError(f"no words for a change of {change.field}")
-
-
-def _quoted(value: object) -> str:
-    return f'"{inert_line(str(value))}"'
-
-
-def _days(value: object) -> str:
-    days = value if isinstance(value, tuple) else (value,)
-    return _(", ").join(inert_line(str(day)) for day in days)
 
 
 def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
