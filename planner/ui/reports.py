@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -348,9 +349,11 @@ def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
 # --- planner reviews --------------------------------------------------------------------------
 
 
-def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
+def reviews_table(rows: list[dict], where: str, note: str | None,
+                  every: Sequence[str] = ()) -> None:
     """`planner reviews`: the review log, newest first; undone reviews marked (they no longer
-    count)."""
+    count). A review ID cut to fit ends in `…` after a start that no other ID of `every` (the
+    log's) has: `done --undo` takes it."""
     about = inert_line(note) if note is not None else None
     if not rows:
         info((_("No reviews in {where} yet: planner done records one.") if about is None else
@@ -372,7 +375,10 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
     grid.add_column(_("Min"), justify="right", no_wrap=True)
     if wide:
         grid.add_column(_("Plan"), no_wrap=True)
-    grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis")
+    widest = max(len(str(row["review_id"])) for row in rows)
+    grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis",
+                    min_width=min(widest, unique_start(every, [row["review_id"] for row in rows])
+                                  + 1))
     for row in rows:
         style = "dim strike" if row["undone"] else ""
         title = text_cell(row["title"], style)
@@ -416,8 +422,27 @@ def _room_for_last(grid, width: int) -> None:
 
     *others, last = grid.columns
     room = width - sum(span(column) for column in others) - 2 * len(others)
+    note = others[1]
+    if room < (last.min_width or 0) and note.max_width:
+        # The note's ID gives way (cut with …) before the review ID's unique start does.
+        note.max_width = max(span(note) - ((last.min_width or 0) - room), 10)
+        room = width - sum(span(column) for column in others) - 2 * len(others)
     if room < span(last):
-        last.max_width = max(room, 1)
+        last.max_width = max(room, last.min_width or 1)
+
+
+def unique_start(every: Sequence[str], shown: Sequence[str]) -> int:
+    """The characters each of `shown` needs for no other ID in `every` to start the same."""
+    from os.path import commonprefix
+
+    ordered = sorted(set(every) | set(shown))
+    place = {value: index for index, value in enumerate(ordered)}
+    need = 1
+    for value in shown:
+        index = place[value]
+        for other in ordered[max(index - 1, 0):index] + ordered[index + 1:index + 2]:
+            need = max(need, len(commonprefix([value, other])) + 1)
+    return need
 
 
 def _local_time(value: object) -> str:
