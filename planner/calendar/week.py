@@ -48,6 +48,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
                    "done": bool(row.done)}
         if row.moved:
             session["moved"] = True  # for the screen's mark; week --json leaves it out
+        session["note_ids"] = list(row.note_ids)  # for the screen; week --json leaves it out
         sessions[row.date].append(session)
     busy = read_busy(sources, start, last, home=home, zone=zone, caldav_password=password) \
         if sources else None

@@ -455,9 +455,11 @@ def week_command(
     for line in found.warnings:
         ui.notice(line)
     if as_json:
-        # As plans --json: a moved session simply has its new date and start.
+        # As plans --json: a moved session simply has its new date and start. The note IDs are
+        # the screen's: the JSON keeps its keys as ever.
         ui.print_json({"start": first.isoformat(), "days": [
-            {**day, "sessions": [{key: value for key, value in session.items() if key != "moved"}
+            {**day, "sessions": [{key: value for key, value in session.items()
+                                  if key not in ("moved", "note_ids")}
                                  for session in day["sessions"]]} for day in found.days]})
     else:
         ui.week_table(found.days, today)

@@ -132,7 +132,8 @@ def done_command(
     undo: Annotated[
         str | None,
         typer.Option("--undo", metavar="REVIEW_ID",
-                     help="Take back a review recorded by mistake (it stops counting)."),
+                     help="Take back a review recorded by mistake (it stops counting): its "
+                     "ID or a unique start of one, as planner reviews shows it."),
     ] = None,
     as_json: JsonFlag = False,
     home: HomeOption = None,
@@ -233,7 +234,8 @@ def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
     folder = workspace.home
     log = marking.read_log(folder)
     say_warnings(log.warnings)
-    review = marking.find_review(log, wanted)
+    # The start of an ID as `planner reviews` cuts it, `…` and all, is a start of it.
+    review = marking.find_review(log, wanted.removesuffix("…") if len(wanted) > 1 else wanted)
     marking.undo(folder, log, review)
     config = workspace.config()
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
@@ -295,7 +297,10 @@ def reviews_command(
         ui.print_json_lines(rows)
     else:
         where = LOG_NAME if folder == Path(".") else f"{folder}/{LOG_NAME}"
-        ui.reviews_table(rows, where, note)
+        # An ID cut on the screen keeps a start that names it alone in the whole log, which
+        # `done --undo` takes.
+        every = rows if note is None else marking.review_rows(log, {})
+        ui.reviews_table(rows, where, note, [row["review_id"] for row in every])
 
 
 def drop_command(

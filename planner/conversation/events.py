@@ -44,7 +44,9 @@ class ConfirmRequest(NamedTuple):
     sessions_chosen: tuple[bool, ...] = ()
     # A run for a goal: the goal's readiness with and without this plan (memory.readiness).
     readiness: GoalOutlook | None = None
-    daily_minutes: int | None = None  # a study plan's weeks are shown against 7 times this
+    daily_minutes: int | None = None  # a study plan's weeks are shown against this a day
+    # The study hours in force: only a day that has some counts in a week's budget.
+    study_hours: Mapping[str, tuple[tuple[int, int], ...]] | None = None
     # A run for a goal: planner's own plan in the same free time, and what would lift this one.
     worth: PlanWorth | None = None
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.base import storage
-from planner.base.config import Config
+from planner.base.config import Config, study_windows
 from planner.base.i18n import Lines, t
 from planner.conversation.events import (
     ConfirmRequest,
@@ -314,6 +314,7 @@ class _Run(RunState):
                               None if self.timetable is None
                               else self.timetable.unread_after(plan.days), sessions_chosen,
                               outlook := self._readiness(plan), self.config.daily_minutes,
+                              study_windows(self.config),
                               None if self.suggestion is None
                               else self.suggestion.screen(plan, outlook))
         self.worth = None if self.suggestion is None else self.suggestion.readiness(plan, outlook)
@@ -506,8 +507,9 @@ class _Run(RunState):
                 raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
             # max_repairs spent (0 gives the strict rule of README "Repairs"): the run stops
             # here as a failed call does, its conversation kept for --continue.
-            for line in lines:
-                self.person.show(Notice(line))
+            if lines:  # under a heading of their own, not under the rejection before it
+                self.person.show(Rejected(number, tool, problem, 0, self.limits.max_repairs,
+                                          tuple(lines)))
             self.call_failed = True
             raise StopRun(t("the model's proposal was rejected ({problem}); nothing was saved",
                           problem=problem))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.base.config import study_windows
 from planner.base.i18n import t
 from planner.conversation.events import (
     ConfirmRequest,
@@ -89,7 +90,8 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
         view = ConfirmRequest(plan, notes, target, today, warnings,
                               sessions_chosen=tuple(False for _ in plan.sessions),
                               busy_unknown=timetable.busy().unknown,
-                              readiness=readiness, daily_minutes=config.daily_minutes)
+                              readiness=readiness, daily_minutes=config.daily_minutes,
+                              study_hours=study_windows(config))
         person.show(Proposed(1, view, False))
         approved, near_misses = ask_to_save(person)
         if not approved:

@@ -78,6 +78,11 @@ def fitted(text: Text, console: Console) -> Text:
         return text
     from planner.ui.wrapping import wrap_text
 
+    lead = len(text.plain) - len(text.plain.lstrip(" "))
+    if lead and "\n" not in text.plain and lead < console.width // 2:
+        # An indented line (one item under a heading) keeps its indentation on every line.
+        lines = wrap_text(text[lead:], console.width - lead).split("\n")
+        return Text("\n").join(Text(" " * lead) + line for line in lines)
     return wrap_text(text, console.width)
 
 

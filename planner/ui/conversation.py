@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -32,14 +32,14 @@ from planner.conversation.events import (
     Rejected,
     Result,
 )
+from planner.ui.change_words import change_rows
 from planner.ui.console import TTY, cut_by_terminal, err, notice, out, print_line
 from planner.ui.dates import describe_date
-from planner.ui.wrapping import spans, wrap_block
+from planner.ui.wrapping import Hanging, spans, wrap_block
 
 if TYPE_CHECKING:
     from rich.status import Status
 
-    from planner.plans.changes import Change
 
 # The English words; lookup() gives them in the person's language where they are shown.
 SAVE_PROMPT = N_("Type SAVE to save this plan; anything else cancels: ")
@@ -132,8 +132,17 @@ class TerminalPerson:
             case Proposed():
                 show_plan(event.view, event.simulated)
             case Rejected():
-                print_line(Text(_("The model's proposal was rejected ({error}); asking it to "
-                                 "correct it ({repair} of {limit}).").format(
+                if event.repair:
+                    heading = _("The model's proposal was rejected ({error}); asking it to "
+                                "correct it ({repair} of {limit}).")
+                elif event.max_repairs:
+                    # The last one: its lines under a heading of their own, not the one before.
+                    heading = _("The model's proposal was rejected again ({error}); no "
+                                "correction is left ({limit} of {limit} asked for).")
+                else:
+                    heading = _("The model's proposal was rejected ({error}); max_repairs is 0: "
+                                "no correction is asked for.")
+                print_line(Text(heading.format(
                     error=inert_line(shown(event.error)), repair=event.repair,
                     limit=event.max_repairs), style="yellow"))
                 for line in event.lines:  # each failing session, as the model is told
@@ -317,6 +326,10 @@ def money(cost: float, currency: str) -> str:
     return f"${amount}" if currency == "USD" else f"{amount} {inert_line(currency)}"
 
 
+# A row of the plan's panel: label, value (a study plan's session hangs its notes), style.
+PanelRow = tuple[str, "str | Hanging", str]
+
+
 # --- The plan to confirm ----------------------------------------------------------------------
 
 
@@ -334,6 +347,10 @@ def _screen() -> Console:
     except OSError:
         return out  # no terminal: nobody is asked; the plan goes with the rest of the output
     return Console(file=tty, highlight=False, emoji=False)
+
+
+def _escaped(value: str, encoding: str) -> str:
+    return value.encode(encoding, "backslashreplace").decode(encoding)
 
 
 def _hanging(value: str, width: int) -> list[str]:
@@ -403,11 +420,11 @@ def _warning_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _study_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
+def _study_rows(view: ConfirmRequest) -> list[PanelRow]:
     """A study plan's rows (planner.ui.study_view), then busy warnings, target and warnings."""
     from planner.ui.study_view import study_rows
 
-    rows = study_rows(view, view.daily_minutes) + _busy_rows(view)
+    rows: list[PanelRow] = [*study_rows(view, view.daily_minutes), *_busy_rows(view)]
     rows.append((_("Save to"), inert_line(str(view.target)), ""))
     return rows + _warning_rows(view)
 
@@ -424,7 +441,7 @@ def _busy_rows(view: ConfirmRequest) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _show_rows(rows: list[tuple[str, str, str]], simulated: bool, what: int | None,
+def _show_rows(rows: Sequence[PanelRow], simulated: bool, what: int | None,
                title: str | None = None) -> None:
     """The panel on the terminal, or with the rest of the output when the terminal is gone."""
     screen = _screen()
@@ -444,51 +461,6 @@ def _show_rows(rows: list[tuple[str, str, str]], simulated: bool, what: int | No
                 pass
 
 
-def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
-    """`Changed  Minutes 45 → 30`: what this proposal changes from the previous one."""
-    if not changes:
-        return [(_("Changed"), _("nothing since the previous proposal"), "")]
-    return [(_("Changed") if number == 0 else "", change_words(change), "bold yellow")
-            for number, change in enumerate(changes)]
-
-
-def change_words(change: Change) -> str:
-    """One change in words; the model's values made inert."""
-    before, after = change.before, change.after
-    match change.field:
-        case "note_added":
-            return _("Note {note} added").format(note=inert_line(str(after)))
-        case "note_removed":
-            return _("Note {note} removed").format(note=inert_line(str(before)))
-        case "title":
-            return _("Title {before} → {after}").format(before=_quoted(before),
-                                                         after=_quoted(after))
-        case "date":
-            return _("Date {before} → {after}").format(before=inert_line(str(before)),
-                                                        after=inert_line(str(after)))
-        case "dates":
-            return _("Dates {before} → {after}").format(before=_days(before), after=_days(after))
-        case "minutes":
-            return _("Minutes {before} → {after}").format(before=before, after=after)
-        case "kind" if (before, after) == ("plan", "series"):
-            return _("A plan before, a series now")
-        case "kind" if (before, after) == ("series", "plan"):
-            return _("A series before, a plan now")
-        case "kind":
-            return _("A {before} before, a {after} now").format(
-                before=inert_line(str(before)), after=inert_line(str(after)))
-    raise TypeError(f"no words for a change of {change.field}")
-
-
-def _quoted(value: object) -> str:
-    return f'"{inert_line(str(value))}"'
-
-
-def _days(value: object) -> str:
-    days = value if isinstance(value, tuple) else (value,)
-    return _(", ").join(inert_line(str(day)) for day in days)
-
-
 def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
     """A note's schedule: `due today`, `overdue 3 days`, `due in 5 days (2026-12-06)`, `new`."""
     if due is None:
@@ -506,7 +478,7 @@ def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
     return line.format(days=f"{days:,}", date=due.isoformat())
 
 
-def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bool,
+def _plan_panel(screen: Console, rows: Sequence[PanelRow], simulated: bool,
                 sessions: int | None = None, title: str | None = None) -> None:
     """The plan's rows in a panel; no value can wrap into a line that starts like a label."""
     columns = screen.width
@@ -525,8 +497,10 @@ def _plan_panel(screen: Console, rows: list[tuple[str, str, str]], simulated: bo
     for label, value, style in rows:
         if not encoding.startswith("utf"):
             # Escaped before measuring: `\u590d` takes six columns, not the two of 复.
-            value = value.encode(encoding, "backslashreplace").decode(encoding)
-        for number, part in enumerate(_hanging(value, width)):
+            value = (value._replace(items=tuple(_escaped(item, encoding) for item in value.items))
+                     if isinstance(value, Hanging) else _escaped(value, encoding))
+        parts = value.lines(width) if isinstance(value, Hanging) else _hanging(value, width)
+        for number, part in enumerate(parts):
             # Padded in terminal columns: a Chinese label's characters take two each.
             shown_label = label if number == 0 else ""
             body.append(shown_label + " " * (LABEL - cell_len(shown_label)), style="bold")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -16,13 +17,17 @@ from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
 from planner.ui.dates import distance, parse_day, parse_due
 from planner.ui.table_cells import (
+    GAP,
+    TITLE_LEAST,
     WIDE,
     list_table,
     short_weekday,
     shown_line,
+    span_of,
     table_note,
     text_cell,
 )
+from planner.ui.wrapping import Listed
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
@@ -62,19 +67,7 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
         grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
                                 folder=folder, upcoming=upcoming, past=past))
-        grid.add_column(_("Date"), no_wrap=True)
-        grid.add_column(_("When"), no_wrap=True)
-        grid.add_column(_("Min"), justify="right", no_wrap=True)
-        # Title and notes narrow first; their cells are one line cut with …, and Rich counts
-        # wide (Chinese) characters as two cells.
-        grid.add_column(_("Title"), min_width=8, ratio=3)
-        grid.add_column(_("Notes"), min_width=5, ratio=1)
-        if sessions:
-            grid.add_column("#", justify="right", no_wrap=True)
-        if marked:
-            grid.add_column(_("Status"), no_wrap=True)
-        if wide:
-            grid.add_column(_("File"), no_wrap=True)
+        table: list[list[Text | Listed]] = []
         for row in plans:
             day = parse_day(row.date)
             style = "bold" if row.date == now else ("dim" if row.date < now else "")
@@ -83,11 +76,12 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             date = f"{row.date} {short_weekday(day)}" if day else row.date
             if row.start:
                 date += f" {row.start}"
-            title, notes = text_cell(row.title), text_cell(_(", ").join(row.note_ids))
-            for cell in (title, notes):
-                cell.no_wrap, cell.overflow = True, "ellipsis"
-            cells = [text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
-                     text_cell(row.minutes), title, notes]
+            title = text_cell(row.title)
+            title.no_wrap, title.overflow = True, "ellipsis"
+            notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
+            cells: list[Text | Listed] = [
+                text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
+                text_cell(row.minutes), title, notes]
             if sessions:
                 session = row.session
                 cells.append(Text("" if session is None else f"#{session}"))
@@ -98,6 +92,27 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                              else Text(""))
             if wide:
                 cells.append(text_cell(row.file, "dim"))
+            table.append(cells)
+        headers = [_("Date"), _("When"), _("Min"), _("Title"), _("Notes"),
+                   *(["#"] if sessions else []), *([_("Status")] if marked else []),
+                   *([_("File")] if wide else [])]
+        # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
+        # as two cells. The notes keep each ID whole, as many to a line as the column holds:
+        # their column is as wide as the others leave, within the least and most it needs.
+        others = sum(span_of(header, [cells[index] for cells in table])  # type: ignore[misc]
+                     for index, header in enumerate(headers) if index not in (3, 4))
+        least, most = _notes_width(plans, out.width)
+        room = out.width - others - GAP * (len(headers) - 1) - TITLE_LEAST
+        for index, header in enumerate(headers):
+            if index == 3:
+                grid.add_column(header, min_width=8)
+            elif index == 4:
+                # All of a row's IDs on one line if the room holds them, else one to a line.
+                grid.add_column(header, width=most if most <= room else least)
+            else:
+                grid.add_column(header, no_wrap=True,
+                                justify="right" if header in (_("Min"), "#") else "left")
+        for cells in table:
             grid.add_row(*cells)
         out.print(grid)
         if hidden:
@@ -113,6 +128,21 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
                 _("{path}: {problem}").format(path=row.file,
                                               problem=shown_line(row.problem)))))
+
+
+def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:
+    """The Notes column's least and most width: at least its widest note ID, so each stays
+    whole on its line (a longer one than a third of the screen breaks after a `/`); at most a
+    third of the screen, or all of a row's IDs on one line if less."""
+    from planner.ui.wrapping import cell_len
+
+    mark = cell_len(_(", ").rstrip())
+    widest = max((cell_len(inert_line(note)) + mark for row in rows for note in row.note_ids),
+                 default=5)
+    whole = max((cell_len(_(", ").join(inert_line(note) for note in row.note_ids))
+                 for row in rows), default=5)
+    least = max(5, min(widest, width // 3))
+    return least, max(least, min(whole, width // 3))
 
 
 # --- planner notes ----------------------------------------------------------------------------
@@ -319,9 +349,11 @@ def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
 # --- planner reviews --------------------------------------------------------------------------
 
 
-def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
+def reviews_table(rows: list[dict], where: str, note: str | None,
+                  every: Sequence[str] = ()) -> None:
     """`planner reviews`: the review log, newest first; undone reviews marked (they no longer
-    count)."""
+    count). A review ID cut to fit ends in `…` after a start that no other ID of `every` (the
+    log's) has: `done --undo` takes it."""
     about = inert_line(note) if note is not None else None
     if not rows:
         info((_("No reviews in {where} yet: planner done records one.") if about is None else
@@ -343,7 +375,10 @@ def reviews_table(rows: list[dict], where: str, note: str | None) -> None:
     grid.add_column(_("Min"), justify="right", no_wrap=True)
     if wide:
         grid.add_column(_("Plan"), no_wrap=True)
-    grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis")
+    widest = max(len(str(row["review_id"])) for row in rows)
+    grid.add_column(_("Review ID"), no_wrap=True, overflow="ellipsis",
+                    min_width=min(widest, unique_start(every, [row["review_id"] for row in rows])
+                                  + 1))
     for row in rows:
         style = "dim strike" if row["undone"] else ""
         title = text_cell(row["title"], style)
@@ -387,8 +422,27 @@ def _room_for_last(grid, width: int) -> None:
 
     *others, last = grid.columns
     room = width - sum(span(column) for column in others) - 2 * len(others)
+    note = others[1]
+    if room < (last.min_width or 0) and note.max_width:
+        # The note's ID gives way (cut with …) before the review ID's unique start does.
+        note.max_width = max(span(note) - ((last.min_width or 0) - room), 10)
+        room = width - sum(span(column) for column in others) - 2 * len(others)
     if room < span(last):
-        last.max_width = max(room, 1)
+        last.max_width = max(room, last.min_width or 1)
+
+
+def unique_start(every: Sequence[str], shown: Sequence[str]) -> int:
+    """The characters each of `shown` needs for no other ID in `every` to start the same."""
+    from os.path import commonprefix
+
+    ordered = sorted(set(every) | set(shown))
+    place = {value: index for index, value in enumerate(ordered)}
+    need = 1
+    for value in shown:
+        index = place[value]
+        for other in ordered[max(index - 1, 0):index] + ordered[index + 1:index + 2]:
+            need = max(need, len(commonprefix([value, other])) + 1)
+    return need
 
 
 def _local_time(value: object) -> str:

@@ -343,8 +343,10 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
         case "proposal":
             plan = step.plan
             title = None if plan is None else plan.title
-            return model, text_cell(_("proposed {title}: {plan}").format(
+            words = inert_line(_("proposed {title}: {plan}").format(
                 title=str(title), plan=_plan_words(plan)))
+            # A study plan session by session, each on a line of its own.
+            return model, Text("\n".join([words, *_session_lines(plan)]))
         case "rejected":
             then = (_("sent back to be corrected ({repair})").format(repair=step.repair)
                     if step.repair else _("not sent back; the run stopped"))
@@ -385,14 +387,35 @@ def _step_words(step: Step, model: str) -> tuple[str, Text]:
 
 
 def _plan_words(plan: PlanRecord | None) -> str:
-    """`notes N1, N2; 2026-12-05; 20 min`."""
+    """`notes N1, N2; 2026-12-05; 20 min`; a study plan's `5 sessions; 220 min` (its sessions:
+    _session_lines)."""
     words = _("notes {notes}; {when}; {minutes} min")
+    if plan is not None and plan.sessions is not None:
+        return _("{count} sessions; {minutes} min").format(count=len(plan.sessions),
+                                                           minutes=plan.minutes)
     if plan is None:
         return words.format(notes=None, when=None, minutes=None)
     notes = None if plan.note_ids is None else _(", ").join(plan.note_ids)
     # A series (README "Review memory") has its sessions' dates in the place of one date.
     when = plan.date if plan.dates is None else _(", ").join(plan.dates)
     return words.format(notes=notes, when=when, minutes=plan.minutes)
+
+
+def _session_lines(plan: PlanRecord | None) -> list[str]:
+    """A study plan's sessions as recorded, one line each: `1. 2026-12-07 19:00, 45 min: N1,
+    N2` (made inert: the record is data)."""
+    if plan is None or plan.sessions is None:
+        return []
+    lines = []
+    for number, session in enumerate(plan.sessions, 1):
+        notes = session.get("note_ids")
+        lines.append(inert_line(_("{number}. {when}, {minutes} min: {notes}").format(
+            number=number, when=" ".join(str(session[key]) for key in ("date", "start")
+                                         if session.get(key) is not None),
+            minutes=session.get("minutes"),
+            notes=_(", ").join(str(note) for note in notes) if isinstance(notes, list)
+            else notes)))
+    return lines
 
 
 def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
@@ -415,6 +438,8 @@ def _summary_rows(grid: Table, summary: RunSummary, detail: RunDetail) -> None:
     if summary.plan is not None:
         grid.add_row(_("Proposal"), text_cell(summary.plan.title))
         grid.add_row("", text_cell(_plan_words(summary.plan)))
+        for line in _session_lines(summary.plan):
+            grid.add_row("", Text(line))
     else:
         grid.add_row(_("Proposal"), text_cell(_("none")))
     decision = _("not asked")

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from planner.base.i18n import _
 from planner.base.inert import inert_line
+from planner.base.study_hours import windows_on
+from planner.ui.wrapping import Hanging
 
 if TYPE_CHECKING:
     from planner.calendar.best_plan import PlanWorth
@@ -16,13 +18,15 @@ if TYPE_CHECKING:
 
 MAX_NAMED = 10  # notes named one by one on the screen; the rest are counted
 WARN = "bold yellow"
+# A panel row: label, value (a session's line hangs its notes under the first), style.
+Row = tuple[str, "str | Hanging", str]
 
 
-def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[str, str, str]]:
+def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
     """The panel's rows: title, then each week (Monday to Sunday) with its minutes and
     sessions, the goal's notes no session covers, and the readiness line."""
     plan: StudyPlan = view.plan  # type: ignore[assignment]
-    rows = [(_("Title"), inert_line(plan.title), "")]
+    rows: list[Row] = [(_("Title"), inert_line(plan.title), "")]
     outlook: GoalOutlook | None = view.readiness  # type: ignore[assignment]
     if outlook is not None:
         rows.append((_("Goal"), _("{name}, {date}").format(
@@ -36,8 +40,12 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[st
     for monday, indexes in weeks.items():
         minutes = sum(plan.sessions[index].minutes for index in indexes)
         sunday = monday + _dt.timedelta(days=6)
+        # Only the days with study hours hold minutes: a Friday with none adds nothing.
+        days = 7 if view.study_hours is None else sum(
+            1 for offset in range(7)
+            if windows_on(view.study_hours, monday + _dt.timedelta(days=offset)))
         budget = ("" if daily_minutes is None else
-                  _(" of {most} min").format(most=f"{daily_minutes * 7:,}"))
+                  _(" of {most} min").format(most=f"{daily_minutes * days:,}"))
         rows.append((_("Week"), _("{first} – {last}: {minutes} min{budget}").format(
             first=monday.isoformat(), last=sunday.isoformat()[5:], minutes=f"{minutes:,}",
             budget=budget), "bold"))
@@ -45,12 +53,13 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[tuple[st
             session = plan.sessions[index]
             day = _dt.date.fromisoformat(session.date)
             mark = "*" if index < len(chosen) and chosen[index] else ""
-            rows.append(("", _("{number}. {weekday} {date} {start}  {minutes} min  "
-                               "{notes}").format(
+            # The notes' lines after the first sit under the first note, each ID whole.
+            head = _("{number}. {weekday} {date} {start}  {minutes} min  ").format(
                 number=f"{index + 1:>{width}}", weekday=_short_weekday(day),
                 date=session.date, start=((session.start or "--:--") + mark).ljust(6),
-                minutes=session.minutes,
-                notes=_(", ").join(inert_line(note) for note in session.note_ids)), ""))
+                minutes=session.minutes)
+            rows.append(("", Hanging(head, tuple(inert_line(note) for note in session.note_ids),
+                                     _(", ")), ""))
     if any(chosen):
         rows.append(("", _("* start chosen by planner: the first free time"), "dim"))
     if outlook is not None:
@@ -80,8 +89,8 @@ def _worth_rows(worth: PlanWorth) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _outlook_rows(outlook: GoalOutlook) -> list[tuple[str, str, str]]:
-    rows = []
+def _outlook_rows(outlook: GoalOutlook) -> list[Row]:
+    rows: list[Row] = []
     if outlook.uncovered:
         rows.append((_("Left out"), _("{notes} (no session of this plan holds them)").format(
             notes=_named(outlook.uncovered)), WARN))

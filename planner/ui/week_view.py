@@ -13,6 +13,7 @@ from planner.base.i18n import _
 from planner.base.inert import inert_line
 from planner.ui.console import out, print_note
 from planner.ui.table_cells import short_weekday
+from planner.ui.wrapping import pack
 
 _GAP = 1  # cells between two columns: the box's divider
 _MIN_WIDTH = 8
@@ -65,6 +66,9 @@ def _day_cell(day: dict, width: int) -> Text:
         head = _cut(f"{mark}{session['start']} {session['minutes']}′", width)
         lines.append((head, "green" if session["done"] else "bold cyan"))
         lines.append((_cut(" " + inert_line(session["title"]), width), "cyan"))
+        # Each note ID whole, wrapped in the column (after a `/` when wider than it).
+        notes = [inert_line(note) for note in session.get("note_ids", ())]
+        lines += [(" " + line, "dim") for line in pack(notes, _(", "), width - 1)]
     lines.append((_cut(_("due {count}").format(count=day["due"]), width),
                   "yellow" if day["due"] else "dim"))
     limit = day["daily_minutes"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base.typesetting import unit_after
 
@@ -197,3 +197,82 @@ class Wrapped:
 
     def __rich_console__(self, console, options):
         yield wrap_block(self.text, options.max_width)
+
+
+def pack(items: list[str], separator: str, width: int) -> list[str]:
+    """Whole items (note IDs) on lines of at most `width` columns, `separator` between them
+    (its spaces dropped at a line's end); an item wider than a line breaks as a path does, after
+    a `/`, never inside a name."""
+    width = max(width, 1)
+    lines: list[str] = []
+    line = ""
+    mark = separator.rstrip()
+    for number, item in enumerate(items):
+        last = number == len(items) - 1
+        word = item if last else item + mark
+        joined = line + (separator[len(mark):] if line else "") + word
+        if line and cell_len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        if cell_len(word) <= width:
+            line = word
+            continue
+        pieces = [word[start:end] for start, end in spans(word, width, 0)]
+        lines += pieces[:-1]
+        line = pieces[-1]
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+class Listed:
+    """Note IDs in a table cell: each whole, as many to a line as the column holds."""
+
+    def __init__(self, items: list[str], separator: str, style: str = "") -> None:
+        self.items, self.separator, self.style = items, separator, style
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        mark = self.separator.rstrip()
+        words = [item + mark for item in self.items[:-1]] + self.items[-1:]
+        widest = cell_len(self.separator.join(self.items))
+        # The narrowest: its widest item (a wider one than the screen breaks after a `/`).
+        narrowest = max((cell_len(word) for word in words), default=1)
+        return Measurement(min(narrowest, widest), widest).clamp(max_width=options.max_width)
+
+    def __rich_console__(self, console, options):
+        from rich.text import Text
+
+        yield Text("\n".join(pack(self.items, self.separator, options.max_width)),
+                   style=self.style, no_wrap=True, overflow="crop")
+
+
+class Hanging(NamedTuple):
+    """A line that ends in a list (a session and its note IDs): the list's lines after the
+    first start under its first item."""
+
+    head: str
+    items: tuple[str, ...]
+    separator: str
+
+    @property
+    def plain(self) -> str:
+        return self.head + self.separator.join(self.items)
+
+    def lines(self, width: int) -> list[str]:
+        """The screen lines at `width` columns: each item whole (pack), under the first."""
+        hang = cell_len(self.head)
+        mark = cell_len(self.separator.rstrip())
+        widest = max((cell_len(item) + mark for item in self.items), default=0)
+        if widest > width - hang:
+            # An item wider than the room beside the head: all of them on the lines below it,
+            # under the head's words (after `3. `), so none is broken inside.
+            at = self.head.find(". ")
+            indent = " " * (at + 2 if 0 <= at < width // 2 else INDENT)
+            return [self.head.rstrip(), *(indent + line for line in pack(
+                list(self.items), self.separator, width - len(indent)))]
+        lines = pack(list(self.items), self.separator, width - hang)
+        return [self.head + lines[0], *(" " * hang + line for line in lines[1:])]

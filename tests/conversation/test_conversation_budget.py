@@ -38,7 +38,8 @@ from planner.plans.plan import (
     series_tool_definition,
     tool_definition,
 )
-from planner.ui.conversation import change_rows, change_words, prompt_text
+from planner.ui.change_words import change_rows, change_words
+from planner.ui.conversation import prompt_text
 
 DROPPED = {**PLAN, "note_ids": ["N1"], "minutes": 30}  # N2 silently left out
 

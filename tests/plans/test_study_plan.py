@@ -122,8 +122,9 @@ def test_a_study_plan_that_is_never_repaired_ends_with_its_lines_and_the_way_bac
                           daily_minutes=40, max_repairs=0)
     assert outcome.exit_code == 1 and outcome.call_failed
     assert "4 of 12 sessions do not fit" in outcome.error
-    notices = [event.text for event in person.events if type(event).__name__ == "Notice"]
-    assert any(text.startswith("session 3 (") for text in notices)
+    # Its lines under a heading of their own: a Rejected sent back for no correction.
+    (rejected,) = [event for event in person.events if type(event).__name__ == "Rejected"]
+    assert rejected.repair == 0 and rejected.lines[0].startswith("session 3 (")
     assert not (home / "plans").exists()
     # The conversation is kept: --continue sends the rejection's every line back to the model.
     (folder,) = run_dirs(home)
