@@ -93,7 +93,8 @@ def test_plans_screen_says_missed_in_both_languages(home: Path) -> None:
     chinese = ok("plans", "--all", language="zh").splitlines()
     assert [line for line in chinese if "已错过" in line] == [
         line for line in chinese if day(-3) in line or day(-1) in line]
-    assert "没有显示的过去计划中有 2 个已错过（既未完成也未放弃）。" in screen("plans", language="zh")
+    assert "没有显示的过去计划中有 2 个已错过（既未完成也未放弃）。" in screen(
+        "plans", language="zh")
 
 
 def test_week_marks_the_missed_sessions_in_json_and_on_the_screen(home: Path) -> None:
