@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import today
 
 from planner.notes.catalog import SAMPLE_NOTES, Note
-from planner.plans.files import plan_file_content
+from planner.plans.files import SavedReadiness, plan_file_content
 from planner.plans.plan import ReviewPlan, ReviewSeries
 from planner.plans.study import Proposal, Session, StudyPlan
 
@@ -45,26 +45,29 @@ def study_plan(*sessions: Session, title: str = "Exam") -> StudyPlan:
 
 def write_plan(home: Path, run_id: str, proposal: Proposal, folder: str = "plans",
                simulated: bool = False, *, notes: Mapping[str, Note] | Sequence = NOTES,
-               created_at: str = CREATED, goal: str | None = None) -> Path:
+               created_at: str = CREATED, goal: str | None = None,
+               readiness: SavedReadiness | None = None) -> Path:
     """Write `<folder>/<run_id>.json` (plans/ or demo-plans/) as planner saves it.
 
     `notes`: a mapping by ID, of which the plan's own notes are written in its order, or the
-    notes to write as they are (objects with `id` and `title`)."""
+    notes to write as they are (objects with `id` and `title`). `readiness`: a study plan's
+    when saved (version 5)."""
     path = home / folder / f"{run_id}.json"
     path.parent.mkdir(exist_ok=True)
     path.write_bytes(plan_bytes(run_id, proposal, simulated, notes=notes, created_at=created_at,
-                                goal=goal))
+                                goal=goal, readiness=readiness))
     return path
 
 
 def plan_bytes(run_id: str, proposal: Proposal, simulated: bool = False, *,
                notes: Mapping[str, Note] | Sequence = NOTES, created_at: str = CREATED,
-               goal: str | None = None) -> bytes:
+               goal: str | None = None, readiness: SavedReadiness | None = None) -> bytes:
     """The content of the plan file write_plan writes, for a test that saves it another way."""
     written = ([notes[note_id] for note_id in proposal.note_ids] if isinstance(notes, Mapping)
                else list(notes))
     return plan_file_content(proposal, simulated=simulated, run_id=run_id,
-                             created_at=created_at, notes=written, goal=goal)
+                             created_at=created_at, notes=written, goal=goal,
+                             readiness=readiness)
 
 
 def save_review(home: Path, run_id: str, offset: int, minutes: int = 20,

@@ -49,6 +49,11 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
         if row.moved:
             session["moved"] = True  # for the screen's mark; week --json leaves it out
         session["note_ids"] = list(row.note_ids)  # for the screen; week --json leaves it out
+        if row.missed:
+            session["missed"] = True  # only then: a week with none is as it always was
+        if row.partly:
+            # Its notes reviewed so far, for the screen (1/3); week --json leaves it out.
+            session["part"] = f"{len(row.reviewed)}/{len(row.note_ids)}"
         sessions[row.date].append(session)
     busy = read_busy(sources, start, last, home=home, zone=zone, caldav_password=password) \
         if sources else None

@@ -68,7 +68,8 @@ def goals_command(
         return
     from planner.ui.goals_view import goals_report
 
-    goals_report(reports, [goal.retention for goal in targets], today)
+    goals_report(reports, [goal.retention for goal in targets], today,
+                 [readiness.ready_when_saved(sessions, goal.name) for goal in targets])
 
 
 def goal_catalog(folder: Path, config: Config) -> Catalog:

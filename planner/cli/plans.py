@@ -111,13 +111,14 @@ def plans_command(
     marks = _marks(folder)
     rows = store.list_plans(folder, demo, True, today, marks)  # a PlansError is exit 1
     no_plans = not rows and not demo  # list_plans read every file: none is a plan
-    hidden = dropped = 0
+    hidden = dropped = missed = 0
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
         # counted.
         now = today.isoformat()
         good = [row for row in rows if row.problem is None]
         hidden = sum(1 for row in good if row.date < now)
+        missed = sum(1 for row in good if row.missed)
         dropped = len({row.run_id for row in good if row.date >= now and row.dropped})
         rows = [row for row in rows if row.problem is not None
                 or (row.date >= now and not row.dropped)]
@@ -130,7 +131,7 @@ def plans_command(
         # One line for one fact (README "中文界面"): the hint about demo-plans/ says there are none
         # here.
         ui.plans_table(rows, plans.PLANS_DIR["demo" if demo else "live"], today, hidden,
-                       dropped)
+                       dropped, missed)
 
 
 def export_command(
@@ -455,11 +456,11 @@ def week_command(
     for line in found.warnings:
         ui.notice(line)
     if as_json:
-        # As plans --json: a moved session simply has its new date and start. The note IDs are
-        # the screen's: the JSON keeps its keys as ever.
+        # As plans --json: a moved session simply has its new date and start, a partly done
+        # one done false. The note IDs are the screen's: the JSON keeps its keys as ever.
         ui.print_json({"start": first.isoformat(), "days": [
             {**day, "sessions": [{key: value for key, value in session.items()
-                                  if key not in ("moved", "note_ids")}
+                                  if key not in ("moved", "part", "note_ids")}
                                  for session in day["sessions"]]} for day in found.days]})
     else:
         ui.week_table(found.days, today)

@@ -309,12 +309,12 @@ class _Run(RunState):
 
         warnings = tuple(store.confirmation_warnings(
             self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
+        outlook = self._readiness(plan)
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes, chosen, self._unknown_busy(),
                               None if self.timetable is None
                               else self.timetable.unread_after(plan.days), sessions_chosen,
-                              outlook := self._readiness(plan), self.config.daily_minutes,
-                              study_windows(self.config),
+                              outlook, self.config.daily_minutes, study_windows(self.config),
                               None if self.suggestion is None
                               else self.suggestion.screen(plan, outlook))
         self.worth = None if self.suggestion is None else self.suggestion.readiness(plan, outlook)
@@ -323,7 +323,7 @@ class _Run(RunState):
         if not approved:
             return self._cancelled(number, turn, call, near_misses)
         try:
-            result = self._execute(plan, relative, target)
+            result = self._execute(plan, relative, target, outlook)
         except InvalidArguments as error:
             return self._not_saved(number, turn, error, near_misses)
         self.last_word = t("Saved: {path}", path=relative)
@@ -452,9 +452,10 @@ class _Run(RunState):
         return tuple(note for note in found if note is not None)
 
     def _execute(self, plan: Proposal, relative: str,
-                 target: Path) -> ToolResult:
+                 target: Path, outlook: GoalOutlook | None = None) -> ToolResult:
         """Record the intent, then save the plan through the store (InvalidArguments when it
-        no longer fits the plans saved meanwhile: nothing is written)."""
+        no longer fits the plans saved meanwhile: nothing is written). `outlook`: the SAVE
+        screen's readiness, recorded in a study plan's file."""
         # The intent is on disk before the write, so a crash in between is never silent.
         self._save_or_stop(NOTHING_SAVED, stage="executing", approved=True,
                            target=relative)
@@ -463,6 +464,9 @@ class _Run(RunState):
             plan, simulated=self.client.simulated, run_id=self.record.run_id,
             created_at=now_iso(), notes=self._notes_of(plan),
             goal=None if goal is None else goal.name,
+            # What the person saw and said SAVE to (planner's own plan: not known here).
+            readiness=None if outlook is None else plans.SavedReadiness(
+                outlook.ready_with, outlook.total, None),
         )
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target

@@ -58,10 +58,15 @@ class Target(NamedTuple):
 
 
 def marks_from(events: Sequence) -> plans.Marks:
-    """The done and dropped plans of the review log's events."""
-    done = frozenset(review.run_id for review in review_log.effective_reviews(events)
-                     if review.run_id is not None)
-    return plans.Marks(done, review_log.dropped_runs(events), review_log.moves(events))
+    """The done and dropped plans of the review log's events, and the notes reviewed for
+    each (a plan or session is done when each of its notes is; README "Review memory")."""
+    reviewed: dict[str, set[str]] = {}
+    for review in review_log.effective_reviews(events):
+        if review.run_id is not None:
+            reviewed.setdefault(review.run_id, set()).add(review.note_id)
+    return plans.Marks(frozenset(reviewed), review_log.dropped_runs(events),
+                       review_log.moves(events),
+                       {ref: frozenset(notes) for ref, notes in reviewed.items()})
 
 
 def read_marks(home: HomePath) -> tuple[plans.Marks, list[str]]:
@@ -166,14 +171,16 @@ def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Targe
     return Target(plans.PlanRow._make((
         None, None, today.isoformat(), None, ", ".join(note["id"] for note in found),
         [note["id"] for note in found], found, None, None, False, False, None, None, None,
-        False, False)))
+        False, False, None, (), False)))
 
 
 def chosen_notes(target: Target, wanted: Sequence[str]) -> list[str]:
-    """The notes to record: the plan's, or those of them that --note names (in its order)."""
+    """The notes to record: the plan's not yet reviewed for it (all of them, but for a plan
+    or session partly done), or those of them that --note names (in its order)."""
     note_ids = list(target.row.note_ids)
     if not wanted:
-        return note_ids
+        reviewed = target.row.reviewed or ()
+        return [note_id for note_id in note_ids if note_id not in reviewed]
     for note_id in wanted:
         if note_id not in note_ids:
             raise Refused(t("--note {note_id}: not a note of {target} (its notes: {notes})",

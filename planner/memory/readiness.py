@@ -58,6 +58,10 @@ class SavedSession(NamedTuple):
     goal: str | None
     done: bool
     dropped: bool
+    reviewed: tuple[str, ...] = ()  # its notes reviewed for it so far (partly done: some)
+    missed: bool = False  # its day has passed, neither done nor dropped
+    run_id: str | None = None
+    saved: plans.SavedReadiness | None = None  # its plan's readiness when saved (version 5)
 
 
 class GoalOutlook(NamedTuple):
@@ -171,15 +175,18 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
             continue
         sessions.append(SavedSession(_dt.date.fromisoformat(row.date), row.start,
                                      row.minutes, tuple(row.note_ids), row.goal,
-                                     bool(row.done), bool(row.dropped)))
+                                     bool(row.done), bool(row.dropped), row.reviewed,
+                                     row.missed, row.run_id, row.readiness))
     return sessions
 
 
 def sessions_ahead(sessions: Iterable[SavedSession], today: _dt.date, day: _dt.date,
                    default_start: str = DEFAULT_START) -> list[Planned]:
     """The sessions a prediction for `day` counts: from today to the day before, neither
-    dropped nor done."""
-    return [(session_moment(session.date, session.start, default_start), session.note_ids)
+    dropped nor done; one partly done holds the notes not yet reviewed for it."""
+    return [(session_moment(session.date, session.start, default_start),
+             tuple(note for note in session.note_ids if note not in session.reviewed)
+             if session.reviewed else session.note_ids)
             for session in sessions if today <= session.date < day
             and not session.dropped and not session.done]
 
@@ -232,14 +239,32 @@ def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, pl
 
 def goal_sessions(sessions: Iterable[SavedSession], name: str) -> dict[str, int]:
     """The sessions of the plans saved for the goal `name` (any case): planned (every one not
-    dropped, done included) and done, with their minutes."""
-    folded = name.casefold()
-    mine = [session for session in sessions if session.goal is not None
-            and session.goal.casefold() == folded and not session.dropped]
+    dropped, done included) and done, with their minutes, and missed (day passed, neither
+    done nor dropped)."""
+    mine = _goal_sessions(sessions, name)
     done = [session for session in mine if session.done]
     return {"planned": len(mine), "done": len(done),
             "minutes_planned": sum(session.minutes for session in mine),
-            "minutes_done": sum(session.minutes for session in done)}
+            "minutes_done": sum(session.minutes for session in done),
+            "missed": sum(1 for session in mine if session.missed)}
+
+
+def _goal_sessions(sessions: Iterable[SavedSession], name: str) -> list[SavedSession]:
+    """The sessions of the plans saved for the goal `name` (any case), not dropped."""
+    folded = name.casefold()
+    return [session for session in sessions if session.goal is not None
+            and session.goal.casefold() == folded and not session.dropped]
+
+
+def ready_when_saved(sessions: Iterable[SavedSession], name: str) -> int | None:
+    """How many of the goal's notes its newest plan (not dropped) made ready when it was
+    saved, as its file records (version 5); None when it records none."""
+    recorded = [(session.run_id or "", session.saved) for session in
+                _goal_sessions(sessions, name) if session.saved is not None]
+    if not recorded:
+        return None
+    # Run IDs begin with the time they were made: the greatest is the newest plan.
+    return max(recorded, key=lambda item: item[0])[1].ready
 
 
 def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],

@@ -1,5 +1,5 @@
-"""Saved plan files: their content (v2 a plan, v3 a series, v4 a study plan), strict reading,
-listing, warnings."""
+"""Saved plan files: their content (v2 a plan, v3 a series, v4 a study plan, v5 one saved for a
+goal with its readiness), strict reading, listing, warnings."""
 
 # One module reads plans and lays out their content for the flow, `planner plans` and `planner
 # export`; planner.plans.store writes them.
@@ -31,6 +31,7 @@ from planner.base.oserrors import os_reason
 from planner.plans.plan import ReviewSeries
 from planner.plans.schema import (
     PLAN_VERSION,
+    READINESS_VERSION,
     SERIES_VERSION,
     STUDY_VERSION,
     PlanError,
@@ -46,6 +47,16 @@ MAX_DEPTH = 64  # README "A screen you can trust": nested JSON deeper than this 
 # it; `dropped`: `planner drop` said the plan (every session of a series) will not happen.
 ROW_KEYS = ("file", "run_id", "date", "minutes", "title", "note_ids", "notes", "simulated",
             "session", "done", "dropped", "problem", "start")
+
+
+class SavedReadiness(NamedTuple):
+    """The readiness a study plan for a goal was saved with: `ready` of `of` notes ready on
+    the goal's day (the SAVE screen's line), and `best` for planner's own plan (None: not
+    known)."""
+
+    ready: int
+    of: int
+    best: int | None = None
 
 
 class PlanRow(NamedTuple):
@@ -67,16 +78,28 @@ class PlanRow(NamedTuple):
     start: str | None
     goal: str | None = None  # a study plan's goal (may be null in the file)
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
-    study: bool = False  # from a study plan (version 4): `goal` is part of the row
+    study: bool = False  # from a study plan (version 4 or 5): `goal` is part of the row
+    readiness: SavedReadiness | None = None  # what its plan was saved with (version 5)
+    # The row's notes the log has a review of for it: all of them when done, some when partly.
+    reviewed: tuple[str, ...] = ()
+    missed: bool = False  # its day has passed, neither done nor dropped
 
     def to_json(self, mark_moved: bool = True) -> dict:
-        """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved."""
-        data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study: below
+        """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
+        `missed` when missed (only then: a home with none lists what it always did)."""
+        data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
         if self.study:
             data["goal"] = self.goal
         if self.moved and mark_moved:
             data["moved"] = True
+        if self.missed:
+            data["missed"] = True
         return data
+
+    @property
+    def partly(self) -> bool:
+        """Some of its notes have their review for it, not all."""
+        return bool(self.reviewed) and not self.done
 
 
 class PlansError(Failure):
@@ -90,6 +113,9 @@ class Marks(NamedTuple):
     dropped: frozenset[str] = frozenset()  # plans' run IDs, or `<run_id>#n` for a session
     # Where a moved plan or session happens now: (date, start) by its `<run_id>[#n]`.
     moved: Mapping[str, tuple[str, str]] = MappingProxyType({})
+    # The notes reviewed for each plan or session of `done`: it is done when all of its own
+    # notes are there (README "Review memory"); a ref of `done` not here is done whole.
+    reviewed: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
 NO_MARKS = Marks()
@@ -117,13 +143,16 @@ def row_ref(row: PlanRow) -> str:
 
 def plan_file_content(
     plan: Proposal, *, simulated: bool, run_id: str,
-    created_at: str, notes: Sequence, goal: str | None = None
+    created_at: str, notes: Sequence, goal: str | None = None,
+    readiness: SavedReadiness | None = None,
 ) -> bytes:
-    """The plan file (version 2; a series version 3; a study plan version 4, with its goal):
-    indented UTF-8 JSON ending in a newline."""
+    """The plan file (version 2; a series version 3; a study plan version 4, with its goal;
+    version 5 when the readiness it is saved with is known): indented UTF-8 JSON ending in a
+    newline."""
     study = isinstance(plan, StudyPlan)
+    ready = study and readiness is not None
     data: dict = {
-        "version": STUDY_VERSION if study else
+        "version": READINESS_VERSION if ready else STUDY_VERSION if study else
         SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
         "simulated": simulated,
         "run_id": run_id,
@@ -131,6 +160,10 @@ def plan_file_content(
     }
     if study:
         data["goal"] = goal
+    if ready:
+        assert readiness is not None
+        data["readiness"] = {"ready": readiness.ready, "of": readiness.of,
+                             "best": readiness.best}
     # The titles as they are now: the notes may be renamed later, the plan keeps its words.
     data.update(plan=plan.as_dict(), notes=[{"id": note.id, "title": note.title}
                                             for note in notes])
@@ -205,10 +238,10 @@ def _children(node: object) -> Iterable[object]:
 
 
 def _rows(file: str, name: str, data: object) -> list[PlanRow]:
-    """The listing rows of a decoded plan file (versions 1 to 4), or PlanError."""
+    """The listing rows of a decoded plan file (versions 1 to 5), or PlanError."""
     version = plan_file(data, name)
     assert type(data) is dict  # plan_file refuses anything else
-    if version == STUDY_VERSION:
+    if version >= STUDY_VERSION:
         return _study_rows(file, data)
     plan = data["plan"]
     note_ids = plan["note_ids"]
@@ -225,13 +258,17 @@ def _rows(file: str, name: str, data: object) -> list[PlanRow]:
 
 
 def _study_rows(file: str, data: dict) -> list[PlanRow]:
-    """The rows of a version-4 file: one per session, each with its own notes and start."""
+    """The rows of a version-4 or 5 file: one per session, each with its own notes and start
+    (and, version 5, its plan's readiness when saved)."""
     plan = data["plan"]
     titles = {note["id"]: note for note in data["notes"]}
+    saved = data.get("readiness")
+    readiness = None if saved is None else SavedReadiness(saved["ready"], saved["of"],
+                                                          saved["best"])
     return [PlanRow(file, data["run_id"], session["date"], session["minutes"], plan["title"],
                     session["note_ids"], [titles[note] for note in session["note_ids"]],
                     data["simulated"], number, False, False, None, session["start"],
-                    data["goal"], False, True)
+                    data["goal"], False, True, readiness)
             for number, session in enumerate(plan["sessions"], 1)]
 
 
@@ -241,7 +278,8 @@ def _problem_row(label: str, name: str, problem: str) -> PlanRow:
 
 def problem_row(file: str, problem: str | None) -> PlanRow:
     """A row that is not a plan: `file` and `problem`, every other field None."""
-    return PlanRow._make((file, *(None,) * 10, problem, None, None, False, False))
+    return PlanRow._make((file, *(None,) * 10, problem, None, None, False, False, None, (),
+                          False))
 
 
 def _printable_name(name: str) -> str:

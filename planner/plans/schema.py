@@ -12,7 +12,7 @@ planner wrote, read back):
 - start: optional in arguments; a stored study session always has one (it is placed before it is
   saved), a stored plan or series may not (written before start existed).
 - sessions: arguments must come in time order without overlaps; a file is not checked for it.
-- version, run_id, created_at, simulated, goal, notes: only a file has them.
+- version, run_id, created_at, simulated, goal, readiness, notes: only a file has them.
 - words: an argument's reason names the value it got (the model corrects it); a file's names
   the rule only, and its fields are named by their place in the file ("plan.title").
 """
@@ -48,9 +48,13 @@ MAX_NOTE_TITLE = 1000
 PLAN_VERSION = 2
 SERIES_VERSION = 3  # a series only; a single plan is still written as version 2
 STUDY_VERSION = 4  # a study plan: sessions of their own, and the goal it was made for
+READINESS_VERSION = 5  # a study plan saved for a goal, with the readiness it was saved with
+MAX_GOAL_NOTES = 500  # a goal's notes, at most (README "A study plan to a goal")
 _V1_KEYS = ("plan", "simulated")
 _V2_KEYS = ("created_at", "notes", "plan", "run_id", "simulated", "version")
 _V4_KEYS = (*_V2_KEYS, "goal")
+_V5_KEYS = (*_V4_KEYS, "readiness")
+_READINESS_KEYS = ("best", "of", "ready")
 _NOTE_KEYS = ("id", "title")
 _LISTED_IDS = 20  # an error names every known note ID only when there are this few
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
@@ -328,7 +332,7 @@ def is_run_id(value: object) -> bool:
 
 
 def plan_file(data: object, name: str) -> int:
-    """Check a decoded plan file named `name` (versions 1 to 4): its version, or PlanError."""
+    """Check a decoded plan file named `name` (versions 1 to 5): its version, or PlanError."""
     if type(data) is not dict:
         raise PlanError("", t("is not a JSON object"))
     version = data.get("version")
@@ -344,14 +348,14 @@ def plan_file(data: object, name: str) -> int:
     elif version in (PLAN_VERSION, SERIES_VERSION) and type(version) is int:
         _run(data, _V2_KEYS)
         notes_ = data["notes"]
-    elif version == STUDY_VERSION and type(version) is int:
-        _study_file(data)
+    elif version in (STUDY_VERSION, READINESS_VERSION) and type(version) is int:
+        _study_file(data, version)
         return version
-    elif type(version) is int and version > STUDY_VERSION:
+    elif type(version) is int and version > READINESS_VERSION:
         raise PlanError("", t("is a version-{version} plan file; this planner reads versions 1 "
-                              "to 4", version=version))
+                              "to 5", version=version))
     else:
-        raise PlanError("version", t("must be 2, 3 or 4 (or absent, for version 1)"))
+        raise PlanError("version", t("must be 2, 3, 4 or 5 (or absent, for version 1)"))
     simulated(data["simulated"])
     plan = an_object(data["plan"], "plan", stored=True)
     series = version == SERIES_VERSION
@@ -378,11 +382,14 @@ def _run(data: dict, keys: tuple[str, ...]) -> None:
     created_at(data["created_at"])
 
 
-def _study_file(data: dict) -> None:
-    """A version-4 file: a goal, and sessions each with its own date, start, minutes, notes."""
-    _run(data, _V4_KEYS)
+def _study_file(data: dict, version: int) -> None:
+    """A version-4 file: a goal, and sessions each with its own date, start, minutes, notes;
+    version 5: the same and the readiness it was saved with."""
+    _run(data, _V5_KEYS if version == READINESS_VERSION else _V4_KEYS)
     simulated(data["simulated"])
     goal(data["goal"])
+    if version == READINESS_VERSION:
+        readiness(data["readiness"])
     plan = an_object(data["plan"], "plan", stored=True)
     exact(plan, STUDY_FIELDS, (), "plan", stored=True)
     title(plan["title"], stored=True)
@@ -422,6 +429,28 @@ def goal(value: object) -> str | None:
         raise PlanError("goal", t("must be null or a goal's name of 1 to {most} characters",
                                   most=MAX_GOAL_NAME))
     return value
+
+
+def readiness(value: object) -> tuple[int, int, int | None]:
+    """The readiness a study plan was saved with: `ready` of `of` notes ready on the goal's
+    day, and `best`, what planner's own plan made ready then (null: not known)."""
+    field = "readiness"
+    an_object(value, field, stored=True)
+    assert type(value) is dict  # an_object refuses anything else
+    exact(value, _READINESS_KEYS, (), field, stored=True)
+    of = value["of"]
+    if type(of) is not int or not 0 <= of <= MAX_GOAL_NOTES:
+        raise PlanError("readiness.of", t("must be an integer from 0 to {most}",
+                                          most=MAX_GOAL_NOTES))
+    for key in ("ready", "best"):
+        count = value[key]
+        if count is None and key == "best":
+            continue
+        if type(count) is not int or not 0 <= count <= of:
+            raise PlanError(f"readiness.{key}", t("must be an integer from 0 to readiness.of")
+                            if key == "ready" else
+                            t("must be null or an integer from 0 to readiness.of"))
+    return value["ready"], of, value["best"]
 
 
 def notes(value: object, ids: list) -> list:

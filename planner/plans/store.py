@@ -139,6 +139,9 @@ def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
                 continue
             if marks is not NO_MARKS:
                 row = _marked(row, marks)
+                if row.date < now and not (row.done or row.dropped):
+                    # Known only with the log read: without it nothing is marked done.
+                    row = row._replace(missed=True)
             if row.date >= now:
                 upcoming.append(row)
             elif include_past:
@@ -150,17 +153,26 @@ def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
 
 
 def _marked(row: PlanRow, marks: Marks) -> PlanRow:
-    """The row as the review log marks it: done, dropped, moved."""
+    """The row as the review log marks it: done (each of its notes reviewed for it; some:
+    partly), dropped, moved."""
     ref = row_ref(row)
     done = ref in marks.done
+    reviewed: tuple[str, ...] = ()
+    if done:
+        notes = marks.reviewed.get(ref)
+        if notes is not None:
+            reviewed = tuple(note for note in row.note_ids if note in notes)
+            done = len(reviewed) == len(row.note_ids)
+        else:
+            reviewed = tuple(row.note_ids)
     dropped = row.run_id in marks.dropped or ref in marks.dropped
     where = marks.moved.get(ref) if marks.moved else None
     if where is not None:
         # Plan files are never rewritten: the log's latest move says where it is now.
         return row._replace(done=done, dropped=dropped, date=where[0], start=where[1],
-                            moved=True)
-    if done or dropped:
-        return row._replace(done=done, dropped=dropped)
+                            moved=True, reviewed=reviewed)
+    if reviewed or dropped:
+        return row._replace(done=done, dropped=dropped, reviewed=reviewed)
     return row
 
 

@@ -18,9 +18,11 @@ WIDTH = 80
 MAX_NAMED = 10  # notes named one by one; the rest are counted
 
 
-def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _dt.date) -> None:
-    """One block per goal: its name and day, its notes, its sessions and, for a goal ahead,
-    how many of its notes are ready on the day and which are not."""
+def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _dt.date,
+                 when_saved: Sequence[int | None] = ()) -> None:
+    """One block per goal: its name and day, its notes, its sessions (and those missed, with
+    the readiness now and when its plan was saved: `when_saved`, by goal) and, for a goal
+    ahead, how many of its notes are ready on the day and which are not."""
     if not reports:
         _line(Text(_("No goals yet: \"goals\" in config.json sets them (a name, a date and the "
                      "notes).")))
@@ -28,10 +30,11 @@ def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _d
     for number, (report, retention) in enumerate(zip(reports, retentions, strict=True)):
         if number:
             _line(Text(""))
-        _goal(report, retention, today)
+        saved = when_saved[number] if number < len(when_saved) else None
+        _goal(report, retention, today, saved)
 
 
-def _goal(report: dict, retention: float, today: _dt.date) -> None:
+def _goal(report: dict, retention: float, today: _dt.date, saved: int | None = None) -> None:
     day = _dt.date.fromisoformat(report["date"])
     head = Text(inert_line(report["name"]), style="bold")
     when = _("{date} ({weekday}, {distance})").format(
@@ -48,6 +51,7 @@ def _goal(report: dict, retention: float, today: _dt.date) -> None:
                                         done=sessions["done"],
                                         done_minutes=f"{sessions['minutes_done']:,}")), 2)
     ready = report["ready"]
+    _missed(sessions.get("missed", 0), ready, report["notes"], saved)
     if ready is None:
         return
     _line(Text(_("Ready on the day ({percent}% or more): {with_plans} of {total} with the "
@@ -68,6 +72,23 @@ def _goal(report: dict, retention: float, today: _dt.date) -> None:
         if len(missing) > MAX_NAMED:
             named += _(" and {count} more").format(count=len(missing) - MAX_NAMED)
         _line(Text(_("Not ready: {notes}").format(notes=named), style="yellow"), 2)
+
+
+def _missed(count: int, ready: dict | None, total: int, saved: int | None) -> None:
+    """`3 sessions missed; ready on the day now 12 of 27 (18 when saved)`: said only when a
+    session was missed, the readiness only for a goal ahead."""
+    if not count:
+        return
+    missed = _("1 session missed") if count == 1 else _("{count} sessions missed").format(
+        count=count)
+    if ready is not None and saved is not None:
+        missed = _("{missed}; ready on the day now {ready} of {total} ({saved} when "
+                   "saved)").format(missed=missed, ready=ready["with_plans"], total=total,
+                                    saved=saved)
+    elif ready is not None:
+        missed = _("{missed}; ready on the day now {ready} of {total}").format(
+            missed=missed, ready=ready["with_plans"], total=total)
+    _line(Text(missed, style="red"), 2)
 
 
 def _line(text: Text, indent: int = 0) -> None:

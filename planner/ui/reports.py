@@ -37,11 +37,12 @@ if TYPE_CHECKING:
 
 
 def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: int = 0,
-                hidden_dropped: int = 0) -> None:
+                hidden_dropped: int = 0, hidden_missed: int = 0) -> None:
     """`planner plans`: upcoming first, then past ones (--all); files with a problem after.
 
     A series' sessions are rows of their own, numbered #1, #2, ... (the log's `<run_id>#n`);
-    a reviewed plan or session is marked done, a dropped one (shown with --all) dropped.
+    a reviewed plan or session is marked done (some of its notes: 1/3), a dropped one (shown
+    with --all) dropped, a past one neither done nor dropped missed.
     """
     plans = [row for row in rows if row.problem is None]
     now = today.isoformat()
@@ -62,7 +63,7 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
         past = len(plans) - upcoming
         wide = out.width >= WIDE
         sessions = any(row.session is not None for row in plans)
-        marked = any(row.done or row.dropped or row.moved
+        marked = any(row.done or row.dropped or row.moved or row.reviewed or row.missed
                      for row in plans)
         grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
                             else _("Plans in {folder}/: {upcoming} upcoming")).format(
@@ -86,10 +87,7 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                 session = row.session
                 cells.append(Text("" if session is None else f"#{session}"))
             if marked:
-                cells.append(Text(_("dropped"), style="yellow") if row.dropped
-                             else Text(_("done"), style="green") if row.done
-                             else Text(_("moved"), style="cyan") if row.moved
-                             else Text(""))
+                cells.append(_status(row))
             if wide:
                 cells.append(text_cell(row.file, "dim"))
             table.append(cells)
@@ -118,6 +116,9 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
         if hidden:
             info(_("{hidden} plan(s) not shown: planner plans --all lists them.").format(
                 hidden=hidden))
+        if hidden_missed:
+            info(_("{count} of the past ones not shown were missed (neither done nor "
+                   "dropped).").format(count=hidden_missed))
         if sessions:
             table_note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
         if not wide:
@@ -143,6 +144,23 @@ def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:
                  for row in rows), default=5)
     least = max(5, min(widest, width // 3))
     return least, max(least, min(whole, width // 3))
+
+
+def _status(row: PlanRow) -> Text:
+    """A row's mark: dropped, done, partly done (1/3: its notes reviewed so far), missed,
+    moved."""
+    if row.dropped:
+        return Text(_("dropped"), style="yellow")
+    if row.done:
+        return Text(_("done"), style="green")
+    if row.reviewed:
+        part = f"{len(row.reviewed)}/{len(row.note_ids)}"
+        if row.missed:
+            return Text(_("{part} missed").format(part=part), style="red")
+        return Text(part, style="green")
+    if row.missed:
+        return Text(_("missed"), style="red")
+    return Text(_("moved"), style="cyan") if row.moved else Text("")
 
 
 # --- planner notes ----------------------------------------------------------------------------

@@ -44,6 +44,12 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     if any(session.get("moved") for day in days for session in day["sessions"]):
         print_note(Text(_("↷: a session moved with planner move."),
                         style="dim"))
+    if any(session.get("missed") for day in days for session in day["sessions"]):
+        print_note(Text(_("✗: a session missed (its day has passed, neither done nor "
+                          "dropped)."), style="dim"))
+    if any(session.get("part") for day in days for session in day["sessions"]):
+        print_note(Text(_("n/m: n of the session's m notes have their review so far."),
+                        style="dim"))
 
 
 def _day_cell(day: dict, width: int) -> Text:
@@ -62,10 +68,15 @@ def _day_cell(day: dict, width: int) -> Text:
     for session in day["sessions"]:
         # ✓ (or ↷, moved) in the place of ●: a mark at the end would be the first thing a
         # narrow column cuts.
-        mark = "✓" if session["done"] else "↷" if session.get("moved") else "●"
+        missed = session.get("missed")
+        mark = "✓" if session["done"] else "✗" if missed else "↷" if session.get("moved") \
+            else "●"
         head = _cut(f"{mark}{session['start']} {session['minutes']}′", width)
-        lines.append((head, "green" if session["done"] else "bold cyan"))
-        lines.append((_cut(" " + inert_line(session["title"]), width), "cyan"))
+        lines.append((head, "green" if session["done"] else "bold red" if missed
+                      else "bold cyan"))
+        # A partly done session says how far (1/3) before its title, where a column keeps it.
+        part = f" {session['part']}" if session.get("part") else ""
+        lines.append((_cut(part + " " + inert_line(session["title"]), width), "cyan"))
         # Each note ID whole, wrapped in the column (after a `/` when wider than it).
         notes = [inert_line(note) for note in session.get("note_ids", ())]
         lines += [(" " + line, "dim") for line in pack(notes, _(", "), width - 1)]

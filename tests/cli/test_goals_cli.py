@@ -64,7 +64,7 @@ def test_goals_json_is_the_readiness_memory_predicts(home: Path) -> None:
     assert (first["date"], first["past"], first["notes"]) == (day.isoformat(), False, 14)
     # Dropped sessions do not count; done ones count in both.
     assert first["sessions"] == {"planned": 3, "done": 1, "minutes_planned": 75,
-                                 "minutes_done": 20}
+                                 "minutes_done": 20, "missed": 0}
     memory = ReviewMemory(home, None)
     states, parameters = readiness.memory_states(memory)
     ids = [f"N{n}" for n in range(1, 15)]
@@ -83,8 +83,8 @@ def test_goals_json_is_the_readiness_memory_predicts(home: Path) -> None:
     assert recalls == sorted(recalls) and len(recalls) >= 11
     assert past == {"name": "Spring quiz", "date": "2026-01-10", "past": True, "notes": 1,
                     "sessions": {"planned": 0, "done": 0, "minutes_planned": 0,
-                                 "minutes_done": 0}, "ready": None, "not_ready": None,
-                    "best": None}
+                                 "minutes_done": 0, "missed": 0}, "ready": None,
+                    "not_ready": None, "best": None}
     # best: what planner plan --goal would reach on top of the saved sessions, and its minutes.
     own = json.loads(run_planner("plan", "--goal", "JLPT N2", "--json").stdout)
     assert first["best"] == {"ready": own["ready"], "minutes": own["minutes"]}

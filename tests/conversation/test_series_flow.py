@@ -112,14 +112,18 @@ def test_a_version_2_file_with_dates_is_refused(home: Path) -> None:
 def test_reviews_mark_their_plan_or_session_done_and_an_undo_takes_it_back(home: Path) -> None:
     save(home, RUN, series(1, 3, 7))
     save(home, "r-single", single(2))
-    reviews.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#2")
+    reviews.record_reviews(home, ["N1", "N2"], "good", run_id=f"{RUN}#2")
     [undone] = reviews.record_reviews(home, ["N2"], "hard", run_id="r-single")
     reviews.record_undo(home, undone.review_id)
     reviews.record_reviews(home, ["N3"], "easy", run_id=None)  # a review of no plan
     assert sessions(listing(home)) == [
         (RUN, 1, day(1), False, False), ("r-single", None, day(2), False, False),
         (RUN, 2, day(3), True, False), (RUN, 3, day(7), False, False)]
+    # Done once each of its notes has a review for it (README "Review memory"); one: partly.
     reviews.record_reviews(home, ["N1"], "good", run_id="r-single")
+    assert [(row.done, row.reviewed) for row in listing(home)] == [
+        (False, ()), (False, ("N1",)), (True, ("N1", "N2")), (False, ())]
+    reviews.record_reviews(home, ["N2"], "good", run_id="r-single")
     assert [row.done for row in listing(home)] == [False, True, True, False]
 
 

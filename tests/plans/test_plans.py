@@ -181,17 +181,19 @@ def test_a_fifo_a_folder_and_a_huge_file_are_listed_with_their_problem(home: Pat
     (b"{\"simulated\": NaN, \"plan\": {}}", "contains NaN, which is not a JSON number"),
     (b"{\"simulated\": false, \"simulated\": true, \"plan\": {}}",
      'repeats the key "simulated"'),
-    (json.dumps(v2(version=5)).encode(),
-     "is a version-5 plan file; this planner reads versions 1 to 4"),
+    (json.dumps(v2(version=6)).encode(),
+     "is a version-6 plan file; this planner reads versions 1 to 5"),
+    # Version 5 is a study plan with its readiness: a single plan in it is refused too.
+    (json.dumps(v2(version=5)).encode(), "a plan file: has no 'goal'"),
     # Version 4 is a study plan: a single plan in it is refused, never guessed at.
     (json.dumps(v2(version=4)).encode(), "a plan file: has no 'goal'"),
     (json.dumps({**v2(version=4), "goal": None}).encode(), "plan: has no 'sessions'"),
     # Version 3 is a series: a single plan's `date` in it is refused, never read as a series.
     (json.dumps(v2(version=3)).encode(), "plan: has no 'dates'"),
     (json.dumps(v2(version=True)).encode(),
-     "version: must be 2, 3 or 4 (or absent, for version 1)"),
+     "version: must be 2, 3, 4 or 5 (or absent, for version 1)"),
     (json.dumps(v2(version="2")).encode(),
-     "version: must be 2, 3 or 4 (or absent, for version 1)"),
+     "version: must be 2, 3, 4 or 5 (or absent, for version 1)"),
     (json.dumps(v2(notes=None)).encode(), "a plan file: has no 'notes'"),
     (json.dumps(v2(approved=True)).encode(), "a plan file: has an unknown key \"approved\""),
     (json.dumps(v2(run_id="../../etc")).encode(),

@@ -1,0 +1,149 @@
+"""Missed sessions are seen (README "A study plan to a goal"): a session whose day has passed,
+neither done nor dropped, is missed in `plans`, `week` and `goals`, on the screen in both
+languages and in --json; a home with none lists what it always did. Real processes, real
+files."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from pathlib import Path
+
+from conftest import run_planner, today
+from plan_files import day, save_review, study_plan, write_plan
+
+from planner.memory import log as review_log
+from planner.plans.files import ROW_KEYS, SavedReadiness
+from planner.plans.study import Session
+
+RUN = "20261130T100000000000Z-exam01"
+PLAN = "20261130T110000000000Z-single"
+
+
+def exam_home(home: Path) -> None:
+    """A goal of N1-N3 in 20 days, a study plan saved for it (ready 3 of 3 when saved): one
+    session past and done, two past and missed, one past and dropped, two ahead; and a
+    single plan tomorrow."""
+    (home / "config.json").write_text(json.dumps({"goals": [
+        {"name": "Exam", "date": day(20), "notes": ["N1", "N2", "N3"]}]}), encoding="utf-8")
+    write_plan(home, RUN, study_plan(
+        Session(day(-5), 20, ("N1",), "19:00"),
+        Session(day(-3), 20, ("N2",), "19:00"),
+        Session(day(-2), 20, ("N3",), "19:00"),
+        Session(day(-1), 30, ("N1", "N2"), "19:00"),
+        Session(day(2), 20, ("N3",), "19:00"),
+        Session(day(4), 30, ("N1", "N2", "N3"), "19:00"), title="To the exam"),
+        goal="Exam", readiness=SavedReadiness(3, 3, None))
+    save_review(home, PLAN, 1)
+    moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(days=5)
+    review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1", reviewed_at=moment)
+    review_log.append(home, [review_log.Drop(f"{RUN}#3", moment)])
+
+
+def ok(*args: str, language: str = "en") -> str:
+    done = run_planner(*args, env={**os.environ, "LANGUAGE": language})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def screen(*args: str, language: str = "en") -> str:
+    return " ".join(ok(*args, language=language).split())
+
+
+def test_plans_json_marks_only_the_missed_sessions(home: Path) -> None:
+    exam_home(home)
+    rows = json.loads(ok("plans", "--all", "--json"))
+    missed = [(row["run_id"], row["session"]) for row in rows if "missed" in row]
+    assert missed == [(RUN, 4), (RUN, 2)]  # past rows newest first
+    assert all(row["missed"] is True and not row["done"] and not row["dropped"]
+               for row in rows if "missed" in row)
+    # Every other row keeps its keys as ever (a study plan's adds its goal).
+    for row in rows:
+        if "missed" not in row:
+            assert set(row) == set(ROW_KEYS) | ({"goal"} if row["run_id"] == RUN else set())
+    # Upcoming only (no --all): nothing missed is listed, nothing is marked.
+    upcoming = json.loads(ok("plans", "--json"))
+    assert [row["date"] for row in upcoming] == [day(1), day(2), day(4)]
+    assert not any("missed" in row for row in upcoming)
+
+
+def test_a_home_with_no_missed_session_lists_what_it_always_did(home: Path) -> None:
+    write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
+                                     Session(day(3), 20, ("N2",), "19:00")), goal="Exam")
+    review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1")
+    rows = json.loads(ok("plans", "--all", "--json"))
+    assert [list(row) for row in rows] == [[*ROW_KEYS, "goal"]] * 2
+    week = json.loads(ok("week", "--start", day(-1), "--json"))
+    sessions = [session for each in week["days"] for session in each["sessions"]]
+    assert [list(session) for session in sessions] == [
+        ["run_id", "title", "start", "minutes", "done"]] * 2
+    assert "missed" not in ok("plans", "--all") and "missed" not in ok("week", "--start", day(-1))
+
+
+def test_plans_screen_says_missed_in_both_languages(home: Path) -> None:
+    exam_home(home)
+    every = ok("plans", "--all").splitlines()
+    assert [line for line in every if "missed" in line] == [
+        line for line in every if day(-3) in line or day(-1) in line]
+    assert not any("missed" in line for line in every if day(-2) in line or day(-5) in line)
+    assert ("2 of the past ones not shown were missed (neither done nor dropped)."
+            in screen("plans"))
+    chinese = ok("plans", "--all", language="zh").splitlines()
+    assert [line for line in chinese if "已错过" in line] == [
+        line for line in chinese if day(-3) in line or day(-1) in line]
+    assert "没有显示的过去计划中有 2 个已错过（既未完成也未放弃）。" in screen(
+        "plans", language="zh")
+
+
+def test_week_marks_the_missed_sessions_in_json_and_on_the_screen(home: Path) -> None:
+    exam_home(home)
+    week = json.loads(ok("week", "--start", day(-5), "--json"))
+    sessions = {each["date"]: each["sessions"] for each in week["days"]}
+    assert sessions[day(-5)] == [{"run_id": f"{RUN}#1", "title": "To the exam",
+                                  "start": "19:00", "minutes": 20, "done": True}]
+    assert sessions[day(-3)] == [{"run_id": f"{RUN}#2", "title": "To the exam",
+                                  "start": "19:00", "minutes": 20, "done": False,
+                                  "missed": True}]
+    assert sessions[day(-2)] == []  # dropped
+    assert sessions[day(-1)][0]["missed"] is True
+    assert not any("missed" in session for each in sessions.values() for session in each
+                   if session["run_id"] != f"{RUN}#2" and session["run_id"] != f"{RUN}#4")
+    shown = ok("week", "--start", day(-5))
+    assert shown.count("✗19:00") == 2 and "✓19:00" in shown
+    assert "✗: a session missed (its day has passed, neither done nor dropped)." in \
+        " ".join(shown.split())
+    assert "✗：已错过的学习（日期已过，既未完成也未放弃）。" in screen("week", "--start", day(-5),
+                                                         language="zh")
+
+
+def test_goals_count_the_missed_sessions_and_the_readiness_when_saved(home: Path) -> None:
+    exam_home(home)
+    (goal,) = json.loads(ok("goals", "--json"))
+    assert goal["sessions"] == {"planned": 5, "done": 1, "minutes_planned": 120,
+                                "minutes_done": 20, "missed": 2}
+    ready = goal["ready"]["with_plans"]
+    assert (f"2 sessions missed; ready on the day now {ready} of 3 (3 when saved)"
+            in screen("goals"))
+    assert f"错过 2 次学习；现在当天就绪 3 条中 {ready} 条（保存时 3 条）" in screen(
+        "goals", language="zh")
+
+
+def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) -> None:
+    (home / "config.json").write_text(json.dumps({"goals": [
+        {"name": "Exam", "date": day(20), "notes": ["N1", "N2"]}]}), encoding="utf-8")
+    write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
+                                     Session(day(3), 20, ("N2",), "19:00")), goal="exam")
+    (goal,) = json.loads(ok("goals", "--json"))
+    assert goal["sessions"]["missed"] == 1
+    text = screen("goals")
+    assert f"1 session missed; ready on the day now {goal['ready']['with_plans']} of 2" in text
+    assert "when saved" not in text
+    assert "错过 1 次学习；现在当天就绪 2 条中" in screen("goals", language="zh")
+
+
+def test_a_missed_session_is_today_no_longer_only_once_its_day_has_passed(home: Path) -> None:
+    write_plan(home, RUN, study_plan(Session(today().isoformat(), 20, ("N1",), "19:00")))
+    rows = json.loads(ok("plans", "--all", "--json"))
+    assert "missed" not in rows[0]
