@@ -180,9 +180,21 @@ def expand_path(value: str, config_file: str | os.PathLike[str]) -> Path:
     file it was read from), made absolute. parse_config keeps paths as written (and checks that
     their variables are set); load_config gives busy_calendars' paths expanded, and notes_dir
     is expanded where it is used (planner.notes.catalog), so messages can show it as written."""
-    expanded = _VARIABLE.sub(lambda found: os.environ.get(found[1] or found[2], found[0]), value)
     folder = os.path.dirname(os.fspath(config_file))
-    return Path(os.path.abspath(os.path.join(folder, os.path.expanduser(expanded))))
+    return Path(os.path.abspath(os.path.join(folder, expand_user(value))))
+
+
+def expand_user(value: str) -> str:
+    """`value` with $VAR and ${VAR} replaced by the variable's value (an unset one stays as
+    written) and ~ by the home folder; a relative path stays relative (--config's value)."""
+    expanded = _VARIABLE.sub(lambda found: os.environ.get(found[1] or found[2], found[0]), value)
+    return os.path.expanduser(expanded)
+
+
+def unset_variables(value: str) -> list[str]:
+    """The $VAR and ${VAR} of `value` that are not set, as written."""
+    return [found[0] for found in _VARIABLE.finditer(value)
+            if (found[1] or found[2]) not in os.environ]
 
 
 def _busy_paths(config: Config, path: Path, home: Path | None) -> Config:

@@ -115,8 +115,9 @@ app.command("reviews", short_help="The reviews you recorded, newest first.")(
     reviews.reviews_command)
 app.command("drop", short_help="Say a saved plan will not happen.",
              context_settings={"ignore_unknown_options": True})(reviews.drop_command)
-app.command("move", short_help="Move one saved session to another day or time.")(
-    sessions.move_command)
+app.command("move", short_help="Move one saved session to another day or time.",
+             # `move -1#3`: -1 is a run (the newest that saved a plan), not an option.
+             context_settings={"ignore_unknown_options": True})(sessions.move_command)
 app.command("due", short_help="The notes due for review.")(reviews.due_command)
 app.command("fit", short_help="Fit the memory model to your reviews (and Anki's).")(
     memory.fit_command)

@@ -76,7 +76,24 @@ def open_workspace(ctx: typer.Context, home: Path | None, config_path: Path | No
         _other_home_said(ctx, chosen)
     if config_path is None and isinstance(outer, Workspace):
         config_path = outer.config_path
+    elif config_path is not None:
+        config_path = _expanded(config_path)
     return Workspace(home, config_path, rule)
+
+
+def _expanded(path: Path) -> Path:
+    """--config as the config's own paths are read: ~ and $VAR expanded (a quoted '~/x' or
+    --config=~/x reaches planner as typed); an unset variable is one line, exit 2."""
+    text = str(path)
+    if "~" not in text and "$" not in text:
+        return path
+    from planner.base.config import expand_user, unset_variables
+
+    unset = unset_variables(text)
+    if unset:
+        exit_usage(t("--config {path}: the variable {variable} is not set", path=text,
+                     variable=unset[0]))
+    return Path(expand_user(text))
 
 
 def _other_home_said(ctx: typer.Context, chosen) -> None:

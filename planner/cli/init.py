@@ -114,9 +114,11 @@ def _current(screen: Screen, target: Path) -> dict:
         load_config(target)
         data = strictjson.loads(storage.read_regular_file(target, storage.MIB).decode("utf-8"))
     except (ConfigError, OSError, ValueError) as error:
+        from planner.base.i18n import shown
+
         screen.warn(_("{path} cannot be used ({problem}); the questions start from the defaults, "
                       "and the old file will be kept beside the new one.").format(
-            path=target, problem=error))
+            path=target, problem=shown(str(error))))
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -168,7 +170,14 @@ class Screen:
             try:
                 return accept(answer)
             except Refused as refused:
-                self.warn(_("Not used: {reason}").format(reason=refused))
+                self.refused(refused)
+
+    def refused(self, refused: Refused) -> None:
+        """A refused answer's reason, in the person's language (the config loader's lines are
+        program lines, said from their templates)."""
+        from planner.base.i18n import shown
+
+        self.warn(_("Not used: {reason}").format(reason=shown(str(refused))))
 
     def confirm(self, target: Path, data: dict) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
@@ -356,9 +365,11 @@ class Questions:
         from planner.base.study_hours import shown
 
         hours = study_windows(self.check())
-        now = "; ".join(f"{day} {', '.join(shown(windows))}" for day, windows in hours.items())
+        now = "; ".join(f"{day} {', '.join(shown(windows)) or 'none'}"
+                        for day, windows in hours.items())
         self.screen.say(_("Study hours: HH:MM-HH:MM windows, for every day or by weekday, e.g. "
-                          "19:00-22:00, or mon 18:00-20:00; daily 19:00-21:30"))
+                          "19:00-22:00, or mon 18:00-20:00; daily 19:00-21:30; a day with none "
+                          "has no study hours: daily 19:00-22:00; fri none"))
         # The hours in force kept as they are written (review_time's window stays implied).
         self.screen.ask_until(_("Study hours"), now, lambda answer: None if answer == now
                               else self.check(study_hours=_hours(answer)))
@@ -414,7 +425,10 @@ class Questions:
             typed["name"] = self.screen.ask(_("Goal name"), typed["name"])
             if not typed["name"]:
                 return
-            typed["date"] = self.screen.ask(_("Goal date (YYYY-MM-DD)"), typed["date"])
+            typed["date"] = str(self.screen.ask_until(_("Goal date (YYYY-MM-DD)"),
+                                                      typed["date"], _goal_date))
+            if not typed["date"]:
+                return  # Enter: no new goal after all
             typed["notes"] = self.screen.ask(
                 _("Its notes: note IDs, folder:NAME/ or tag:NAME, separated by spaces"),
                 typed["notes"])
@@ -426,7 +440,7 @@ class Questions:
                 self.check(goals=[*others, goal])
                 return
             except Refused as refused:
-                self.screen.warn(_("Not used: {reason}").format(reason=refused))
+                self.screen.refused(refused)
 
 
 def _hours(answer: str) -> dict[str, list[str]]:
@@ -440,8 +454,31 @@ def _hours(answer: str) -> dict[str, list[str]]:
         # the check as it is, and so does a window that is not one: its line names the problem.
         named = not any(char.isdigit() for char in words[0])
         day, windows = (words[0].lower(), words[1:]) if named else ("daily", words)
+        if named and len(windows) == 1 and windows[0].lower() in NONE_WORDS:
+            windows = []  # `fri none`: no study hours on Fridays (an empty list)
         hours.setdefault(day, []).extend(windows)
     return hours
+
+
+def _goal_date(answer: str) -> str:
+    """A goal's day as typed: a real date written YYYY-MM-DD, after today ("": no goal)."""
+    import datetime as _dt
+    import re
+
+    if not answer:
+        return answer
+    try:
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", answer, re.ASCII):
+            raise ValueError
+        day = _dt.date.fromisoformat(answer)
+    except ValueError:
+        raise Refused(_("{date} is not a real date written YYYY-MM-DD, e.g. 2027-01-17").format(
+            date=answer[:40])) from None
+    today = _dt.date.today()
+    if day <= today:
+        raise Refused(_("{date} is not after today ({today}); a goal's day is ahead").format(
+            date=answer, today=today.isoformat()))
+    return answer
 
 
 def _tilde(path: Path) -> str:

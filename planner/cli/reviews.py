@@ -36,8 +36,8 @@ RATINGS = answers.RATINGS
 RunArgument = Annotated[
     str | None,
     typer.Argument(metavar="[RUN]", show_default=False, autocompletion=complete_run,
-                   help="last or -1 (the newest run), -2 (the one before), ..., or a run ID or "
-                   "a unique start of one, as for planner show."),
+                   help="last or -1 (the newest run that saved a plan), -2 (the one before), ..., "
+                   "or a run ID or a unique start of one, as for planner show."),
 ]
 
 
@@ -48,19 +48,50 @@ def pick_plan_run(folder: Path, wanted: str) -> str:
     from planner.plans import files as plans
     from planner.plans import store
 
-    if wanted != "last" and not wanted.startswith("-"):
-        ids = []
-        for demo in (False, True):  # a demo plan is found, to be refused as one
-            try:
-                names = store.plan_names(store.plans_dir(folder, demo))
-            except plans.PlansError:
-                names = []
-            ids += [name.removesuffix(".json") for name in names]
-        matches = [run_id for run_id in ids if run_id == wanted] or [
-            run_id for run_id in ids if run_id.startswith(wanted)]
-        if len(matches) == 1:
-            return matches[0]
+    if wanted == "last" or wanted.startswith("-"):
+        return _newest_saved(folder, wanted)
+    ids = []
+    for demo in (False, True):  # a demo plan is found, to be refused as one
+        try:
+            names = store.plan_names(store.plans_dir(folder, demo))
+        except plans.PlansError:
+            names = []
+        ids += [name.removesuffix(".json") for name in names]
+    matches = [run_id for run_id in ids if run_id == wanted] or [
+        run_id for run_id in ids if run_id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
     return pick_run(folder, wanted)
+
+
+def _newest_saved(folder: Path, wanted: str) -> str:
+    """The run `last` or -N names among the runs that saved a plan in plans/, newest first: a
+    cancelled or demo run in between is not the plan the person means."""
+    from planner.plans import files as plans
+    from planner.plans import store
+
+    back = "1" if wanted == "last" else wanted[1:]
+    if not (back.isascii() and back.isdigit()):
+        exit_usage(t("no such option: {option} (planner show -h lists the options)",
+                 option=wanted))
+    number = int(back)
+    if number == 0:
+        exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
+    label = f"{plans.PLANS_DIR['live']}/" if folder == Path(".") else \
+        f"{folder}/{plans.PLANS_DIR['live']}/"
+    try:
+        names = store.plan_names(store.plans_dir(folder, False))
+    except plans.PlansError as error:
+        exit_failed(error)
+    # Run IDs begin with their time: the newest sorts last.
+    ids = sorted((name.removesuffix(".json") for name in names), reverse=True)
+    if not ids:
+        exit_usage(t("no plan saved in {folder} yet; {run} names the newest run that saved one",
+                 folder=label, run=wanted))
+    if number > len(ids):
+        exit_usage(t("only {count} run(s) saved a plan in {folder}; -{count} is the oldest "
+                     "of them", count=len(ids), folder=label))
+    return ids[number - 1]
 
 
 def _session_ref(text: str) -> tuple[str, int | None]:
@@ -114,7 +145,8 @@ def done_command(
     rating: Annotated[
         str | None,
         typer.Option("--rating", "-r", metavar="again|hard|good|easy",
-                     help="How it went (default: asked on a terminal, else good)."),
+                     help="How it went: again, hard, good or easy (also 忘了, 吃力, 记得 or 轻松; "
+                     "default: asked on a terminal, else good)."),
     ] = None,
     minutes: Annotated[
         int | None,
@@ -154,7 +186,8 @@ def done_command(
 
     workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
-    if run_id is not None and run_id.startswith("-") and not run_id[1:].isdigit():
+    if run_id is not None and run_id.startswith("-") and \
+            not run_id.partition("#")[0][1:].isdigit():
         exit_usage(t("no such option: {option} (planner done -h lists the options)",
                  option=run_id))
     if undo is not None:
@@ -162,8 +195,13 @@ def done_command(
             exit_usage(t("--undo REVIEW_ID takes no RUN, --rating, --minutes, --note or --date"))
         _undo_review(workspace, undo, as_json)
         return
-    if rating is not None and rating not in RATINGS:
-        exit_usage(t("--rating {rating}: must be again, hard, good or easy", rating=rating))
+    if rating is not None:
+        # The words the rating prompt offers, in either language (README "Review memory").
+        word = answers.rating_from(rating)
+        if word is None:
+            exit_usage(t("--rating {rating}: must be again, hard, good or easy",
+                         rating=rating[:40]))
+        rating = word
     config = workspace.config()
     now = _dt.datetime.now(_dt.UTC)
     reviewed_at = marking.review_time(date, now)
@@ -308,8 +346,8 @@ def drop_command(
     run_id: Annotated[
         str,
         typer.Argument(metavar="RUN", show_default=False, autocompletion=complete_run,
-                       help="last or -1 (the newest run), -2, ..., or a run ID or a unique "
-                       "start of one, as for planner show."),
+                       help="last or -1 (the newest run that saved a plan), -2, ..., or a run ID "
+                       "or a unique start of one, as for planner show."),
     ],
     undo: Annotated[
         bool, typer.Option("--undo", help="Bring a dropped plan back.")
@@ -326,7 +364,7 @@ def drop_command(
     from planner.memory import marking
 
     folder = open_workspace(ctx, home, None).home
-    if run_id.startswith("-") and not run_id[1:].isdigit():
+    if run_id.startswith("-") and not run_id.partition("#")[0][1:].isdigit():
         exit_usage(t("no such option: {option} (planner drop -h lists the options)",
                  option=run_id))
     wanted, number = _session_ref(run_id)

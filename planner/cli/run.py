@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 
 from planner import __version__, ui
+from planner.base import answers
 from planner.base.i18n import t
 from planner.cli.common import (
     EXIT_INTERRUPTED,
@@ -134,6 +135,9 @@ def main_command(
     if chosen is not None:
         deadline = chosen.deadline
     try:
+        if chosen is None and earlier is None and until is None and request is not None:
+            chosen = _goal_named_in(config, request, ask=not dry_run)
+            deadline = None if chosen is None else chosen.deadline
         if dry_run:
             from planner.conversation.protocol import DEFAULT_REQUEST
 
@@ -203,6 +207,41 @@ def goal_ahead(config: "Config", wanted: str) -> "Goal":
         exit_usage(t("{problem}; goals still ahead: {goals}", problem=problem, goals=ahead))
     exit_usage(t("{problem}; no goal is ahead (goals in {file} sets them)", problem=problem,
              file=config.file))
+
+
+def _goal_named_in(config: "Config", request: str, ask: bool) -> "Goal | None":
+    """The goal ahead that the request names (its name or its date) without --goal: asked
+    about once on a terminal (Enter or y: plan for it); else one line naming --goal, and the
+    run goes on without it (README "A study plan to a goal")."""
+    import datetime as _dt
+    import shlex
+
+    today = _dt.date.today()
+    folded = request.casefold()
+    named = [each for each in config.goals if each.is_ahead(today) and (
+        each.date.isoformat() in request or each.name.casefold() in folded)]
+    if not named:
+        return None
+    if len(named) > 1:
+        ui.notice(t("This looks like your goals {goals}; planner -r TEXT --goal NAME plans for "
+                    "one (this run goes on without a goal).", goals=", ".join(
+                        f"{each.name} ({each.date.isoformat()})" for each in named)))
+        return None
+    (found,) = named
+    if ask and ui.has_terminal():
+        typed = ui.read_tty_line(t("This looks like your goal {name} ({date}): plan for it? "
+                                   "[Y/n] ", name=found.name, date=found.date.isoformat()),
+                                 discard_typed_ahead=True)
+        # Enter is yes; end of input (Ctrl+D) and anything but y, yes or 是 is no.
+        if typed is not None and (typed.strip() == "" and typed.endswith("\n")
+                                  or answers.is_yes(typed)):
+            return found
+        if typed is not None:
+            return None
+    ui.notice(t("This looks like your goal {name} ({date}); planner -r TEXT --goal {quoted} "
+                "plans for it (this run goes on without it).", name=found.name,
+                date=found.date.isoformat(), quoted=shlex.quote(found.name)))
+    return None
 
 
 def _earlier_goal(home: Path, run_id: str) -> str | None:

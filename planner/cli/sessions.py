@@ -30,8 +30,9 @@ def move_command(
     session: Annotated[
         str,
         typer.Argument(metavar="RUN#n", show_default=False, autocompletion=complete_run,
-                       help="The session: a run (as for planner show) and its session number "
-                       "after # (RUN alone for a single plan)."),
+                       help="The session: a run (last or -1: the newest run that saved a plan; "
+                       "else as for planner show) and its session number after # (RUN alone "
+                       "for a single plan)."),
     ],
     date: Annotated[
         str,
@@ -62,6 +63,9 @@ def move_command(
 
     workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
+    if session.startswith("-") and not session.partition("#")[0][1:].isdigit():
+        exit_usage(t("no such option: {option} (planner move -h lists the options)",
+                 option=session))
     try:
         wanted, number = plans.split_ref(session)
     except ValueError as error:

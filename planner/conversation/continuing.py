@@ -46,8 +46,8 @@ class CannotContinue(UsageError):
 
 def earlier_conversation(home: Path, run_id: str, request: str | None = None) -> list[dict]:
     """The messages of run `run_id` to continue from, without its system message. An answer
-    that no request carried and that the person types again as `request` is left to `request`:
-    it is sent once."""
+    that no request carried, or that only a failed call's request carried, and that the
+    person types again as `request` is left to `request`: it is sent once."""
     folder = os.path.join(history.records_dir(home), run_id)
     summary = history.read_run(folder, run_id, os.path.islink(folder))[0]
     if isinstance(summary, DamagedRun):
@@ -80,6 +80,11 @@ def earlier_conversation(home: Path, run_id: str, request: str | None = None) ->
     unsent = _unsent_answers(summary, len(summary.calls), bool(carried))
     if request is not None and unsent and _same_words(unsent[-1]["content"], request):
         unsent.pop()  # typed again after it was carried: the new request says it
+    if request is not None and not carried and messages and messages[-1].get("role") == "user" \
+            and _same_words(str(messages[-1].get("content")), request):
+        # The last call failed (a 429, a timeout) with the answer in its request: typed again,
+        # the new request says it, once.
+        messages.pop()
     return messages + carried + unsent
 
 

@@ -18,7 +18,7 @@ from test_chinese_screens import screen_lines
 from test_walkthrough_zh import problems
 
 from planner.base import config as config_module
-from planner.cli.init import _hours, _write
+from planner.cli.init import Refused, _goal_date, _hours, _write
 from planner.cli.init_calendars import found_calendars
 
 SECRET = "sk-init-SECRET-0123456789abcdef"
@@ -243,6 +243,51 @@ def test_study_hours_answers() -> None:
         "mon": ["18:00-20:00", "21:00-22:00"], "daily": ["07:00-08:00"]}
     # Words that are not a day go to the config's check as they are, so its line names them.
     assert _hours("someday 19:00-20:00") == {"someday": ["19:00-20:00"]}
+    # A day with none (or 无) has no study hours: an empty list.
+    assert _hours("daily 19:00-22:00; fri none; Sat 无") == {
+        "daily": ["19:00-22:00"], "fri": [], "sat": []}
+
+
+def test_goal_date_answers() -> None:
+    assert _goal_date("2099-01-17") == "2099-01-17" and _goal_date("") == ""
+    for typed, words in (("2027-1-17", "not a real date written YYYY-MM-DD"),
+                         ("2027-02-30", "not a real date"), ("２０９９-01-17", "not a real date"),
+                         ("2020-01-17", "is not after today")):
+        with pytest.raises(Refused, match=words):
+            _goal_date(typed)
+
+
+@pytest.mark.slow
+@pytest.mark.terminal
+def test_chinese_refusals_a_day_with_none_and_the_goal_date_asked_again(
+        home: Path, tmp_path: Path) -> None:
+    init, seen = start(home, tmp_path / "keyring.json", "zh_CN")
+    answer(init, "[auto] ", "zh")
+    answer(init, "[deepseek] ", "ollama")
+    answer(init, "[qwen3:8b] ", "")
+    answer(init, "笔记文件夹 [none] ", "")
+    init.expect_exact("fri none")  # the question says how to give a day no study hours
+    answer(init, "学习时间 [daily 19:00-22:00] ", "daily 19:00-22:00; fri 19")
+    # The config loader's reason, in Chinese.
+    expect_words(init, "未采用：config.json：键 'study_hours' \"fri\" 里有 '19'；")
+    answer(init, "学习时间 [daily 19:00-22:00] ", "daily 19:00-22:00; fri none")
+    answer(init, "不限） [none] ", "")
+    answer(init, "忙碌日历 [none] ", "")
+    if GOALS:
+        answer(init, "目标名称 ", "JLPT N3")
+        answer(init, "目标日期（YYYY-MM-DD） ", "2027-1-17")
+        # Refused at its own question, and asked again there.
+        expect_words(init, "未采用：2027-1-17 不是写成 YYYY-MM-DD 的真实日期，例如 2027-01-17")
+        answer(init, "目标日期（YYYY-MM-DD） ", "2027-01-17")
+        answer(init, "用空格分开 ", "N1")
+    answer(init, ZH_SAVE_PROMPT, "SAVE")
+    assert finish(init) == 0
+    written = json.loads((home / "config.json").read_text(encoding="utf-8"))
+    assert written["study_hours"] == {"daily": ["19:00-22:00"], "fri": []}
+    if GOALS:
+        assert written["goals"] == [{"name": "JLPT N3", "date": "2027-01-17", "notes": ["N1"],
+                                     "retention": 0.9}]
+    assert problems("".join(seen)) == []
 
 
 def test_an_existing_config_is_kept_and_the_new_one_moved_in(home: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -271,3 +272,32 @@ def test_continue_a_saved_run_live_and_save_the_change(server: StubServer, home:
     older = json.loads(run_planner("--home", str(home), "show", run_id, "--json").stdout)
     assert "continues" not in older["summary"]  # old records without it still read
     shutil.rmtree(home / "tool-records" / new_id)  # nothing else depends on it
+
+
+@pytest.mark.slow  # planner in a subprocess
+@pytest.mark.parametrize("failure", ["429", "timeout"])
+def test_an_answer_typed_again_after_a_failed_call_is_sent_once(server: StubServer, home: Path,
+                                                               failure: str) -> None:
+    # The person answered; the call carrying the answer failed (a 429, or no reply in time).
+    from stub_server import Reply, error_body, text_reply
+    from test_live import KEY, KEY_ENV
+
+    from planner.model.client import LiveClient
+
+    failed = Reply(429, error_body("Rate limit reached", "rate_limit_error")) \
+        if failure == "429" else Reply(body=text_reply("Too late."), delay=3)
+    server.add(Reply(body=text_reply(QUESTION)), failed, Reply(body=text_reply("Friday it is.")))
+    config = write_config(home, server.url, max_calls=6, max_repairs=1, timeout_seconds=1)
+    outcome = run_flow("Plan it", client=LiveClient(config, KEY),
+                       person=ScriptedPerson(["Friday please\n"]), home=home, config=config,
+                       notes=SAMPLE_NOTES, mode="live", today=today())
+    assert outcome.exit_code == 1 and outcome.call_failed
+    # Typed again as --continue -r TEXT: the next request carries it once, as its last message.
+    again = run_planner("--home", str(home), "--continue", "-r", " Friday please ",
+                        env={**os.environ, KEY_ENV: KEY})
+    assert again.returncode == 0, again.stderr
+    sent = server.chat_requests()[-1].body
+    contents = [message.get("content") for message in sent["messages"]]
+    assert sum("Friday please" in str(content) for content in contents) == 1, contents
+    assert roles(sent) == ["system", "user", "assistant", "user"]
+    assert contents[-1] == " Friday please " and contents[-2] == QUESTION

@@ -102,6 +102,37 @@ def test_with_no_terminal_and_no_rating_the_rating_is_good(home: Path) -> None:
     assert {line["rating"] for line in log_lines(home)} == {"good"}
 
 
+def test_the_rating_is_taken_in_the_words_of_either_language(home: Path) -> None:
+    # The words the rating prompt offers in Chinese, on an English screen and a Chinese one.
+    save(home, RUN, plan(0))
+    save(home, OTHER, plan(0))
+    ok("done", RUN, "--rating", "吃力")
+    chinese = {**os.environ, "LANGUAGE": "zh_CN"}
+    done = planner("done", OTHER, "--rating", "easy", env=chinese)
+    assert done.returncode == 0, done.stderr
+    assert [line["rating"] for line in log_lines(home)] == ["hard", "hard", "easy", "easy"]
+    before = snapshot(home)
+    wrong = planner("done", OTHER, "--rating", "great", env=chinese)
+    assert (wrong.returncode, wrong.stderr) == (
+        2, "错误：--rating great：必须是忘了、吃力、记得或轻松"
+           "（也可以写 again、hard、good、easy）\n")
+    assert snapshot(home) == before
+
+
+def test_config_expands_home_and_variables_as_config_paths_do(home: Path, tmp_path) -> None:
+    save(home, RUN, plan(0))
+    (tmp_path / "mine.json").write_text('{"desired_retention": 0.95}', encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path), "MINE": str(tmp_path)}
+    for given in ("~/mine.json", "$MINE/mine.json", "${MINE}/mine.json"):
+        done = planner("-c", given, "due", "--json", env=env)
+        assert done.returncode == 0, done.stderr
+    unset = planner("due", "--config", "$NOPE/mine.json", env=env)
+    assert (unset.returncode, unset.stderr) == (
+        2, "Error: --config $NOPE/mine.json: the variable $NOPE is not set\n")
+    missing = planner("due", "--config", "~/other.json", env=env)
+    assert missing.returncode == 2 and f"{tmp_path}/other.json" in missing.stderr
+
+
 def test_no_run_picks_the_latest_plan_due_by_today_without_reviews(home: Path) -> None:
     save(home, RUN, plan(-3, note_ids=("N1",)))
     save(home, OTHER, plan(-1, note_ids=("N2",)))
@@ -165,13 +196,14 @@ def test_demo_plans_and_runs_that_saved_nothing_are_refused(home: Path) -> None:
     assert refused("done", RUN) == (f"run {RUN} saved a demo plan (demo-plans/); demo plans "
                                     "are not real reviews, so nothing is recorded for them")
     ok("--demo")  # a real demo run: no terminal, so its plan is not saved
-    assert refused("done", "last").startswith("run ") and "saved no plan in plans/" in \
-        refused("done", "last")
+    # last is the newest run that saved a plan in plans/: there is none.
+    assert refused("done", "last") == ("no plan saved in plans/ yet; last names the newest run "
+                                       "that saved one")
     assert not reviews.log_path(home).exists()
 
 
 def test_run_is_picked_as_show_picks_it_last_and_minus_n(home: Path) -> None:
-    # Runs are named by their records' folders, newest first, as `planner runs` lists them.
+    # Runs are named by their IDs, newest first; last and -N count the runs that saved a plan.
     for run_id in (RUN, OTHER):
         (home / "tool-records" / run_id).mkdir(parents=True)
     save(home, RUN, plan(0, note_ids=("N1", "N2", "N3")))
@@ -182,8 +214,8 @@ def test_run_is_picked_as_show_picks_it_last_and_minus_n(home: Path) -> None:
             log_lines(home)] == [("N1", RUN, 25), (None, OTHER, None)]
     ok("drop", "--undo", "last")
     assert log_lines(home)[-1]["kind"] == "drop-undo"
-    assert refused("done", "-3") == ("there are only 2 run(s) in tool-records/; -2 is the "
-                                     "oldest")
+    assert refused("done", "-3") == ("only 2 run(s) saved a plan in plans/; -2 is the oldest "
+                                     "of them")
 
 
 def test_bad_options_are_refused_before_anything_is_written(home: Path) -> None:
@@ -191,6 +223,8 @@ def test_bad_options_are_refused_before_anything_is_written(home: Path) -> None:
     before = snapshot(home)
     assert refused("done", RUN, "--rating", "great") == ("--rating great: must be again, hard, "
                                                          "good or easy")
+    assert refused("done", RUN, "--rating", "得") == "--rating 得: must be again, hard, good " \
+        "or easy"
     assert "Invalid value for '--minutes'" in planner("done", RUN, "--minutes", "0").stderr
     assert refused("done", "-x") == "no such option: -x (planner done -h lists the options)"
     assert refused("done", "--undo", "r1", RUN) == ("--undo REVIEW_ID takes no RUN, --rating, "

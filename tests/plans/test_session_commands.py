@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import run_planner, snapshot, today
 from plan_files import study_plan, write_plan
+from run_records import demo_runs
 from test_week_flow import write_class_vdir
 
 from planner.plans.study import Session
@@ -146,6 +147,39 @@ def test_one_session_is_dropped_and_done_on_its_own(week: Path) -> None:
     back = run_planner("drop", "--undo", f"{RUN}#3")
     assert back.returncode == 0, back.stderr
     assert [row["dropped"] for row in listing(week)] == [False, False, False]
+
+
+def test_last_and_minus_n_are_the_newest_runs_that_saved_a_plan(week: Path) -> None:
+    # After the run that saved the plan: a demo plan, and a run that saved none (no terminal).
+    write_plan(week, "20261130T110000000000Z-dddddd", study_plan(Session(day(0), 30, ("N1",))),
+               folder="demo-plans", simulated=True)
+    demo_runs(week, 1)
+    (newest,) = os.listdir(week / "tool-records")
+    moved = run_planner("move", "-1#3", "--date", day(4))
+    assert moved.returncode == 0, moved.stderr
+    assert f"Moved plans/{RUN}.json (session 3) to {day(4)} 19:00" in moved.stdout
+    assert run_planner("done", "last#1", "--rating", "hard").returncode == 0
+    assert run_planner("drop", "-1#2").returncode == 0
+    lines = [json.loads(line) for line in (week / "reviews.jsonl").read_text().splitlines()]
+    assert [(line["kind"], line["run_id"]) for line in lines] == [
+        ("move", f"{RUN}#3"), ("review", f"{RUN}#1"), ("drop", f"{RUN}#2")]
+    before = snapshot(week)
+    older = run_planner("done", "-2")
+    assert (older.returncode, older.stderr) == (2, "Error: only 1 run(s) saved a plan in "
+                                                   "plans/; -1 is the oldest of them\n")
+    assert snapshot(week) == before
+    # show keeps the newest run: the one that saved nothing.
+    shown = run_planner("show", "last")
+    assert shown.returncode == 0, shown.stderr
+    assert newest in shown.stdout and RUN not in shown.stdout
+
+
+def test_no_saved_plan_is_one_line(home: Path) -> None:
+    demo_runs(home, 1)
+    done = run_planner("done", "last")
+    assert (done.returncode, done.stderr) == (2, "Error: no plan saved in plans/ yet; last "
+                                                 "names the newest run that saved one\n")
+    assert not (home / "reviews.jsonl").exists()
 
 
 def test_a_review_needs_no_plan(home: Path) -> None:

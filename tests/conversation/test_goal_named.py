@@ -1,0 +1,85 @@
+"""A request that names a goal of config.json without --goal (README "A study plan to a goal"):
+asked about once on a terminal before the first call (Enter: a run for the goal, as --goal);
+elsewhere, and in a dry run, one line naming --goal, and the run goes on without it."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+import terminal
+from conftest import read_summary, run_dirs
+from stub_server import Reply, StubServer, text_reply
+from test_goal_run import KEY, cli, setup_home, system_text
+
+
+def hint(day: _dt.date) -> str:
+    return (f"This looks like your goal JLPT N2 ({day.isoformat()}); planner -r TEXT --goal "
+            "'JLPT N2' plans for it (this run goes on without it).")
+
+
+def test_with_no_terminal_one_line_names_goal_and_the_run_goes_on(server: StubServer,
+                                                                  home: Path) -> None:
+    day = setup_home(home, server.url)
+    server.add(Reply(body=text_reply("Which weekdays suit you?")))
+    result = cli("-r", "plan my jlpt n2 weeks")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("This looks like") == 1 and hint(day) in result.stderr
+    (request,) = server.chat_requests()
+    assert "Goal: " not in system_text(request.body)
+    assert read_summary(run_dirs(home)[0]).get("goal") is None
+
+
+def test_a_dry_run_names_the_goal_its_date_names_in_one_line(home: Path) -> None:
+    day = setup_home(home)
+    result = cli("--dry-run", "-r", f"my exam is on {day.isoformat()}")
+    assert result.returncode == 0, result.stderr
+    assert hint(day) in result.stderr
+    assert "Goal: " not in system_text(json.loads(result.stdout))
+    # --goal, --until or a request naming no goal: nothing is said.
+    for given in (["-r", f"plan {day.isoformat()}", "--goal", "JLPT N2"],
+                  ["-r", "plan JLPT N2", "--until", day.isoformat()],
+                  ["-r", "plan my exam"], ["-r", "the spring one, Last spring"]):
+        quiet = cli("--dry-run", *given)
+        assert quiet.returncode == 0 and "This looks like" not in quiet.stderr, given
+
+
+def test_two_goals_named_are_one_line_and_no_goal(home: Path) -> None:
+    day = setup_home(home)
+    result = cli("--dry-run", "-r", "JLPT N2 first, then JLPT N1")
+    assert result.returncode == 0, result.stderr
+    assert (f"This looks like your goals JLPT N2 ({day.isoformat()}), JLPT N1 (2099-07-01); "
+            "planner -r TEXT --goal NAME plans for one (this run goes on without a goal)."
+            in result.stderr)
+    assert "Goal: " not in system_text(json.loads(result.stdout))
+
+
+@pytest.mark.terminal
+@pytest.mark.parametrize(("typed", "goal"), [("", "JLPT N2"), ("y", "JLPT N2"), ("n", None)])
+def test_on_a_terminal_it_is_asked_once_before_the_first_call(
+        server: StubServer, home: Path, typed: str, goal: str | None) -> None:
+    day = setup_home(home, server.url)
+    server.add(Reply(body=text_reply("Which weekdays suit you?")))
+    child, seen = terminal.spawn("-r", "plan JLPT N2", env={**os.environ,
+                                                            "DEEPSEEK_API_KEY": KEY},
+                                 columns=200)
+    question = f"This looks like your goal JLPT N2 ({day.isoformat()}): plan for it? [Y/n] "
+    child.expect_exact(question)
+    assert server.requests == [] and run_dirs(home) == []  # asked before anything is sent
+    time.sleep(0.25)  # typed after the question is seen, as a person would
+    child.sendline(typed)
+    terminal.answer(child, "Your answer (Enter to finish): ", "")
+    assert terminal.finish(child) == 0
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.text())
+    assert screen.count("This looks like") == 1, screen
+    (request,) = server.chat_requests()
+    assert ("Goal: JLPT N2, on " in system_text(request.body)) == (goal is not None)
+    summary = read_summary(run_dirs(home)[0])
+    assert summary.get("goal") == goal
+    if goal is not None:
+        assert summary["until"] == (day - _dt.timedelta(days=1)).isoformat()
