@@ -12,7 +12,19 @@ from planner import ui
 from planner.base.errors import PlannerError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
-from planner.cli import goals, history, init, keys, memory, notes, plans, reviews, run, sessions
+from planner.cli import (
+    goals,
+    history,
+    init,
+    keys,
+    memory,
+    notes,
+    pending,
+    plans,
+    reviews,
+    run,
+    sessions,
+)
 from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.help import translate_commands, use_language
 from planner.records import status
@@ -112,6 +124,10 @@ app.command("forecast", short_help="The reviews and minutes due in the days ahea
     memory.forecast_command)
 app.command("goals", short_help="Your goals: their day, sessions and notes ready.")(
     goals.goals_command)
+app.command("mcp", short_help="Serve planner to an agent over MCP (it cannot save).")(
+    pending.mcp_command)
+app.command("pending", short_help="Proposals agents staged: confirm one with SAVE.")(
+    pending.pending_command)
 
 
 def _wants_json(command, arguments: list[str]) -> bool:
