@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -24,6 +25,7 @@ from planner import __version__
 from planner.agents import proposals, staged
 from planner.agents.world import LOOKUPS, World, answer, answer_text, rejected
 from planner.base.i18n import t
+from planner.base.storage import remove_empty_dir
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
@@ -110,6 +112,8 @@ def server(home: Home) -> Server:
 
         try:
             await anyio.to_thread.run_sync(work)
+            # A cancellation that came while the thread ran is delivered here, before answering.
+            await anyio.lowlevel.checkpoint_if_cancelled()
         except BaseException:
             # Cancelled (the client went away or gave up) once the call had finished: a
             # proposal it will never hear of is not left staged.
@@ -131,6 +135,7 @@ def _take_back(home: Home, done: list[tuple[dict, bool]]) -> None:
                 staged.drop(home.home, str(result["id"]))
             except OSError:
                 pass
+            remove_empty_dir(staged.folder(home.home))
 
 
 def serve(home: Path, config: Config) -> None:
