@@ -85,14 +85,13 @@ def session_calls(home: Path, calls: list[tuple[str, dict]]) -> tuple[list[str],
 
 def in_a_run(home: Path, name: str, arguments: dict) -> str:
     """The same lookup as a live run for the goal offers it to the model: its tool message."""
+    from planner.agents.world import World
     from planner.base.config import load_config
     from planner.conversation.protocol import registry_for
     from planner.conversation.tools import MAX_TURN_RESULT_BYTES
     from planner.conversation.turn_values import bounded_result
     from planner.model.turns import tool_message
     from planner.notes.catalog import load_catalog
-
-    from planner.agents.world import World
 
     config = load_config(home / "config.json", home)._replace(file=str(home / "config.json"))
     catalog = load_catalog(home, config.notes_dir, config.file)
@@ -137,7 +136,8 @@ HOSTILE = [
                                             "character U+202E"),
     ("get_note", {"id": 5}, "get_note id: must be a string, got an integer"),
     ("due_notes", {"days": 1.0, "limit": 3}, "due_notes days: must be an integer"),
-    ("free_slots", {"from": day(1), "days": 43, "minutes": 30}, "free_slots days: must be from 1 to 42, got 43"),
+    ("free_slots", {"from": day(1), "days": 43, "minutes": 30},
+     "free_slots days: must be from 1 to 42, got 43"),
     ("goal_notes", {"goal": "nope", "offset": 0, "limit": 5}, "goal: names no goal ahead "
                                                                "(goals ahead: JLPT N2)"),
     ("goals", {"all": True}, "is not an allowed field"),
