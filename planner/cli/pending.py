@@ -17,6 +17,7 @@ from planner.cli.common import (
     exit_failed,
     exit_usage,
     open_workspace,
+    say_warnings,
 )
 from planner.records import status
 
@@ -134,12 +135,12 @@ def _confirm(home: Path, config, staged_id: str) -> None:
         exit_usage(t("{id} was staged on {date}, more than 7 days ago: it is never saved; ask "
                      "for a new proposal (planner pending {id} --drop discards it)",
                      id=staged_id, date=proposal.staged_at.date().isoformat()))
+    from planner.cli.goals import goal_catalog
     from planner.cli.plans import ask_caldav_password
-    from planner.cli.run import _memory, _notes
 
-    catalog = _notes(home, config)
-    world = World(home, config, catalog, _dt.date.today(), ask_caldav_password)
-    world._memory = _memory(home, catalog, config)  # its warnings said, as a run says them
+    world = World(home, config, goal_catalog(home, config), _dt.date.today(),
+                  ask_caldav_password)
+    say_warnings(world.memory.warnings())  # as a run says them
     try:
         passed = proposals.check(world, proposal.kind,
                                  json.dumps(proposal.arguments, ensure_ascii=False))
