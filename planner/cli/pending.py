@@ -98,12 +98,14 @@ def _list(folder: Path) -> None:
             ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=str(problem)))
             continue
         name, version = proposal.client
-        ui.info(t("{id}  {when}  from {client}  {what}{stale}", id=staged_id,
-                  when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-                  client=" ".join(part for part in (name, version) if part) or "?",
-                  what=_what(proposal),
-                  stale=t("  (stale: older than 7 days, never saved)")
-                  if proposal.is_stale(now) else ""))
+        values = {"id": staged_id, "what": _what(proposal),
+                  "when": proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                  "client": " ".join(part for part in (name, version) if part) or "?"}
+        if proposal.is_stale(now):
+            ui.info(t("{id}  {when}  from {client}  {what}  (stale: older than 7 days, never "
+                      "saved)", **values))
+        else:
+            ui.info(t("{id}  {when}  from {client}  {what}", **values))
     ui.notice(t("planner pending ID shows one and saves it on SAVE; --drop discards it."))
 
 
@@ -118,6 +120,14 @@ def _what(proposal: Staged) -> str:
         return t("study plan {title}: {count} sessions, {first} to {last}", title=title,
                  count=len(sessions), first=days[0], last=days[-1])
     return t("review plan {title} on {date}", title=title, date=str(plan.get("date")))
+
+
+def _joined(lines: tuple[str, ...]) -> str:
+    """Every failing session on one line, each said in the person's language."""
+    joined = lines[0]
+    for line in lines[1:]:
+        joined = t("{first}; {next}", first=joined, next=line)
+    return joined
 
 
 def _confirm(home: Path, config, staged_id: str) -> None:
@@ -146,9 +156,11 @@ def _confirm(home: Path, config, staged_id: str) -> None:
                                  json.dumps(proposal.arguments, ensure_ascii=False))
     except InvalidArguments as error:
         lines = getattr(error, "lines", ())
-        exit_usage(t("{id} cannot be saved now: {problem}{sessions}; nothing was saved",
-                     id=staged_id, problem=str(error),
-                     sessions="" if not lines else " (" + "; ".join(lines) + ")"))
+        if not lines:
+            exit_usage(t("{id} cannot be saved now: {problem}; nothing was saved",
+                         id=staged_id, problem=str(error)))
+        exit_usage(t("{id} cannot be saved now: {problem} ({sessions}); nothing was saved",
+                     id=staged_id, problem=str(error), sessions=_joined(lines)))
     for line in passed.timetable.unsaid_warnings():
         ui.notice(line)
     _decide_and_save(home, config, world, proposal, passed)
