@@ -187,7 +187,10 @@ def _decide_and_save(home: Path, config, world: World, proposal: Staged,
     try:
         record = RunRecord.start(
             home, mode="live", simulated=False,
-            request=f"planner pending {proposal.id}", model=None, base_url=None,
+            # `show` says who proposed it: "<client> at planner mcp".
+            request=f"planner pending {proposal.id}",
+            model=" ".join(part for part in (name, version) if part) or "?",
+            base_url="planner mcp",
             goal=None if goal is None else goal.name,
             until=None if timetable.until is None else timetable.until.isoformat())
         # Where the proposal came from: planner mcp, and the client the handshake named.
