@@ -20,6 +20,7 @@ from planner.cli import (
     memory,
     notes,
     own_plan,
+    pending,
     plans,
     reviews,
     run,
@@ -127,6 +128,10 @@ app.command("plan", short_help="Planner's own plan for a goal, saved after SAVE.
     own_plan.plan_command)
 app.command("goals", short_help="Your goals: their day, sessions and notes ready.")(
     goals.goals_command)
+app.command("mcp", short_help="Serve planner to an agent over MCP (it cannot save).")(
+    pending.mcp_command)
+app.command("pending", short_help="Proposals agents staged: confirm one with SAVE.")(
+    pending.pending_command)
 
 
 def _wants_json(command, arguments: list[str]) -> bool:

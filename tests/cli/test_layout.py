@@ -17,7 +17,7 @@ PLANNER = ROOT / "planner"
 # Bottom to top, as the README's architecture section lists them: a folder imports only folders
 # below it (and the package's own __init__, for the version).
 LAYERS = ["base", "notes", "plans", "memory", "calendar", "model", "records", "conversation", "ui",
-          "cli"]
+          "agents", "cli"]
 MAX_LINES = 600
 
 

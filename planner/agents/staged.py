@@ -1,0 +1,192 @@
+"""Staged proposals (README "planner for other agents"): pending/<id>.json in the home, written by
+planner mcp once a proposal passes every check, confirmed or dropped by `planner pending`.
+
+A staged file is written whole or not at all and never over another (a temporary file, flushed,
+then linked to its name, which fails if the name is taken). Read back it is untrusted: every
+field is checked, its digest must match (an edited file is refused), and its proposal is checked
+again by the caller exactly as a model's arguments are.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from planner.base import storage, strictjson
+from planner.base.i18n import t
+from planner.plans.schema import is_run_id
+from planner.records.run_record import new_run_id, now_iso
+
+PENDING_DIR = "pending"
+VERSION = 1
+STUDY, REVIEW = "study_plan", "review_plan"
+STALE_AFTER = _dt.timedelta(days=7)
+MAX_STAGED_BYTES = 64 * 1024
+MAX_CLIENT = 100  # characters of a client's name or version kept
+MAX_LISTED = 1000  # staged files listed at most (the newest)
+_KEYS = ("version", "id", "kind", "staged_at", "client", "goal", "proposal", "chosen", "digest")
+
+
+class StagedProblem(ValueError):
+    """A staged file that cannot be used; str() says why, in a few words."""
+
+
+class Staged(NamedTuple):
+    """A staged proposal as read back: its fields checked, its proposal not yet."""
+
+    id: str
+    kind: str
+    staged_at: _dt.datetime
+    client: tuple[str | None, str | None]  # name and version, as the client gave them
+    goal: str | None
+    proposal: dict  # the save tool's arguments, every start given
+    chosen: tuple[bool, ...]  # for each session, whether planner chose its start
+
+    def is_stale(self, now: _dt.datetime) -> bool:
+        """Older than STALE_AFTER: listed, never saved."""
+        return now - self.staged_at > STALE_AFTER
+
+    @property
+    def arguments(self) -> dict:
+        """The proposal as the propose tool's arguments (with its goal, for a study plan)."""
+        return self.proposal if self.goal is None else {"goal": self.goal, **self.proposal}
+
+
+def folder(home: Path) -> Path:
+    return home / PENDING_DIR
+
+
+def client_of(name: object, version: object) -> tuple[str | None, str | None]:
+    """A client's name and version from the handshake, kept short (shown inert later)."""
+    return (name[:MAX_CLIENT] if isinstance(name, str) else None,
+            version[:MAX_CLIENT] if isinstance(version, str) else None)
+
+
+def stage(home: Path, kind: str, proposal: dict, chosen: tuple[bool, ...], goal: str | None,
+          client: tuple[str | None, str | None]) -> str:
+    """Write the staged file; its ID. OSError when it cannot be written (nothing is left)."""
+    data = {"version": VERSION, "id": "", "kind": kind, "staged_at": now_iso(),
+            "client": {"name": client[0], "version": client[1]}, "goal": goal,
+            "proposal": proposal, "chosen": list(chosen)}
+    where = folder(home)
+    storage.ensure_dir(where)
+    while True:
+        data["id"] = new_run_id()
+        data["digest"] = digest(data)
+        target = where / f"{data['id']}.json"
+        if _create(target, storage.to_json(data, indent=2)):
+            return str(data["id"])
+
+
+def _create(target: Path, content: bytes) -> bool:
+    """`content` as the new file `target`, whole or not at all; False when the name is taken."""
+    temp = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 storage.FILE_MODE)
+    try:
+        try:
+            storage.write_all(fd, content)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temp, target)  # fails if the name is taken: nothing is ever overwritten
+        except FileExistsError:
+            return False
+        storage.sync_dir(target.parent)
+        return True
+    finally:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+
+
+def digest(data: dict) -> str:
+    """The SHA-256 of everything but the digest: a file edited after staging no longer matches."""
+    rest = {key: value for key, value in data.items() if key != "digest"}
+    return hashlib.sha256(storage.to_json(rest)).hexdigest()
+
+
+def names(home: Path) -> list[str]:
+    """The IDs of the staged files, oldest first (at most MAX_LISTED, the newest)."""
+    try:
+        entries = os.listdir(folder(home))
+    except FileNotFoundError:
+        return []
+    found = sorted(name[:-5] for name in entries
+                   if name.endswith(".json") and is_run_id(name[:-5]))
+    return found[-MAX_LISTED:]
+
+
+def find(home: Path, wanted: str) -> str | None:
+    """The staged ID that `wanted` names (the ID or a unique start of it); None: none does."""
+    every = names(home)
+    if wanted in every:
+        return wanted
+    matches = [name for name in every if wanted and name.startswith(wanted)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def read(home: Path, staged_id: str) -> Staged:
+    """The staged file, every field checked; StagedProblem naming what is wrong."""
+    path = folder(home) / f"{staged_id}.json"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            raw = os.read(fd, MAX_STAGED_BYTES + 1)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise StagedProblem(t("cannot be read ({reason})", reason=error.strerror)) from None
+    if len(raw) > MAX_STAGED_BYTES:
+        raise StagedProblem(t("is longer than {limit} bytes", limit=MAX_STAGED_BYTES))
+    try:
+        data = strictjson.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, strictjson.JSONRefused):
+        raise StagedProblem(t("is not planner's JSON")) from None
+    return _checked(data, staged_id)
+
+
+def _checked(data: object, staged_id: str) -> Staged:
+    if not isinstance(data, dict) or sorted(data) != sorted(_KEYS):
+        raise StagedProblem(t("does not have planner's fields"))
+    if data["digest"] != digest(data):
+        raise StagedProblem(t("was changed after it was staged"))
+    client = data["client"]
+    good = (data["version"] == VERSION and data["id"] == staged_id
+            and data["kind"] in (STUDY, REVIEW)
+            and isinstance(client, dict) and sorted(client) == ["name", "version"]
+            and all(value is None or (isinstance(value, str) and len(value) <= MAX_CLIENT)
+                    for value in client.values())
+            and (data["goal"] is None or isinstance(data["goal"], str))
+            and isinstance(data["proposal"], dict)
+            and isinstance(data["chosen"], list)
+            and all(value is True or value is False for value in data["chosen"]))
+    staged_at = _moment(data["staged_at"])
+    if not good or staged_at is None:
+        raise StagedProblem(t("does not have planner's fields"))
+    return Staged(staged_id, data["kind"], staged_at, (client["name"], client["version"]),
+                  data["goal"], data["proposal"], tuple(data["chosen"]))
+
+
+def _moment(value: object) -> _dt.datetime | None:
+    """An ISO time with its zone, not in the future; None otherwise."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = _dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None or moment > _dt.datetime.now(_dt.UTC) + _dt.timedelta(minutes=5):
+        return None
+    return moment
+
+
+def drop(home: Path, staged_id: str) -> None:
+    """Discard a staged file (OSError when it cannot be removed)."""
+    os.unlink(folder(home) / f"{staged_id}.json")
+    storage.sync_dir(folder(home))

@@ -1,0 +1,269 @@
+"""`planner mcp` and `planner pending`: the door for other agents, and the person's own terminal
+where what they staged is confirmed (README "planner for other agents")."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from planner import ui
+from planner.base.i18n import t
+from planner.cli.common import (
+    ConfigOption,
+    HomeOption,
+    exit_failed,
+    exit_usage,
+    open_workspace,
+    say_warnings,
+)
+from planner.records import status
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from planner.agents.proposals import Checked
+    from planner.agents.staged import Staged
+    from planner.agents.world import World
+
+
+def mcp_command(ctx: typer.Context, home: HomeOption = None,
+                config_path: ConfigOption = None) -> None:
+    """Serve planner's lookups and its two propose tools to an agent over MCP (stdio). It
+    cannot save: a proposal that passes is staged, and you confirm it with planner pending.
+
+    Example: claude mcp add planner -- planner mcp
+    """
+    workspace = open_workspace(ctx, home, config_path)
+    config = workspace.config()  # a config error is one line, before anything is served
+    from planner.agents.mcp_server import serve
+
+    serve(workspace.home, config)
+
+
+def pending_command(
+    ctx: typer.Context,
+    staged_id: Annotated[str | None, typer.Argument(
+        metavar="[ID]", show_default=False,
+        help="A staged proposal (its ID or a unique start of it): show it and save it on SAVE.")]
+    = None,
+    drop: Annotated[bool, typer.Option("--drop", help="Discard the staged proposal ID.")] = False,
+    home: HomeOption = None,
+    config_path: ConfigOption = None,
+) -> None:
+    """The proposals agents staged through planner mcp; with an ID, check one again against your
+    week, show it and save it when you type SAVE.
+
+    Example: planner pending 20261207T101500123456Z-a1b2c3
+    """
+    from planner.agents import staged
+
+    workspace = open_workspace(ctx, home, config_path)
+    folder = workspace.home
+    if staged_id is None:
+        if drop:
+            exit_usage(t("--drop needs the ID of a staged proposal: planner pending ID --drop"))
+        _list(folder)
+        return
+    found = staged.find(folder, staged_id)
+    if found is None:
+        exit_usage(t("no staged proposal {id} in {folder}; planner pending lists them",
+                     id=json.dumps(staged_id, ensure_ascii=True)[:60],
+                     folder=staged.folder(folder)))
+    if drop:
+        try:
+            staged.drop(folder, found)
+        except OSError as error:
+            exit_failed(t("could not discard {id} ({reason})", id=found, reason=error.strerror))
+        ui.info(t("Discarded {id}; nothing was saved.", id=found))
+        return
+    _confirm(workspace.home, workspace.config(), found)
+
+
+def _list(folder: Path) -> None:
+    """Each staged proposal: its ID, when, which client, what; stale and damaged ones said."""
+    from planner.agents import staged
+
+    ids = staged.names(folder)
+    if not ids:
+        ui.info(t("No proposals are staged. An agent stages one through planner mcp."))
+        return
+    now = _dt.datetime.now(_dt.UTC)
+    for staged_id in ids:
+        try:
+            proposal = staged.read(folder, staged_id)
+        except staged.StagedProblem as problem:
+            ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=str(problem)))
+            continue
+        name, version = proposal.client
+        values = {"id": staged_id, "what": _what(proposal),
+                  "when": proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                  "client": " ".join(part for part in (name, version) if part) or "?"}
+        if proposal.is_stale(now):
+            ui.info(t("{id}  {when}  from {client}  {what}  (stale: older than 7 days, never "
+                      "saved)", **values))
+        else:
+            ui.info(t("{id}  {when}  from {client}  {what}", **values))
+    ui.notice(t("planner pending ID shows one and saves it on SAVE; --drop discards it."))
+
+
+def _what(proposal: Staged) -> str:
+    """A staged proposal in a few words: its title and its sessions' days (data, unchecked)."""
+    plan = proposal.proposal
+    title = str(plan.get("title"))[:60]
+    sessions = plan.get("sessions")
+    if isinstance(sessions, list) and sessions and all(isinstance(item, dict)
+                                                        for item in sessions):
+        days = [str(item.get("date")) for item in sessions]
+        return t("study plan {title}: {count} sessions, {first} to {last}", title=title,
+                 count=len(sessions), first=days[0], last=days[-1])
+    return t("review plan {title} on {date}", title=title, date=str(plan.get("date")))
+
+
+def _joined(lines: tuple[str, ...]) -> str:
+    """Every failing session on one line, each said in the person's language."""
+    joined = lines[0]
+    for line in lines[1:]:
+        joined = t("{first}; {next}", first=joined, next=line)
+    return joined
+
+
+def _confirm(home: Path, config, staged_id: str) -> None:
+    """Check the staged proposal again, show it, save it on a typed SAVE."""
+    from planner.agents import proposals, staged
+    from planner.agents.world import World
+    from planner.plans.plan import InvalidArguments
+
+    try:
+        proposal = staged.read(home, staged_id)
+    except staged.StagedProblem as problem:
+        exit_usage(t("{id} {problem}; nothing was saved (planner pending {id} --drop discards "
+                     "it)", id=staged_id, problem=str(problem)))
+    if proposal.is_stale(_dt.datetime.now(_dt.UTC)):
+        exit_usage(t("{id} was staged on {date}, more than 7 days ago: it is never saved; ask "
+                     "for a new proposal (planner pending {id} --drop discards it)",
+                     id=staged_id, date=proposal.staged_at.date().isoformat()))
+    from planner.cli.goals import goal_catalog
+    from planner.cli.plans import ask_caldav_password
+
+    world = World(home, config, goal_catalog(home, config), _dt.date.today(),
+                  ask_caldav_password)
+    say_warnings(world.memory.warnings())  # as a run says them
+    try:
+        passed = proposals.check(world, proposal.kind,
+                                 json.dumps(proposal.arguments, ensure_ascii=False))
+    except InvalidArguments as error:
+        lines = getattr(error, "lines", ())
+        if not lines:
+            exit_usage(t("{id} cannot be saved now: {problem}; nothing was saved",
+                         id=staged_id, problem=str(error)))
+        exit_usage(t("{id} cannot be saved now: {problem} ({sessions}); nothing was saved",
+                     id=staged_id, problem=str(error), sessions=_joined(lines)))
+    for line in passed.timetable.unsaid_warnings():
+        ui.notice(line)
+    _decide_and_save(home, config, world, proposal, passed)
+
+
+def _decide_and_save(home: Path, config, world: World, proposal: Staged,
+                     passed: Checked) -> None:
+    from planner.agents import staged
+    from planner.base.oserrors import os_reason
+    from planner.conversation.events import ConfirmRequest, Notice, Prompt, Proposed
+    from planner.conversation.saved_meanwhile import still_fits
+    from planner.conversation.turn_values import is_near_miss, plan_record
+    from planner.memory.readiness import readiness_line
+    from planner.plans import files, store
+    from planner.plans.plan import InvalidArguments
+    from planner.plans.study import StudyPlan
+    from planner.records.run_record import RunRecord, now_iso
+    from planner.records.summary import ToolResult
+    from planner.ui.conversation import TerminalPerson
+
+    plan, timetable = passed.plan, passed.timetable
+    name, version = proposal.client
+    goal = passed.goal
+    try:
+        record = RunRecord.start(
+            home, mode="live", simulated=False,
+            # `show` says who proposed it: "<client> at planner mcp".
+            request=f"planner pending {proposal.id}",
+            model=" ".join(part for part in (name, version) if part) or "?",
+            base_url="planner mcp",
+            goal=None if goal is None else goal.name,
+            until=None if timetable.until is None else timetable.until.isoformat())
+        # Where the proposal came from: planner mcp, and the client the handshake named.
+        record.write_file("source.json", {"source": "mcp", "client": {"name": name,
+                                                                       "version": version},
+                                          "pending": proposal.id,
+                                          "staged_at": proposal.staged_at.isoformat()})
+    except OSError as error:
+        exit_failed(t("could not write the run's records in {folder} ({reason}); check free "
+                      "space and permissions", folder=home, reason=os_reason(error)))
+    relative = f"{files.PLANS_DIR['live']}/{record.run_id}.json"
+    target = home / relative
+    notes = tuple(note for note in (world.catalog.get(note_id) for note_id in plan.note_ids)
+                  if note is not None)
+    from planner.memory.marking import quiet_marks
+
+    warnings = tuple(store.confirmation_warnings(home, "live", plan, world.today,
+                                                 lambda: quiet_marks(home).dropped))
+    study = isinstance(plan, StudyPlan)
+    chosen = proposal.chosen if len(proposal.chosen) == len(plan.days) or not study else ()
+    outlook = None
+    if goal is not None and study:
+        outlook = readiness_line(home, "live", goal, plan, world.memory, world.today, config)
+    view = ConfirmRequest(plan, notes, target, world.today, warnings,
+                          world.memory.due_dates(plan.note_ids), None,
+                          bool(chosen and chosen[0]) and not study, timetable.busy().unknown,
+                          timetable.unread_after(plan.days), chosen if study else (),
+                          outlook, config.daily_minutes)
+    record.change(plan=plan_record(plan))
+    record.save(stage="confirming")
+    person = TerminalPerson(str(home))
+    person.show(Notice(t("Staged through planner mcp by {client} on {when}; checked again "
+                         "against your week now.",
+                         client=" ".join(part for part in (name, version) if part) or "?",
+                         when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"))))
+    person.show(Proposed(1, view, False))
+    prompt, near_misses = Prompt("save"), list[str]()
+    while True:
+        line = person.ask(prompt)
+        if line is not None and line.endswith("\n") and is_near_miss(line) and not near_misses:
+            near_misses.append(line.removesuffix("\n"))
+            prompt = Prompt("save", typed=near_misses[0])
+            continue
+        break
+    if line != "SAVE\n":
+        record.save(status=status.COMPLETE, stage="done", approved=False,
+                    tool_result=ToolResult(status.CANCELLED))
+        ui.info(t("Nothing was saved; {id} stays staged (planner pending {id} --drop discards "
+                  "it).", id=proposal.id) if line is not None else
+                t("No terminal to confirm on: nothing was saved."))
+        raise typer.Exit(status.EXIT_OK if line is not None else status.EXIT_USAGE)
+    record.save(stage="executing", approved=True, target=relative)
+    content = files.plan_file_content(plan, simulated=False, run_id=record.run_id,
+                                      created_at=now_iso(), notes=notes,
+                                      goal=None if goal is None else goal.name)
+    try:
+        store.save_plan(target, content, still_fits(timetable, plan))
+    except InvalidArguments as error:
+        record.save(status=status.STOPPED, tool_result=ToolResult("failed", error=str(error)),
+                    error=str(error))
+        exit_failed(t("The plan was not saved: {reason} (another run saved a plan "
+                      "meanwhile).", reason=str(error)))
+    except OSError as error:
+        record.save(status=status.STOPPED, error=os_reason(error))
+        exit_failed(t("could not save the plan to {path} ({reason}); nothing was saved; "
+                      "check free space and permissions", path=relative,
+                      reason=os_reason(error)))
+    record.save(status=status.COMPLETE, stage="done",
+                tool_result=ToolResult(status.SAVED, relative))
+    try:
+        staged.drop(home, proposal.id)
+    except OSError:
+        pass  # saved all the same; the staged file is listed until it is dropped
+    ui.info(t("Saved: {path}", path=relative))
+    ui.notice(t("Records: {folder}", folder=record.folder))
+
