@@ -529,12 +529,14 @@ class _Run(RunState):
         return Continue((turn.message, *answers))
 
     def _lookups(self, number: int, turn: Turn) -> NextStep:
-        """Read-only lookups run at once, answered in order, paired by call ID."""
+        """Read-only lookups run at once, answered in order, paired by call ID; a call with
+        bad arguments is rejected alone, the others beside it answered with their results."""
         if len(turn.calls) > MAX_LOOKUPS_PER_REPLY:
             return self._reject_all(number, turn, t(
                 "at most {limit} lookup calls in one reply, got {count}",
                 limit=MAX_LOOKUPS_PER_REPLY, count=len(turn.calls)))
         checked: list[tuple[ToolCall, Tool, object]] = []
+        problems: dict[str, str] = {}  # call ID -> why its arguments were refused
         for call in turn.calls:
             tool = self.registry.get(call.name)
             if tool is None or tool.run is None:
@@ -543,13 +545,33 @@ class _Run(RunState):
             try:
                 checked.append((call, tool, tool.check(call.arguments)))
             except InvalidArguments as error:
-                return self._reject_all(number, turn, argument_problem(tool.name, error))
-        if not self._more_calls(t("Sending the lookups' results to the model needs another "
-                                  "model call.")):
+                problems[call.id] = argument_problem(tool.name, error)
+                checked.append((call, tool, None))
+        if problems and (len(turn.calls) == 1 or self.repairs >= self.limits.max_repairs):
+            # One bad call alone, or no repair left (the run stops): as any rejected reply.
+            return self._reject_all(number, turn, next(iter(problems.values())))
+        why = t("Sending the lookups' results to the model needs another model call.") \
+            if len(problems) < len(turn.calls) \
+            else t("Asking the model to correct its proposal needs another model call.")
+        if not self._more_calls(why):
+            for call, tool, _arguments in checked:
+                if call.id in problems:
+                    self._step("rejected", number, call_id=call.id, tool=tool.name,
+                               error=Lines((problems[call.id],)), repair=0)
             raise StopRun(self._budget_line(), status.BUDGET_EXHAUSTED)
+        if problems:
+            self.repairs += 1  # the bad calls go back to the model to correct: one repair
         answers = []
         room = MAX_TURN_RESULT_BYTES  # what the results of this turn may still add up to
         for call, tool, arguments in checked:
+            if call.id in problems:
+                whole = Lines((problems[call.id],))
+                self._step("rejected", number, call_id=call.id, tool=tool.name, error=whole,
+                           repair=self.repairs)
+                self.person.show(Rejected(number, tool.name, problems[call.id], self.repairs,
+                                          self.limits.max_repairs))
+                answers.append(tool_message(call.id, {"status": "rejected", "error": whole}))
+                continue
             assert tool.run is not None  # checked above
             result = bounded_result(tool.run(arguments), room)
             room -= len(storage.to_json(result))

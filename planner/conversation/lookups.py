@@ -159,13 +159,12 @@ FREE_SLOTS_SCHEMA = {
     "function": {
         "name": FREE_SLOTS,
         "description": (
-            "List the free time in the person's study hours, day by day: after their busy time "
-            "(times only), their saved plans and what is left of each day's daily minutes. "
-            "Read-only. Returns {\"days\": [{\"date\", \"slots\": [{\"start\": \"HH:MM\", "
-            "\"end\": \"HH:MM\"}], \"minutes_left\": N or null}]}: slots of at least "
-            "`minutes`; minutes_left null means no daily limit; a day with \"busy_unknown\": "
-            "true has busy time the program could not read, so its slots may not be free; "
-            "\"more_from\": date means the answer stopped before that day (ask again from it)."
+            "List the free time in the person's study hours, day by day, after their busy time "
+            "(times only), saved plans and each day's daily minutes. Read-only. Returns "
+            "{\"days\": [{\"date\", \"slots\": [{\"start\", \"end\"}], \"minutes_left\"}]}: "
+            "slots (HH:MM) of at least `minutes`; minutes_left null: no daily limit; "
+            "\"busy_unknown\": true: busy time unreadable, slots may not be free; "
+            "\"more_from\": date: the answer stopped before that day (ask again from it)."
         ),
         "parameters": {
             "type": "object",
@@ -174,10 +173,10 @@ FREE_SLOTS_SCHEMA = {
                          "description": f"First day, YYYY-MM-DD: today to {MAX_SLOTS_AHEAD} "
                                         "days on."},
                 "days": {"type": "integer", "minimum": 1, "maximum": MAX_SLOT_DAYS,
-                         "description": "How many days from that one."},
+                         "description": "How many days."},
                 "minutes": {"type": "integer", "minimum": SLOT_MINUTES[0],
                             "maximum": SLOT_MINUTES[1],
-                            "description": "The length of the session to fit."},
+                            "description": "The session's length."},
             },
             "required": ["from", "days", "minutes"],
             "additionalProperties": False,

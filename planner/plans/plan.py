@@ -32,8 +32,10 @@ check_date = schema.date
 # The limits a person meets, stated to the model as the README states them (README "Going on with a
 # conversation").
 LIMITS = (f"Limits: 1 to {MAX_NOTES} existing notes, each once; 1 to {MAX_MINUTES} minutes; "
-          f"a title of 1 to {MAX_TITLE} characters on one line. A proposal outside them is "
-          "rejected with the limit it broke.")
+          f"a title of 1 to {MAX_TITLE} characters on one line.")
+# What a save tool answers once the person has decided, said the same way by each.
+RESULT = 'Returns the real result: status saved (with path), cancelled or failed (with error).'
+
 
 
 # A NamedTuple, not a dataclass: building dataclasses costs ~1 ms each at every start-up.
@@ -99,17 +101,13 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
     properties["date"] = {
         "type": "string",
         "pattern": _DATE_PATTERN,
-        "description": "Review day as YYYY-MM-DD (an absolute date).",
+        "description": "The day, YYYY-MM-DD.",
     }
     properties[START] = start_property("the session")
     return _function(TOOL_NAME, (
         "Propose a review plan for existing notes. Use it only when the request gives "
         "a title, the notes, the date and the minutes. If any of these is missing or "
-        "unclear, do not call the tool: ask the person instead. " + LIMITS + " " + _TIMES +
-        " The program "
-        "checks the proposal, the person confirms or cancels it, and the tool returns the "
-        'real result: {"status": "saved", "path": ...}, {"status": "cancelled"} or '
-        '{"status": "failed", "error": ...}.'
+        "unclear, do not call the tool: ask the person instead. " + LIMITS + " " + RESULT
     ), properties, FIELDS)
 
 
@@ -121,35 +119,27 @@ def series_tool_definition(note_ids: Collection[str] | None) -> dict:
         "items": {"type": "string", "pattern": _DATE_PATTERN},
         "minItems": MIN_SESSIONS,
         "maxItems": MAX_SESSIONS,
-        "description": (f"{MIN_SESSIONS} to {MAX_SESSIONS} review days as YYYY-MM-DD, "
-                        f"strictly increasing, the last at most {MAX_DAYS_AHEAD} days after "
-                        "today."),
+        "description": (f"{MIN_SESSIONS} to {MAX_SESSIONS} days, YYYY-MM-DD, increasing, the "
+                        f"last at most {MAX_DAYS_AHEAD} days after today."),
     }
     properties[START] = start_property("every session")
     return _function(SERIES_TOOL_NAME, (
         "Propose a series of review sessions of the same notes at growing intervals (for "
         "spaced repetition), saved together with one confirmation. Use it only when the "
         "person asks for several sessions; for one session use save_review_plan. " + LIMITS +
-        f" A series has {MIN_SESSIONS} to {MAX_SESSIONS} dates. " + _TIMES +
-        " The program checks the proposal, the person confirms or cancels the whole series, "
-        "and the tool "
-        'returns the real result: {"status": "saved", "path": ...}, {"status": "cancelled"} '
-        'or {"status": "failed", "error": ...}.'
+        " The person confirms or cancels the whole series. " + RESULT
     ), properties, SERIES_FIELDS)
 
 
 _DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-_TIMES = ("A session must lie inside the person's study hours, overlap no busy time and no "
-          "other plan, and keep the day within its daily minutes; free_slots tells where it "
-          "fits.")
 
 
 def start_property(whose: str) -> dict:
     return {
         "type": "string",
         "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
-        "description": f"Optional start time of {whose} as HH:MM, 24-hour, local time. "
-                       "Leave it out to let the program choose the first free slot.",
+        "description": f"Optional start of {whose}, HH:MM 24-hour local; left out: the first "
+                       "free slot.",
     }
 
 
@@ -159,8 +149,7 @@ def title_property() -> dict:
         "type": "string",
         "minLength": 1,
         "maxLength": MAX_TITLE,
-        "description": f"Short title of the review session, one line, 1 to {MAX_TITLE} "
-                       "characters.",
+        "description": f"One line, 1 to {MAX_TITLE} characters.",
     }
 
 
@@ -175,7 +164,7 @@ def note_ids_property(note_ids: Collection[str] | None) -> dict:
         "minItems": 1,
         "maxItems": MAX_NOTES,
         "uniqueItems": True,
-        "description": f"IDs of existing notes to review: 1 to {MAX_NOTES}, each once.",
+        "description": f"Existing note IDs: 1 to {MAX_NOTES}, each once.",
     }
 
 
@@ -188,7 +177,7 @@ def _properties(note_ids: Collection[str] | None) -> dict:
             "type": "integer",
             "minimum": 1,
             "maximum": MAX_MINUTES,
-            "description": f"Length of the review in minutes, 1 to {MAX_MINUTES}.",
+            "description": f"Minutes, 1 to {MAX_MINUTES}.",
         },
     }
 

@@ -16,6 +16,7 @@ from planner.base.i18n import t
 from planner.plans import schema
 from planner.plans.plan import (
     LIMITS,
+    RESULT,
     START,
     InvalidArguments,
     ReviewPlan,
@@ -89,10 +90,10 @@ def study_tool_definition(note_ids: Collection[str] | None) -> dict:
         "type": "object",
         "properties": {
             "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-                     "description": "The session's day as YYYY-MM-DD."},
+                     "description": "The day, YYYY-MM-DD."},
             START: start_property("the session"),
             "minutes": {"type": "integer", "minimum": 1, "maximum": 120,
-                        "description": "Length of the session in minutes, 1 to 120."},
+                        "description": "Minutes, 1 to 120."},
             "note_ids": note_ids_property(note_ids),
         },
         "required": list(SESSION_FIELDS),
@@ -106,19 +107,17 @@ def study_tool_definition(note_ids: Collection[str] | None) -> dict:
                 "Propose a whole study plan (for example to an exam): 1 to "
                 f"{MAX_STUDY_SESSIONS} sessions, each with its own date, minutes and 1 to 3 "
                 "notes, in time order, no two overlapping; saved together after one "
-                "confirmation. " + LIMITS + " Every session is checked like a single plan: "
-                "inside the study hours, no busy time, no saved plan, the day within its daily "
-                "minutes (this plan's other sessions of that day count), before the deadline. "
-                "A rejection names every failing session by its number, so correct them all "
-                "at once. The tool returns the real result: {\"status\": \"saved\", \"path\": "
-                "...}, {\"status\": \"cancelled\"} or {\"status\": \"failed\", \"error\": ...}."),
+                "confirmation. " + LIMITS + " Each session is checked like a single plan "
+                "(this plan's sessions of a day count toward its daily minutes). A rejection "
+                "names every failing session by its number: correct them all at once. " +
+                RESULT),
             "parameters": {
                 "type": "object",
                 "properties": {
                     "title": title_property(),
                     "sessions": {"type": "array", "items": session, "minItems": 1,
                                  "maxItems": MAX_STUDY_SESSIONS,
-                                 "description": "The sessions in time order, numbered from 1."},
+                                 "description": "In time order, numbered from 1."},
                 },
                 "required": list(STUDY_FIELDS),
                 "additionalProperties": False,

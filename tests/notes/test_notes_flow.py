@@ -8,13 +8,14 @@ then the model proposes folder note IDs and the person types SAVE.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
 from conftest import plan_body, read_summary, run_dirs, run_planner
 from stub_server import Reply, StubServer, completion, text_reply, tool_call, tool_call_reply
-from test_live import FUTURE, finish, one_line, spawn_cli, write_config
+from test_live import FUTURE, KEY, cli_env, finish, one_line, spawn_cli, write_config
 from test_notes import make_folder, write_note
 
 PLAN = {"title": "Retrieval week", "note_ids": ["rag/basics", "G3"], "date": FUTURE,
@@ -131,3 +132,28 @@ def test_the_demo_uses_the_samples_whatever_the_home_holds(home: Path) -> None:
     assert [tool["function"]["name"] for tool in request["tools"]] == [
         "save_review_plan", "save_review_series", "save_study_plan"]
     assert "N1: RAG 的基本流程" in request["messages"][0]["content"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("goal", "most"), [(False, 8 * 1024), (True, 10 * 1024)])
+def test_with_10000_notes_the_first_request_as_sent_stays_small(
+        home: Path, goal: bool, most: int) -> None:
+    """At most 8 KiB without a goal and 10 KiB for one, as the server received it: the tool
+    definitions say each rule once (README "Your notes")."""
+    folder = home / "notes"
+    folder.mkdir()
+    for number in range(10_000):
+        (folder / f"n{number}.md").write_bytes(b"# Note %d\n\nbody\n" % number)
+    day = (dt.date.today() + dt.timedelta(days=40)).isoformat()
+    with StubServer() as server:
+        server.add(Reply(body=text_reply("Which notes?")))
+        write_config(home, server.url, max_tokens=4096,
+                     goals=[{"name": "JLPT N3", "date": day, "notes": ["n1", "n2"]}])
+        result = run_planner("-r", "plan my reviews", *(["--goal", "JLPT"] if goal else []),
+                             env=cli_env(DEEPSEEK_API_KEY=KEY), timeout=120)
+        assert result.returncode == 0, result.stderr
+        (received,) = server.chat_requests()
+    body = json.loads(received.raw)
+    assert len(body["tools"]) == (7 if goal else 6)
+    assert "The person has 10,000 notes" in body["messages"][0]["content"]
+    assert len(received.raw) <= most
