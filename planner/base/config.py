@@ -130,6 +130,9 @@ class Config(NamedTuple):
     busy_calendars: tuple[Mapping[str, str], ...] = ()
     # Exams and trips, each with its day and its notes (README "A study plan to a goal").
     goals: tuple[goals_module.Goal, ...] = ()
+    # Anki's collection.anki2, only ever read: its daily reviews count against daily_minutes
+    # (README "Your week"); kept as written, expanded where it is read (planner.memory.anki_load).
+    anki_collection: str | None = None
     # Not a key of the file: the file these settings came from (-c PATH, or the home's
     # config.json even when absent), so a message that says what to change names it (README "Going
     # on with a conversation").
@@ -292,6 +295,8 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
                                               "minutes_per_note", MINUTES_PER_NOTE_RANGE)
     if "busy_calendars" in data:
         values["busy_calendars"] = _busy_calendars(data["busy_calendars"], source)
+    if "anki_collection" in data:
+        values["anki_collection"] = _anki_collection(data["anki_collection"], source)
     if "goals" in data:
         # A goal without retention wants the config's desired_retention on its day.
         retention = values.get("desired_retention", defaults.desired_retention)
@@ -386,6 +391,17 @@ def _notes_dir(value: object, source: str) -> str | None:
                             source=source))
     _path_length(value, source, "notes_dir")
     return _set_variables(value, source, "notes_dir")
+
+
+def _anki_collection(value: object, source: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\0" in value \
+            or not value.isprintable():
+        raise ConfigError(t("{source}: key 'anki_collection' must be the path of Anki's "
+                            "collection.anki2 (a string) or null", source=source))
+    _path_length(value, source, "anki_collection")
+    return _set_variables(value, source, "anki_collection")
 
 
 def _review_time(value: object, source: str) -> str:

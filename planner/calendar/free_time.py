@@ -56,10 +56,12 @@ def free_spans(day: _dt.date, windows: Sequence[Window], taken: Sequence[Span], 
 
 def session_problem(start: _dt.datetime, minutes: int, windows: Sequence[Window],
                     busy: Sequence[Span], plans: Sequence[Span], planned_minutes: int,
-                    daily_minutes: int | None, until: _dt.date | None) -> str | None:
+                    daily_minutes: int | None, until: _dt.date | None,
+                    anki_minutes: int = 0) -> str | None:
     """None when a session of `minutes` from `start` may be planned; else the one reason, as a
     line for the model (times only, never a title). Checked in this order: the deadline, the
-    study hours of that day, busy time, saved plans, the day's budget of minutes."""
+    study hours of that day, busy time, saved plans, the day's budget of minutes
+    (`planned_minutes`, of which `anki_minutes` are Anki's reviews)."""
     day = start.date()
     end = start + _dt.timedelta(minutes=minutes)
     if until is not None and day > until:
@@ -79,6 +81,10 @@ def session_problem(start: _dt.datetime, minutes: int, windows: Sequence[Window]
             first, last = _shown_span(span, day)
             return t("overlaps the saved plan at {start}–{end} on {date}", start=first,
                      end=last, date=day.isoformat())
+    if daily_minutes is not None and planned_minutes + minutes > daily_minutes and anki_minutes:
+        return t("would make {date} hold {total} minutes of review, {anki} of them Anki's; "
+                 "daily_minutes is {most}", date=day.isoformat(),
+                 total=planned_minutes + minutes, anki=anki_minutes, most=daily_minutes)
     if daily_minutes is not None and planned_minutes + minutes > daily_minutes:
         return t("would make {date} hold {total} planned minutes; daily_minutes is {most}",
                  date=day.isoformat(), total=planned_minutes + minutes, most=daily_minutes)

@@ -26,4 +26,4 @@ def move_problem(timetable: Timetable, moment: _dt.datetime, minutes: int) -> st
     return free_time.session_problem(
         moment, minutes, timetable.windows(day), timetable.busy_spans(day),
         timetable.plans_on(day), timetable.planned_minutes(day), timetable.daily_minutes,
-        timetable.until)
+        timetable.until, timetable.anki_minutes(day))

@@ -44,7 +44,7 @@ def place_study(timetable: Timetable, plan: StudyPlan) -> PlacedStudy:
             problem = free_time.session_problem(
                 start, session.minutes, timetable.windows(day), timetable.busy_spans(day),
                 [*timetable.plans_on(day), *mine], planned, timetable.daily_minutes,
-                timetable.until)
+                timetable.until, timetable.anki_minutes(day))
         if problem is not None or start is None:
             failures.append((number, session.date, problem or ""))
             continue

@@ -25,6 +25,7 @@ from planner.plans import store
 from planner.plans.plan import START, InvalidArguments, ReviewPlan, ReviewSeries
 
 if TYPE_CHECKING:
+    from planner.memory.anki_load import AnkiDays
     from planner.memory.readiness import GoalTarget
 
 AHEAD_DAYS = 60  # busy time is read this far ahead at least
@@ -47,7 +48,8 @@ class Timetable:
                  until: _dt.date | None = None, sources: Sequence[Mapping[str, str]] = (),
                  zone: _dt.tzinfo | None = None,
                  password: Callable[[str, str | None], str | None] | None = None,
-                 marks: Callable[[], plans.Marks] = lambda: plans.NO_MARKS) -> None:
+                 marks: Callable[[], plans.Marks] = lambda: plans.NO_MARKS,
+                 anki_collection: Path | None = None) -> None:
         self.home, self.mode, self.hours = home, mode, hours
         self.daily_minutes, self.review_time = daily_minutes, review_time
         self.today, self.until = today, until
@@ -56,6 +58,10 @@ class Timetable:
         self._said = False  # whether the busy calendars' warnings were handed out
         self._plans: dict[_dt.date, list[Span]] | None = None
         self._minutes: dict[_dt.date, int] = {}
+        # Anki's collection.anki2 (README "Your week"): its daily reviews take daily_minutes too.
+        self.anki_collection = anki_collection
+        self._anki: AnkiDays | None = None
+        self._anki_said = False
         # A saved session (`<run_id>[#n]`) left out of the plans: the one being moved.
         self.leave_out: str | None = None
         # Saved sessions (`<run_id>#n`) a replan replaces: left out of the plans as leave_out is.
@@ -90,11 +96,16 @@ class Timetable:
         return None
 
     def unsaid_warnings(self) -> tuple[str, ...]:
-        """The busy calendars' warning lines, once, after they were read (else none)."""
-        if self._busy is None or self._said:
-            return ()
-        self._said = True
-        return self._busy.warnings
+        """The busy calendars' and Anki's collection's warning lines, each once, after they
+        were read (else none)."""
+        lines: tuple[str, ...] = ()
+        if self._busy is not None and not self._said:
+            self._said = True
+            lines = self._busy.warnings
+        if self._anki is not None and not self._anki_said:
+            self._anki_said = True
+            lines += (self._anki.warning,) if self._anki.warning else ()
+        return lines
 
     def busy_on(self, day: _dt.date) -> list[BusyEvent]:
         """The busy events that touch `day`."""
@@ -110,10 +121,24 @@ class Timetable:
         return self._plans.get(day, [])
 
     def planned_minutes(self, day: _dt.date) -> int:
-        """The minutes saved plans (not dropped) already hold on `day`."""
+        """The minutes already taken on `day` from daily_minutes: the saved plans' sessions
+        (not dropped) and Anki's reviews due that day."""
         if self._plans is None:
             self._read_plans()
-        return self._minutes.get(day, 0)
+        return self._minutes.get(day, 0) + self.anki_minutes(day)
+
+    def anki_minutes(self, day: _dt.date) -> int:
+        """The minutes Anki's reviews due on `day` take (0 without a readable collection)."""
+        load = self.anki_days().days.get(day)
+        return 0 if load is None else load.minutes
+
+    def anki_days(self) -> AnkiDays:
+        """Anki's load from today to the last day busy time is read for, read once."""
+        if self._anki is None:
+            from planner.memory.anki_load import read_load
+
+            self._anki = read_load(self.anki_collection, self.today, self.last_day, self.today)
+        return self._anki
 
     def windows(self, day: _dt.date) -> tuple[study_hours.Window, ...]:
         return study_hours.windows_on(self.hours, day)
@@ -151,7 +176,8 @@ class Timetable:
             moment = _dt.datetime.combine(day, _clock(start))
             problem = free_time.session_problem(
                 moment, plan.minutes, self.windows(day), self.busy_spans(day),
-                self.plans_on(day), self.planned_minutes(day), self.daily_minutes, self.until)
+                self.plans_on(day), self.planned_minutes(day), self.daily_minutes, self.until,
+                self.anki_minutes(day))
             if problem is None:
                 continue
             if len(days) > 1:
@@ -171,10 +197,10 @@ class Timetable:
         for day in days:
             self._before_deadline(day, len(days))
             spans = free_time.free_spans(day, self.windows(day), self._taken(day), minutes,
-                                         self._minutes_left(day))
+                                         self.minutes_left(day))
             if not spans:
                 raise InvalidArguments("date" if len(days) == 1 else "dates",
-                                       self.no_room(day, minutes, self._minutes_left(day)))
+                                       self.no_room(day, minutes, self.minutes_left(day)))
             free.append(spans)
         # The earliest common start is the start of a free span on some day: any later common
         # start can move earlier until it meets one.
@@ -199,6 +225,12 @@ class Timetable:
         if not windows:
             return t("{date} has no study hours ({weekday}); choose another date",
                      date=day.isoformat(), weekday=study_hours.WEEKDAYS[day.weekday()])
+        anki = self.anki_minutes(day)
+        if left is not None and left < minutes and anki:
+            return t("{date} has {left} of its daily {most} minutes left (Anki's reviews take "
+                     "{anki}); a session of {minutes} minutes does not fit",
+                     date=day.isoformat(), left=left, most=self.daily_minutes, anki=anki,
+                     minutes=minutes)
         if left is not None and left < minutes:
             return t("{date} has {left} of its daily {most} minutes left; a session of "
                      "{minutes} minutes does not fit", date=day.isoformat(), left=left,
@@ -215,13 +247,13 @@ class Timetable:
         return sorted(self.busy_spans(day) + self.plans_on(day))
 
     def minutes_left(self, day: _dt.date) -> int | None:
-        """The minutes `day` still has under daily_minutes (None: no limit)."""
-        return self._minutes_left(day)
-
-    def _minutes_left(self, day: _dt.date) -> int | None:
+        """The minutes of daily_minutes still free on `day`, after saved plans and Anki's
+        reviews; None when there is no limit."""
         if self.daily_minutes is None:
             return None
         return max(self.daily_minutes - self.planned_minutes(day), 0)
+
+    _minutes_left = minutes_left
 
     # --- free_slots ---------------------------------------------------------------------------
 
@@ -232,7 +264,7 @@ class Timetable:
             if first > LAST_DAY - _dt.timedelta(days=offset):
                 break  # past the calendar's end: no more days
             day = first + _dt.timedelta(days=offset)
-            left = self._minutes_left(day)
+            left = self.minutes_left(day)
             after_deadline = self.until is not None and day > self.until
             spans = [] if after_deadline else free_time.free_spans(
                 day, self.windows(day), self._taken(day), minutes, left)

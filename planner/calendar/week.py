@@ -15,6 +15,7 @@ from planner.plans import files as plans
 from planner.plans import store
 
 if TYPE_CHECKING:
+    from planner.memory.anki_load import AnkiDays
     from planner.memory.review_memory import ReviewMemory
 
 DAYS = 7
@@ -33,8 +34,11 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
          hours: Mapping[str, tuple[study_hours.Window, ...]], daily_minutes: int | None,
          review_time: str, sources: Sequence[Mapping[str, str]], zone: _dt.tzinfo | None,
          password: Callable[[str, str | None], str | None] | None,
-         marks: plans.Marks, memory: ReviewMemory | None) -> Week:
-    """Seven days from `start`; raises plans.PlansError when the plans cannot be listed."""
+         marks: plans.Marks, memory: ReviewMemory | None,
+         anki: AnkiDays | None = None) -> Week:
+    """Seven days from `start`; raises plans.PlansError when the plans cannot be listed.
+    With `anki` (an anki_collection is set) each day also has Anki's load: `{"cards",
+    "minutes"}`, null when the collection could not be read."""
     last = start + _dt.timedelta(days=DAYS - 1)
     days = [start + _dt.timedelta(days=offset) for offset in range(DAYS)]
     wanted = {day.isoformat() for day in days}
@@ -65,7 +69,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
         events = [] if busy is None else [
             event for event in busy.events if event.start < end and event.end > begin]
         taken = sorted(sessions[day.isoformat()], key=lambda session: session["start"])
-        result.append({
+        found = {
             "date": day.isoformat(),
             "study_hours": study_hours.shown(study_hours.windows_on(hours, day)),
             "busy": [{"start": _clock(max(event.start, begin), begin),
@@ -75,7 +79,13 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
             "due": due.get(day, 0),
             "planned_minutes": sum(session["minutes"] for session in taken),
             "daily_minutes": daily_minutes,
-        })
+        }
+        if anki is not None:
+            load = anki.days.get(day)
+            found["anki"] = None if anki.warning else {
+                "cards": 0 if load is None else load.cards,
+                "minutes": 0 if load is None else load.minutes}
+        result.append(found)
     return Week(start, result, () if busy is None else busy.unknown,
                 () if busy is None else busy.warnings)
 

@@ -189,6 +189,23 @@ def _reset(folder: Path, as_json: bool) -> None:
               "fit under previous).", file=memory_file.MEMORY_NAME))
 
 
+def _anki_rows(config, rows: list[dict], today: _dt.date, days: int) -> None:
+    """Each day's Anki cards and minutes in `rows` when anki_collection is set (null, and one
+    warning, when it cannot be read)."""
+    from planner.memory.anki_load import collection_path, read_load
+
+    collection = collection_path(config)
+    if collection is None:
+        return
+    anki = read_load(collection, today, today + _dt.timedelta(days=days - 1), today)
+    if anki.warning:
+        ui.notice(anki.warning)
+    for row in rows:
+        load = anki.days.get(_dt.date.fromisoformat(str(row["date"])))
+        row["anki_cards"] = None if anki.warning else 0 if load is None else load.cards
+        row["anki_minutes"] = None if anki.warning else 0 if load is None else load.minutes
+
+
 def _retentions(text: str | None) -> list[float]:
     """--retention R[,R...], each 0.70-0.99; exit 2 otherwise."""
     if text is None:
@@ -268,6 +285,7 @@ def forecast_command(
     planned = minutes_by_day(folder, today, quiet_marks(folder))
     for row in rows:
         row["planned_minutes"] = planned.get(str(row["date"]), 0)
+    _anki_rows(config, rows, today, days)
     if as_json:
         ui.print_json({"days": rows, "simulation": simulation})
         return

@@ -445,16 +445,23 @@ def week_command(
         ui.notice(t("Warning: {error}; no due counts are shown", error=error))
         catalog = None
     memory = ReviewMemory(folder, catalog, config.desired_retention)
+    from planner.memory.anki_load import collection_path, read_load
+
+    collection = collection_path(config)
+    anki = None if collection is None else read_load(
+        collection, first, first + _dt.timedelta(days=DAYS - 1), today)
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     found = week(home=folder, demo=demo, start=first, today=today,
                  hours=study_windows(config), daily_minutes=config.daily_minutes,
                  review_time=config.review_time, sources=config.busy_calendars,
                  zone=local_zone().tzinfo, password=ask_caldav_password, marks=marks,
-                 memory=memory)
+                 memory=memory, anki=anki)
     # The due counts' sources said as due says them: skipped lines, a damaged cache or memory.json.
     say_warnings(memory.log_warnings())
     for line in found.warnings:
         ui.notice(line)
+    if anki is not None and anki.warning:
+        ui.notice(anki.warning)
     if as_json:
         # As plans --json: a moved session simply has its new date and start, a partly done
         # one done false. The note IDs are the screen's: the JSON keeps its keys as ever.

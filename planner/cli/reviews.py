@@ -24,6 +24,8 @@ from planner.cli.common import (
 )
 
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from planner.base.config import Config
     from planner.plans.files import PlanRow
 
@@ -434,5 +436,29 @@ def due_command(
         catalog.close()
     if as_json:
         ui.print_json_lines(found.rows)
-    else:
-        ui.due_table(found.rows, found.total, today, days, found.next_due)
+        return
+    ui.due_table(found.rows, found.total, today, days, found.next_due)
+    _anki_due(config, today, days)
+
+
+def _anki_due(config, today: "_dt.date", days: int) -> None:
+    """One line: the review cards due in Anki by the same day and their minutes, when
+    anki_collection is set (README "Your week")."""
+    import datetime as _dt
+
+    from planner.memory.anki_load import collection_path, read_load
+
+    collection = collection_path(config)
+    if collection is None:
+        return
+    last = today + _dt.timedelta(days=days) if days < (_dt.date.max - today).days else today
+    anki = read_load(collection, today, last, today)
+    if anki.warning:
+        ui.notice(anki.warning)
+        return
+    cards = sum(load.cards for load in anki.days.values())
+    minutes = sum(load.minutes for load in anki.days.values())
+    by = t("today") if not days else last.isoformat()
+    ui.info(t("Anki: {cards:,} review cards due by {by} ≈ {minutes:,} min (about {seconds:g} s "
+              "a card); they count against daily_minutes.", cards=cards, by=by,
+              minutes=minutes, seconds=round(anki.seconds, 1)))

@@ -279,6 +279,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.calendar.ics import local_zone
     from planner.calendar.timetable import Timetable
     from planner.cli.plans import ask_caldav_password
+    from planner.memory.anki_load import collection_path
 
     def marks():
         # Read only when a session is placed (never by a dry run): imported then.
@@ -291,7 +292,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           today=today, until=until,
                           sources=config.busy_calendars if busy else (),
                           zone=local_zone().tzinfo, password=password or ask_caldav_password,
-                          marks=marks)
+                          marks=marks, anki_collection=collection_path(config))
     timetable.goal = goal
     timetable.minutes_per_note = config.minutes_per_note
     return timetable

@@ -17,6 +17,7 @@ from planner.plans.study import Proposal, StudyPlan
 if TYPE_CHECKING:
     from planner.calendar.busy import BusyTimes
     from planner.calendar.timetable import Timetable
+    from planner.memory.anki_load import AnkiDays
 
 
 def still_fits(timetable: Timetable | None, plan: Proposal) -> Callable[[], None]:
@@ -48,9 +49,13 @@ def _saved_now(run: Timetable) -> Timetable:
         def busy(self) -> BusyTimes:
             return run.busy()
 
+        def anki_days(self) -> AnkiDays:
+            return run.anki_days()
+
     fresh = SavedNow(home=run.home, mode=run.mode, hours=run.hours,
                      daily_minutes=run.daily_minutes, review_time=run.review_time,
                      today=run.today, until=run.until, sources=run.sources, zone=run.zone,
-                     password=run.password, marks=run.marks)
+                     password=run.password, marks=run.marks,
+                     anki_collection=run.anki_collection)
     fresh.leave_out, fresh.goal, fresh.replaced = run.leave_out, run.goal, run.replaced
     return fresh

@@ -63,6 +63,8 @@ def forecast_chart(rows: list[dict], today: _dt.date, minutes: float) -> None:
     tails = [(_("{reviews:,} · {minutes:g} min · {planned} min planned") if row.get(
         "planned_minutes") else _("{reviews:,} · {minutes:g} min")).format(
             reviews=row["reviews"], minutes=row["minutes"], planned=row.get("planned_minutes"))
+        + (_(" · Anki {minutes} min").format(minutes=row["anki_minutes"])
+           if row.get("anki_minutes") else "")
         for row in rows]
     tail_width = max(cell_len(tail) for tail in tails)
     room = max(1, width - label_width - tail_width - 3)

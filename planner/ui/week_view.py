@@ -41,6 +41,9 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     print_note(Text(_("Study hours first, busy time ■, sessions ● (✓ reviewed); due: notes "
                       "falling due that day; min: planned minutes (of the daily limit)."),
                     style="dim"))
+    if any(day.get("anki") for day in days):
+        print_note(Text(_("Anki: the review cards due in your Anki collection that day and the "
+                          "minutes they take; they count in min."), style="dim"))
     if any(session.get("moved") for day in days for session in day["sessions"]):
         print_note(Text(_("↷: a session moved with planner move."),
                         style="dim"))
@@ -82,8 +85,14 @@ def _day_cell(day: dict, width: int) -> Text:
         lines += [(" " + line, "dim") for line in pack(notes, _(", "), width - 1)]
     lines.append((_cut(_("due {count}").format(count=day["due"]), width),
                   "yellow" if day["due"] else "dim"))
+    anki = day.get("anki")
+    if anki and anki["cards"]:
+        line = (_("Anki {cards} card ≈ {minutes} min") if anki["cards"] == 1
+                else _("Anki {cards} cards ≈ {minutes} min")).format(**anki)
+        lines += [(part, "magenta") for part in _words_in(line, width)]
     limit = day["daily_minutes"]
-    planned = day["planned_minutes"]
+    # Anki's minutes count against the daily limit as the sessions' do.
+    planned = day["planned_minutes"] + (anki["minutes"] if anki else 0)
     if limit is None:
         minutes = _("{planned} min").format(planned=planned)
     else:
@@ -93,6 +102,17 @@ def _day_cell(day: dict, width: int) -> Text:
     for number, (line, style) in enumerate(lines):
         text.append(("\n" if number else "") + line, style=style)
     return text
+
+
+def _words_in(line: str, width: int) -> list[str]:
+    """A line wrapped at its spaces into lines of at most `width` cells (a longer word cut)."""
+    lines: list[str] = []
+    for word in line.split(" "):
+        if lines and cell_len(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(_cut(word, width))
+    return lines
 
 
 def span_of(start: str, end: str, width: int, mark: str = "") -> list[str]:
