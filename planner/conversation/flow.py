@@ -464,9 +464,10 @@ class _Run(RunState):
             plan, simulated=self.client.simulated, run_id=self.record.run_id,
             created_at=now_iso(), notes=self._notes_of(plan),
             goal=None if goal is None else goal.name,
-            # What the person saw and said SAVE to (planner's own plan: not known here).
+            # What the person saw and said SAVE to, beside planner's own plan.
             readiness=None if outlook is None else plans.SavedReadiness(
-                outlook.ready_with, outlook.total, None),
+                outlook.ready_with, outlook.total,
+                None if self.worth is None else self.worth["best"]),
         )
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target

@@ -102,8 +102,10 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
             person.show(Notice(t("Nothing was saved.")))
             return _outcome(record, status.COMPLETE, status.EXIT_OK, plan)
         record.save(stage="executing", approved=True, target=relative)
-        content = plans.plan_file_content(plan, simulated=False, run_id=record.run_id,
-                                          created_at=now_iso(), notes=notes, goal=goal_name)
+        content = plans.plan_file_content(
+            plan, simulated=False, run_id=record.run_id, created_at=now_iso(), notes=notes,
+            goal=goal_name, readiness=None if readiness is None else plans.SavedReadiness(
+                readiness.ready_with, readiness.total, readiness.ready_with))
         try:
             save_plan(target, content, replaced_then(timetable, plan, home, replacing,
                                                      record.run_id))
