@@ -81,7 +81,12 @@ class Prices(NamedTuple):
 
     def applies_to(self, model: object) -> bool:
         """Whether a call to `model` is priced at these prices (the model name decides)."""
-        return isinstance(model, str) and model == self.model
+        return isinstance(model, str) and bool(self.model) and model == self.model
+
+
+# A custom endpoint's prices until config.json gives some: for no model, so every cost is
+# unknown, never zero (README "Providers").
+NO_PRICES = Prices("USD", 0.0, 0.0, 0.0, "")
 
 
 class Config(NamedTuple):
@@ -92,7 +97,7 @@ class Config(NamedTuple):
     # None: a local server that takes any key (providers.PLACEHOLDER_KEY is sent).
     api_key_env: str | None = "DEEPSEEK_API_KEY"
     timeout_seconds: float = 60
-    max_tokens: int = 1024
+    max_tokens: int = 4096
     # Shared default: read only (build_request copies it into each body, never changes it).
     extra_body: dict = {"thinking": {"type": "disabled"}}
     prices: Prices = Prices()
@@ -241,6 +246,10 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
                 else _text(data[key], source, key)
     if "base_url" in data:
         _check_url(values["base_url"], source)
+    if data.get("provider") is None and providers.provider_for(
+            None, values.get("base_url", defaults.base_url)) != "deepseek":
+        # A custom endpoint: no preset's extra_body (DeepSeek's thinking) or prices.
+        values.update(extra_body={}, prices=NO_PRICES)
     if values.get("api_key_env") is not None \
             and not values["api_key_env"].replace("_", "").isalnum():
         raise ConfigError(t("{source}: key 'api_key_env' must be an environment variable name",

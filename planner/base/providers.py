@@ -38,6 +38,9 @@ class Preset(NamedTuple):
     api: str = "chat"
     # The body field that carries config's max_tokens over Chat Completions.
     max_tokens_field: str = "max_tokens"
+    # The most output tokens the preset's model writes in one reply, as its page gives it;
+    # None: the server's own (a local one), so a cut reply's suggested max_tokens is not capped.
+    max_output: int | None = None
 
 
 _FREE = ("USD", 0.0, 0.0, 0.0)
@@ -51,7 +54,7 @@ PRESETS: dict[str, Preset] = {
         # reasoning_content it adds is sent back (wire.DIALECTS["deepseek"]).
         Preset("deepseek", "DeepSeek", "https://api.deepseek.com", "DEEPSEEK_API_KEY",
                "deepseek-v4-flash", {"thinking": {"type": "disabled"}},
-               ("USD", 0.0028, 0.14, 0.28)),
+               ("USD", 0.0028, 0.14, 0.28), max_output=8192),
         # https://developers.openai.com/api/docs/models/gpt-6-luna (checked 2026-12-01): OpenAI's
         # current low-cost model (released 2026-09-22); input 0.10, cached input 0.01, output
         # 0.50 per million tokens; reasoning.effort none/low/medium (default)/high/xhigh/max;
@@ -61,7 +64,7 @@ PRESETS: dict[str, Preset] = {
         # max_tokens over Chat Completions ("Use 'max_completion_tokens' instead").
         Preset("openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY",
                "gpt-6-luna", {"reasoning_effort": "none"}, ("USD", 0.01, 0.10, 0.50),
-               api="responses", max_tokens_field="max_completion_tokens"),
+               api="responses", max_tokens_field="max_completion_tokens", max_output=128_000),
         # https://platform.claude.com/docs/en/cli-sdks-libraries/libraries/openai-sdk (checked
         # 2026-12-01): Anthropic's OpenAI SDK compatibility layer, "primarily intended to test
         # and compare model capabilities, and ... not considered a long-term or
@@ -71,13 +74,14 @@ PRESETS: dict[str, Preset] = {
         # reads 0.01 per million tokens for prompts up to 100K tokens (planner's are far less).
         Preset("anthropic", "Anthropic (OpenAI SDK compatibility)", "https://api.anthropic.com/v1/",
                "ANTHROPIC_API_KEY", "claude-haiku-5-5", {}, ("USD", 0.01, 0.10, 0.50),
-               "Anthropic's compatibility layer is for testing, not production (its own words)"),
+               "Anthropic's compatibility layer is for testing, not production (its own words)",
+               max_output=64_000),
         # https://help.aliyun.com/zh/model-studio/models (qwen-plus, mainland China, CNY;
         # implicit cache hits bill 20% of input). International accounts use
         # https://dashscope-intl.aliyuncs.com/compatible-mode/v1 with their own key.
         Preset("qwen", "Qwen (DashScope compatible mode)",
                "https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY",
-               "qwen-plus", {"enable_thinking": False}, ("CNY", 0.16, 0.8, 2.0)),
+               "qwen-plus", {"enable_thinking": False}, ("CNY", 0.16, 0.8, 2.0), max_output=8192),
         # https://docs.ollama.com/api/openai-compatibility
         Preset("ollama", "Ollama", "http://localhost:11434/v1", None, "qwen3:8b", {}, _FREE,
                "ollama pull qwen3:8b (any model tagged 'tools')"),
@@ -98,15 +102,16 @@ PRESETS: dict[str, Preset] = {
         # cache 0.03). Thinking off: its thinking tokens would count against max_tokens.
         Preset("gemini", "Gemini (OpenAI compatibility)",
                "https://generativelanguage.googleapis.com/v1beta/openai/", "GEMINI_API_KEY",
-               "gemini-2.5-flash", {"reasoning_effort": "none"}, ("USD", 0.03, 0.30, 2.50)),
+               "gemini-2.5-flash", {"reasoning_effort": "none"}, ("USD", 0.03, 0.30, 2.50),
+               max_output=65_536),
         # https://openrouter.ai/docs/quickstart ; https://openrouter.ai/openai/gpt-4.1-mini
         # (OpenRouter passes the provider's token price through).
         Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY",
-               "openai/gpt-4.1-mini", {}, ("USD", 0.10, 0.40, 1.60)),
+               "openai/gpt-4.1-mini", {}, ("USD", 0.10, 0.40, 1.60), max_output=32_768),
         # https://console.groq.com/docs/openai ; https://groq.com/pricing (llama-3.3-70b-
         # versatile; no prompt cache for this model, so hits cost as misses).
         Preset("groq", "Groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
-               "llama-3.3-70b-versatile", {}, ("USD", 0.59, 0.59, 0.79)),
+               "llama-3.3-70b-versatile", {}, ("USD", 0.59, 0.59, 0.79), max_output=32_768),
         # https://docs.mistral.ai/api/ ; https://mistral.ai/pricing#api-pricing
         # (mistral-small-latest).
         Preset("mistral", "Mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",

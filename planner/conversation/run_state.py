@@ -14,8 +14,8 @@ from planner.conversation.events import Called, Calling, Notice, Outcome, Person
 from planner.conversation.tools import Registry
 from planner.conversation.turn_values import Limits, os_error_reason
 from planner.model import costs
-from planner.model.client import ModelCallError, ModelClient, reply_usage
-from planner.model.turns import ReplyError, Turn
+from planner.model.client import ModelCallError, ModelClient, cut_off_line, reply_usage
+from planner.model.turns import CutOff, ReplyError, Turn
 from planner.notes.catalog import Catalog
 from planner.plans.study import Proposal
 from planner.records import status
@@ -179,6 +179,10 @@ class RunState:
     def _read(self, reply: object) -> Turn:
         try:
             return self.client.read_turn(reply)
+        except CutOff as error:
+            if not self.saved:  # after a save, only the explanation is lost: nothing to go on
+                raise StopRun(cut_off_line(self.config, error.how)) from None
+            raise StopRun(self._after_save(str(error))) from None
         except ReplyError as error:
             raise StopRun(self._after_save(str(error))) from None
 

@@ -13,7 +13,14 @@ from typing import NamedTuple
 
 from planner.base import strictjson
 from planner.base.i18n import t
-from planner.model.turns import ReplyError, ToolCall, Turn, calls_instead_of_text, tool_message
+from planner.model.turns import (
+    CutOff,
+    ReplyError,
+    ToolCall,
+    Turn,
+    calls_instead_of_text,
+    tool_message,
+)
 
 __all__ = ["ReplyError", "ToolCall", "Turn", "calls_instead_of_text", "tool_message"]
 
@@ -155,7 +162,7 @@ def parse_reply(body: object, dialect: Dialect | str | None = None) -> Turn:
     reasoning = reasoning_text(message)
     if not raw_calls:
         if finish != "stop":
-            raise ReplyError(finish_problem(finish, with_calls=False))
+            raise _problem(finish, with_calls=False)
         if text is not None and looks_like_tool_markup(text):
             raise ReplyError(t("the server did not parse the tool call (it sent the call as "
                                "text); {hint}", hint=rules.parser_hint))
@@ -165,7 +172,7 @@ def parse_reply(body: object, dialect: Dialect | str | None = None) -> Turn:
             raise ReplyError(t("the reply has tool calls but finish_reason stop, so the calls "
                                "were not run (a reply that ends that way may be cut short or "
                                "mis-parsed); {hint}", hint=rules.stop_with_calls_hint))
-        raise ReplyError(finish_problem(finish, with_calls=True))
+        raise _problem(finish, with_calls=True)
     calls = tuple(_tool_call(raw, rules) for raw in raw_calls)
     ids = [call.id for call in calls]
     if len(set(ids)) != len(ids):
@@ -330,6 +337,11 @@ def _only_choice(body: object) -> dict:
     if not isinstance(choices[0], dict):
         raise ReplyError(t("the reply's choice is not an object"))
     return choices[0]
+
+
+def _problem(finish: object, with_calls: bool) -> ReplyError:
+    problem = finish_problem(finish, with_calls)
+    return CutOff(problem, "finish_reason length") if finish == "length" else ReplyError(problem)
 
 
 def finish_problem(finish: object, with_calls: bool) -> str:

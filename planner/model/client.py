@@ -429,3 +429,21 @@ def config_fix(server: str) -> tuple[str, str] | None:
     if "reasoning_effort" in server and "/v1/responses" in server:
         return _RESPONSES_FOR_TOOLS
     return None
+
+
+def cut_off_line(config: Config, how: str) -> str:
+    """A reply cut at max_tokens: the key, its value, a value that would fit (double, up to
+    the preset's own limit) and that --continue goes on from there (README "Configuration")."""
+    from planner.base.config import MAX_MAX_TOKENS
+
+    preset = providers.PRESETS.get(providers.provider_for(config.provider, config.base_url) or "")
+    most = min(MAX_MAX_TOKENS, preset.max_output if preset and preset.max_output else
+               MAX_MAX_TOKENS)
+    value = min(config.max_tokens * 2, most)
+    if value <= config.max_tokens:
+        return t('the reply was cut off at max_tokens ({how}): "max_tokens" is {value:,} in '
+                 "{config}, already the most this model writes; ask for less with planner "
+                 "--continue -r TEXT", how=how, value=config.max_tokens, config=config.file)
+    return t('the reply was cut off at max_tokens ({how}): "max_tokens" is {value:,} in '
+             "{config}; set it to {fits:,}, then planner --continue -r TEXT goes on from there",
+             how=how, value=config.max_tokens, fits=value, config=config.file)

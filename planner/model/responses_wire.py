@@ -21,7 +21,7 @@ import json
 
 from planner.base.i18n import t
 from planner.model.chat_wire import GENERIC, Dialect, error_fields, looks_like_tool_markup
-from planner.model.turns import ReplyError, ToolCall, Turn
+from planner.model.turns import CutOff, ReplyError, ToolCall, Turn
 
 # The assistant message's field that holds the reply's output items, sent back unchanged.
 OUTPUT_ITEMS = "output_items"
@@ -176,7 +176,12 @@ def parse_response(body: object, dialect: Dialect = GENERIC) -> Turn:
         raise ReplyError(t("the server answered with an error instead of a reply ({said})",
                            said=said))
     if status == "incomplete":
-        raise ReplyError(incomplete_problem(body.get("incomplete_details")))
+        details = body.get("incomplete_details")
+        problem = incomplete_problem(details)
+        if isinstance(details, dict) and details.get("reason") == "max_output_tokens":
+            raise CutOff(problem, t("status incomplete, max_output_tokens; reasoning tokens "
+                                    "count against it too"))
+        raise ReplyError(problem)
     if status != "completed":
         raise ReplyError(t("the reply has status {status}; only a completed reply is used",
                            status=json.dumps(status)[:40]))

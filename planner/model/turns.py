@@ -17,6 +17,15 @@ class ReplyError(ValueError):
     """The model's reply cannot be used at all; the message says why."""
 
 
+class CutOff(ReplyError):
+    """The reply was cut at max_tokens; `how` is the wire's own words for it (the run's line
+    adds the config's value and what to set instead: planner.model.client.cut_off_line)."""
+
+    def __init__(self, message: str, how: str) -> None:
+        super().__init__(message)
+        self.how = how
+
+
 class ToolCall(NamedTuple):
     """One tool call as the model sent it; its arguments are checked later by the tool."""
 

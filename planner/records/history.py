@@ -312,6 +312,13 @@ class CostReport(NamedTuple):
                 tally.add(run.tally)  # type: ignore[arg-type]
         return tally
 
+    def known_cost(self, prices) -> float | None:
+        """The total's known cost; None when no run asked the model the prices are for (no
+        prices at all, or another model's): unknown, never 0."""
+        if not any(prices.applies_to(run.model) for run in self.runs):
+            return None
+        return self.priced(prices).cost(prices)
+
     def unpriced(self, prices) -> int:
         """How many runs asked a model the prices are not for: their cost is unknown."""
         return sum(1 for run in self.runs if not prices.applies_to(run.model))
@@ -324,7 +331,7 @@ class CostReport(NamedTuple):
             "runs": [run.cost_json(prices) for run in runs],
             # The tokens of every run; the cost of those whose model the prices are for.
             "total": {"runs": len(self.runs), **self.total.as_dict(prices),
-                      "cost": self.priced(prices).cost(prices)},
+                      "cost": self.known_cost(prices)},
             "simulated_runs_skipped": self.simulated,
         }
 

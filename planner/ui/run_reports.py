@@ -160,7 +160,8 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     tallies = [_counted(run) for run in runs]
     # The total cost is the known part: runs whose model the prices are for (README "Going on with a
     # conversation").
-    known = report.priced(prices).cost(prices)
+    known = report.known_cost(prices)
+    total_money = _("unknown") if known is None else money_words(known)
     ids = [text_cell(run.run_id) for run in runs]
     states = [status_cell(run.word) for run in runs]
     footer = _("total, {count} runs").format(count=priced)
@@ -176,12 +177,12 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
                total.input_cache_miss_tokens),
         column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
-        ("Cost", [text_cell(_run_money(run, prices)) for run in runs], money_words(known)),
+        ("Cost", [text_cell(_run_money(run, prices)) for run in runs], total_money),
     ]
     narrow = [
         column("Tokens", [tally.tokens for tally in tallies], total.tokens),
         ("Cost", [text_cell(_run_money(run, prices, True)) for run in runs],
-         money_words(known, total.unknown_calls)),
+         total_money if known is None else money_words(known, total.unknown_calls)),
     ]
 
     head = column_headers()
@@ -209,9 +210,10 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         grid.add_row(id_cells[index], states[index],
                      *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
-    table_note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
-            "output {output}.").format(hit=prices.input_cache_hit,
-                                       miss=prices.input_cache_miss, output=prices.output))
+    if prices.model:
+        table_note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
+                     "output {output}.").format(hit=prices.input_cache_hit,
+                                                miss=prices.input_cache_miss, output=prices.output))
     table_note(_("Tokens in total: input cache hit {hit}, input cache miss {miss}, output "
                  "{output}.").format(hit=count_words(total.input_cache_hit_tokens),
                                      miss=count_words(total.input_cache_miss_tokens),
@@ -228,7 +230,9 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         table_note(_("#: planner show -N opens that run. Run IDs: planner costs --json or a wider "
                 "terminal."))
     unpriced = report.unpriced(prices)
-    if unpriced:
+    if unpriced and not prices.model:
+        table_note(_unpriced_note(prices))
+    elif unpriced:
         table_note(_("{count} run(s) asked another model: {why}").format(
             count=unpriced, why=_unpriced_note(prices)))
     if report.simulated:
@@ -251,6 +255,9 @@ def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
 
 
 def _unpriced_note(prices: Prices) -> str:
+    if not prices.model:
+        return _("unknown = config has no prices (a custom endpoint gets none from a preset); "
+                 "set prices.model and the prices for it.")
     return _("unknown = the prices in config are for {model}, not for the run's model; its "
              "cost is not counted (set prices.model and the prices for it).").format(
                  model=inert_line(prices.model))

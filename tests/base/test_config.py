@@ -36,6 +36,22 @@ def test_new_defaults() -> None:
     assert (config.max_calls, config.max_repairs, config.notes_dir, config.review_time) == (
         6, 1, None, "19:00")
     assert parse_config({}) == config
+    # Long enough for a 21-session study plan (about 1,400 tokens).
+    assert config.max_tokens == 4096
+
+
+@pytest.mark.parametrize("base_url", ["http://127.0.0.1:8080/v1", "https://llm.example.org/v1"])
+def test_a_custom_endpoint_gets_no_presets_extra_body_and_no_prices(base_url: str) -> None:
+    config = parse_config({"base_url": base_url, "model": "deepseek-v4-flash"})
+    assert config.extra_body == {}
+    assert not config.prices.applies_to("deepseek-v4-flash") and not config.prices.model
+    # What the file gives is still taken; DeepSeek's own host keeps DeepSeek's defaults.
+    given = parse_config({"base_url": base_url, "extra_body": {"thinking": {"type": "enabled"}},
+                          "prices": {"per_million_tokens": {"output": 1.0}}})
+    assert given.extra_body == {"thinking": {"type": "enabled"}}
+    assert given.prices.applies_to(Config().model) and given.prices.output == 1.0
+    deepseek = parse_config({"base_url": "https://api.deepseek.com/v1"})
+    assert (deepseek.extra_body, deepseek.prices) == (Config().extra_body, Config().prices)
 
 
 INF = float("inf")

@@ -276,7 +276,7 @@ def test_dry_run_prints_the_responses_body_for_the_openai_preset(home: Path,
 def test_dry_run_names_the_key_variable_and_never_shows_the_key(home: Path,
                                                                 store: Path) -> None:
     body, notes = dry_run(home, store, DEEPSEEK_API_KEY=FROM_ENV)
-    assert "messages" in body and body["max_tokens"] == 1024
+    assert "messages" in body and body["max_tokens"] == 4096
     assert notes[0].endswith("(POST /chat/completions). Nothing was sent; no key was read; "
                              "nothing was written.")
     assert notes[1] == "Key for a live run: the environment variable DEEPSEEK_API_KEY."
@@ -317,8 +317,9 @@ def test_a_run_takes_its_key_from_the_keyring(home: Path, store: Path,
     assert STORED not in done.stdout + done.stderr
     for path in all_files(home):
         assert STORED.encode() not in path.read_bytes(), path
-    # The model the prices are for: priced (the local server does not matter, the model does).
-    assert "2 calls · 1,130 tokens · $0.0002" in done.stderr.splitlines()
+    # A custom endpoint (no provider) has no preset's prices, whatever its model's name.
+    assert ("2 calls · 1,130 tokens · cost unknown (no prices for deepseek-v4-flash in config)"
+            in done.stderr.splitlines())
 
 
 @pytest.mark.slow
@@ -340,13 +341,15 @@ def test_another_models_run_has_no_invented_cost(home: Path, store: Path,
 
     report = costs("costs")
     assert [run["cost"] for run in report["runs"]] == [None]
-    assert (report["total"]["output_tokens"], report["total"]["cost"]) == (80, 0.0)
+    # No run priced: the total is unknown, not 0.000000.
+    assert (report["total"]["output_tokens"], report["total"]["cost"]) == (80, None)
+    assert "unknown" in planner(home, store, "costs").stdout.split("total, 1 runs")[1]
     assert [run["cost"] for run in costs("runs")] == [None]
     assert costs("show", "last")["cost"] is None
     shown = planner(home, store, "show", "last")
     assert "unknown: config has no prices for local-model" in " ".join(shown.stdout.split())
     table = planner(home, store, "runs")
-    assert "unknown" in table.stdout and "the prices in config are for deepseek-v4-flash" in (
+    assert "unknown" in table.stdout and "config has no prices (a custom endpoint gets none" in (
         " ".join(table.stdout.split()))
     # Prices for that model in config: the same records are priced, nothing rewritten.
     config(home, base_url=server.url, model="local-model",

@@ -259,7 +259,8 @@ def test_saved_run_records_every_step(stub_server: StubServer, home: Path) -> No
 def test_first_request_is_exactly_what_the_server_received(
     stub_server: StubServer, home: Path
 ) -> None:
-    run = live_run(stub_server, home, proposal(), explanation())
+    run = live_run(stub_server, home, proposal(), explanation(),
+                   extra_body={"thinking": {"type": "disabled"}})
     first, second = stub_server.chat_requests()
     assert len(stub_server.requests) == 2
     assert first.path == "/chat/completions"
@@ -288,7 +289,8 @@ def test_second_request_sends_the_proposal_and_the_real_result(
     call = tool_call(GOOD_PLAN, call_id="call_Abc123")
     proposed = {"role": "assistant", "content": "Saving it now.", "tool_calls": [call]}
     reply = Reply(body=completion(proposed, "tool_calls", usage_data=USAGE_1))
-    run = live_run(stub_server, home, reply, explanation())
+    run = live_run(stub_server, home, reply, explanation(),
+                   extra_body={"thinking": {"type": "disabled"}})
 
     first, second = (request.body for request in stub_server.chat_requests())
     assert second["tool_choice"] == "none"
