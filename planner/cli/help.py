@@ -195,7 +195,10 @@ METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<floa
 
 def _translate_metavar(parameter, context, lookup) -> None:
     """An option's metavar in the person's language when it is one of Click's own words (an
-    option's own metavar, such as YYYY-MM-DD or RUN, stays)."""
+    option's own metavar, such as YYYY-MM-DD or RUN, stays; its own TEXT is Click's word)."""
+    if parameter.metavar == "TEXT":
+        parameter.metavar = lookup("TEXT")
+        return
     if parameter.metavar is not None or getattr(parameter, "is_flag", False) or \
             getattr(parameter, "param_type_name", "") == "argument":
         return
