@@ -14,7 +14,7 @@ from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.cli import goals, history, init, keys, memory, notes, plans, reviews, run, sessions
 from planner.cli.common import HELP_OPTION_NAMES
-from planner.cli.help import translate_commands, use_language
+from planner.cli.help import translate_commands, use_language, whole_names
 from planner.records import status
 
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
@@ -199,6 +199,7 @@ def main() -> None:
     try:
         arguments = run.continue_default(sys.argv[1:])
         command = typer.main.get_command(app)
+        whole_names()
         if use_language(arguments) == "zh":
             translate_commands(command)
         # Collection off while the modules loaded (planner/__init__.py): what they made is

@@ -245,6 +245,19 @@ def _units_kept(pieces: list[str]) -> list[str]:
     return kept
 
 
+def whole_names() -> None:
+    """Click wraps help text at hyphens too (`demo-` / `plans/`): in any language a name stays
+    whole, a line breaks between words (README "中文界面")."""
+    from typer._click import _textwrap
+
+    class NamesWhole(_textwrap.TextWrapper):
+        def __init__(self, *arguments, **options) -> None:
+            options["break_on_hyphens"] = False
+            super().__init__(*arguments, **options)
+
+    _textwrap.TextWrapper = NamesWhole  # type: ignore[misc]
+
+
 def _wide_wrapper(base):
     """Click's TextWrapper, measuring in terminal columns and breaking between Chinese
     characters; never inside a Latin word or a path's hyphen."""
