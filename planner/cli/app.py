@@ -27,7 +27,7 @@ from planner.cli import (
     sessions,
 )
 from planner.cli.common import HELP_OPTION_NAMES
-from planner.cli.help import translate_commands, use_language
+from planner.cli.help import translate_commands, use_language, whole_names
 from planner.records import status
 
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
@@ -219,6 +219,7 @@ def main() -> None:
     try:
         arguments = run.continue_default(sys.argv[1:])
         command = typer.main.get_command(app)
+        whole_names()
         if use_language(arguments) == "zh":
             translate_commands(command)
         # Collection off while the modules loaded (planner/__init__.py): what they made is

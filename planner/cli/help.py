@@ -195,7 +195,10 @@ METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<floa
 
 def _translate_metavar(parameter, context, lookup) -> None:
     """An option's metavar in the person's language when it is one of Click's own words (an
-    option's own metavar, such as YYYY-MM-DD or RUN, stays)."""
+    option's own metavar, such as YYYY-MM-DD or RUN, stays; its own TEXT is Click's word)."""
+    if parameter.metavar == "TEXT":
+        parameter.metavar = lookup("TEXT")
+        return
     if parameter.metavar is not None or getattr(parameter, "is_flag", False) or \
             getattr(parameter, "param_type_name", "") == "argument":
         return
@@ -240,6 +243,19 @@ def _units_kept(pieces: list[str]) -> list[str]:
             index += 1
         kept.append(piece)
     return kept
+
+
+def whole_names() -> None:
+    """Click wraps help text at hyphens too (`demo-` / `plans/`): in any language a name stays
+    whole, a line breaks between words (README "中文界面")."""
+    from typer._click import _textwrap
+
+    class NamesWhole(_textwrap.TextWrapper):
+        def __init__(self, *arguments, **options) -> None:
+            options["break_on_hyphens"] = False
+            super().__init__(*arguments, **options)
+
+    _textwrap.TextWrapper = NamesWhole  # type: ignore[misc]
 
 
 def _wide_wrapper(base):

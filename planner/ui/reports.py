@@ -248,15 +248,17 @@ def where_report(report: dict) -> None:
     rows = [(_("Home"), report["home"], home), (_("Config"), report["config"], config),
             (_("Notes"), notes_place, notes), (_("Index"), report["index"], index),
             *_where_more(report)]
+    from planner.ui.wrapping import Wrapped
+
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
     for label, place, detail in rows:
-        # Paths fold anywhere (they have no spaces to wrap at); the sentences wrap at spaces.
-        cell = Text(inert_line(place), overflow="fold")
+        # A path breaks after a `/`, never inside a name; the sentences wrap between words.
+        cell = Text(inert_line(place))
         cell.append("\n")
         cell.append(inert_line(detail), style="dim")
-        grid.add_row(Text(label, style="bold"), cell)
+        grid.add_row(Text(label, style="bold"), Wrapped(cell))
     out.print(grid)
 
 
