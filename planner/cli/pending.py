@@ -31,10 +31,11 @@ if TYPE_CHECKING:
 
 def mcp_command(ctx: typer.Context, home: HomeOption = None,
                 config_path: ConfigOption = None) -> None:
-    """Serve planner's lookups and its two propose tools to an agent over MCP (stdio). It
-    cannot save: a proposal that passes is staged, and you confirm it with planner pending.
+    """Serve planner's lookups and its two propose tools to an agent over MCP (stdio); an
+    agent starts it (claude mcp add planner -- planner mcp). It cannot save: a proposal that
+    passes is staged, and you confirm it with planner pending.
 
-    Example: claude mcp add planner -- planner mcp
+    Example: planner mcp
     """
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()  # a config error is one line, before anything is served
@@ -56,7 +57,7 @@ def pending_command(
     """The proposals agents staged through planner mcp; with an ID, check one again against your
     week, show it and save it when you type SAVE.
 
-    Example: planner pending 20261207T101500123456Z-a1b2c3
+    Example: planner pending
     """
     from planner.agents import staged
 
