@@ -229,13 +229,20 @@ def _decide_and_save(home: Path, config, world: World, proposal: Staged,
                          when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"))))
     person.show(Proposed(1, view, False))
     prompt, near_misses = Prompt("save"), list[str]()
-    while True:
-        line = person.ask(prompt)
-        if line is not None and line.endswith("\n") and is_near_miss(line) and not near_misses:
-            near_misses.append(line.removesuffix("\n"))
-            prompt = Prompt("save", typed=near_misses[0])
-            continue
-        break
+    try:
+        while True:
+            line = person.ask(prompt)
+            if (line is not None and line.endswith("\n") and is_near_miss(line)
+                    and not near_misses):
+                near_misses.append(line.removesuffix("\n"))
+                prompt = Prompt("save", typed=near_misses[0])
+                continue
+            break
+    except KeyboardInterrupt:
+        stopped = t("interrupted (Ctrl+C); nothing was saved")
+        record.save(status=status.STOPPED, error=stopped)
+        ui.error(stopped)
+        raise typer.Exit(status.EXIT_INTERRUPTED) from None
     if line != "SAVE\n":
         record.save(status=status.COMPLETE, stage="done", approved=False,
                     tool_result=ToolResult(status.CANCELLED))
