@@ -31,10 +31,11 @@ if TYPE_CHECKING:
 
 def mcp_command(ctx: typer.Context, home: HomeOption = None,
                 config_path: ConfigOption = None) -> None:
-    """Serve planner's lookups and its two propose tools to an agent over MCP (stdio). It
-    cannot save: a proposal that passes is staged, and you confirm it with planner pending.
+    """Serve planner's lookups and its two propose tools to an agent over MCP (stdio); an
+    agent starts it (claude mcp add planner -- planner mcp). It cannot save: a proposal that
+    passes is staged, and you confirm it with planner pending.
 
-    Example: claude mcp add planner -- planner mcp
+    Example: planner mcp
     """
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()  # a config error is one line, before anything is served
@@ -56,7 +57,7 @@ def pending_command(
     """The proposals agents staged through planner mcp; with an ID, check one again against your
     week, show it and save it when you type SAVE.
 
-    Example: planner pending 20261207T101500123456Z-a1b2c3
+    Example: planner pending
     """
     from planner.agents import staged
 
@@ -228,13 +229,20 @@ def _decide_and_save(home: Path, config, world: World, proposal: Staged,
                          when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"))))
     person.show(Proposed(1, view, False))
     prompt, near_misses = Prompt("save"), list[str]()
-    while True:
-        line = person.ask(prompt)
-        if line is not None and line.endswith("\n") and is_near_miss(line) and not near_misses:
-            near_misses.append(line.removesuffix("\n"))
-            prompt = Prompt("save", typed=near_misses[0])
-            continue
-        break
+    try:
+        while True:
+            line = person.ask(prompt)
+            if (line is not None and line.endswith("\n") and is_near_miss(line)
+                    and not near_misses):
+                near_misses.append(line.removesuffix("\n"))
+                prompt = Prompt("save", typed=near_misses[0])
+                continue
+            break
+    except KeyboardInterrupt:
+        stopped = t("interrupted (Ctrl+C); nothing was saved")
+        record.save(status=status.STOPPED, error=stopped)
+        ui.error(stopped)
+        raise typer.Exit(status.EXIT_INTERRUPTED) from None
     if line != "SAVE\n":
         record.save(status=status.COMPLETE, stage="done", approved=False,
                     tool_result=ToolResult(status.CANCELLED))

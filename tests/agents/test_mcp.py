@@ -219,12 +219,14 @@ def test_a_staged_plan_is_saved_only_on_save_with_its_source(home: Path) -> None
 
 @pytest.mark.terminal
 @pytest.mark.slow
-def test_a_staged_plan_cancelled_stays_and_drop_discards_it(home: Path) -> None:
+def test_typed_ahead_save_is_discarded_cancelled_stays_drop_discards(home: Path) -> None:
     make_home(home)
     review = {"title": "One", "note_ids": ["N1"], "date": day(2), "minutes": 20}
     _, (result,) = session_calls(home, [("propose_review_plan", review)])
     staged_id = result.structured_content["id"]
     child, seen = spawn("pending", staged_id, home=home)
+    # SAVE typed before the plan is on screen is discarded, never read as the decision.
+    child.send("SAVE\r")
     child.expect(r"Type SAVE[^\n]*: $")
     child.sendline("no")
     child.expect(pexpect.EOF)
