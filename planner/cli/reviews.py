@@ -263,6 +263,16 @@ def done_command(
         return
     ui.review_recorded(target.shown, target.row.title, rows_out, today,
                        reviewed_at.astimezone().date())
+    if target.ref is not None:
+        # A session's notes one by one (README "Review memory"): say what is left of it.
+        reviewed = {*(target.row.reviewed or ()), *note_ids}
+        left = [note_id for note_id in target.row.note_ids if note_id not in reviewed]
+        if left:
+            ui.notice(t("{target}: {done} of {total} notes reviewed; planner done {ref} records "
+                        "the rest ({notes}).", target=target.shown,
+                        done=len(target.row.note_ids) - len(left),
+                        total=len(target.row.note_ids), ref=target.ref,
+                        notes=", ".join(left)))
 
 
 def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:

@@ -61,7 +61,11 @@ def row_line(text: str, date: str) -> str:
 def test_notes_are_recorded_one_by_one_and_the_session_is_done_with_the_last(
         home: Path) -> None:
     exam_home(home)
-    ok("done", f"{RUN}#2", "--note", "N1")
+    first = run_planner("done", f"{RUN}#2", "--note", "N1")
+    assert first.returncode == 0, first.stderr
+    assert " ".join(first.stderr.split()) == (
+        f"plans/{RUN}.json (session 2): 1 of 3 notes reviewed; planner done {RUN}#2 records "
+        "the rest (N2, N3).")
     assert reviews_of(home) == [(f"{RUN}#2", "N1")]
     assert session_row(home, 2)["done"] is False
     assert " 1/3 " in row_line(ok("plans"), day(0))
@@ -69,9 +73,15 @@ def test_notes_are_recorded_one_by_one_and_the_session_is_done_with_the_last(
     # The next note of a session partly done is never refused.
     ok("done", f"{RUN}#2", "--note", "N2", "--rating", "hard")
     assert " 2/3 " in row_line(ok("plans"), day(0))
-    # Without --note: the rest, the notes not reviewed yet.
-    ok("done", f"{RUN}#2")
-    assert reviews_of(home) == [(f"{RUN}#2", "N1"), (f"{RUN}#2", "N2"), (f"{RUN}#2", "N3")]
+    chinese = run_planner("done", f"{RUN}#3", "--note", "N2",
+                          env={**os.environ, "LANGUAGE": "zh"})
+    assert (f"plans/{RUN}.json（第 3 次）：3 条笔记中已复习 1 条；planner done {RUN}#3 会记录"
+            "其余的（N1, N3）。") in chinese.stderr.splitlines()
+    # Without --note: the rest, the notes not reviewed yet; nothing is left to say.
+    last = run_planner("done", f"{RUN}#2")
+    assert last.returncode == 0 and last.stderr == "", last.stderr
+    assert reviews_of(home) == [(f"{RUN}#2", "N1"), (f"{RUN}#2", "N2"), (f"{RUN}#3", "N2"),
+                                (f"{RUN}#2", "N3")]
     assert session_row(home, 2)["done"] is True
     assert " done " in row_line(ok("plans"), day(0))
     refused = run_planner("done", f"{RUN}#2")
