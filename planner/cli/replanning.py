@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,62 +18,6 @@ if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
-    from planner.plans.files import PlanRow
-    from planner.plans.study import Session
-
-
-class Ahead(NamedTuple):
-    """A saved session of the goal still ahead: its reference and where it is."""
-
-    ref: str
-    date: str
-    start: str | None
-    minutes: int
-    note_ids: tuple[str, ...]
-
-
-def sessions_ahead(home: Path, goal: GoalTarget, today: _dt.date) -> list[Ahead]:
-    """The goal's saved sessions from today on, neither done nor dropped (at their moved time)."""
-    from planner.memory.marking import quiet_marks
-    from planner.plans import files as plans
-    from planner.plans import store
-
-    try:
-        rows: list[PlanRow] = store.list_plans(home, False, False, today, quiet_marks(home))
-    except plans.PlansError:
-        return []
-    folded = goal.name.casefold()
-    return [Ahead(plans.row_ref(row), row.date, row.start, row.minutes, tuple(row.note_ids))
-            for row in rows if row.problem is None and row.goal is not None
-            and row.goal.casefold() == folded and row.date >= today.isoformat()
-            and not row.done and not row.dropped]
-
-
-def changes(old: list[Ahead], new: tuple[Session, ...]) -> list[str]:
-    """What the replan changes, session by session: kept, moved, added, removed."""
-    lines = []
-    left = list(old)
-    for session in new:
-        same = next((each for each in left if each.note_ids == session.note_ids
-                     and each.date == session.date and each.start == session.start), None)
-        moved = same or next((each for each in left if each.note_ids == session.note_ids), None)
-        shown = t("{date} {start} {minutes} min {notes}", date=session.date,
-                  start=session.start or "--:--", minutes=session.minutes,
-                  notes=", ".join(session.note_ids))
-        if same is not None:
-            lines.append(t("kept: {session}", session=shown))
-        elif moved is not None:
-            lines.append(t("moved from {date} {start}: {session}", date=moved.date,
-                           start=moved.start or "--:--", session=shown))
-        else:
-            lines.append(t("added: {session}", session=shown))
-        if moved is not None:
-            left.remove(moved)
-    for each in left:
-        lines.append(t("removed: {date} {start} {minutes} min {notes}", date=each.date,
-                       start=each.start or "--:--", minutes=each.minutes,
-                       notes=", ".join(each.note_ids)))
-    return lines
 
 
 def replan_goal(folder: Path, config: Config, catalog, memory: ReviewMemory,
@@ -83,6 +27,7 @@ def replan_goal(folder: Path, config: Config, catalog, memory: ReviewMemory,
     and on SAVE write the new plan with the replaced sessions dropped, in one change."""
     from planner.cli.own_plan import own_plan, plan_json
     from planner.conversation.own_plan import confirm_own_plan
+    from planner.conversation.replacing import changes, sessions_ahead
     from planner.memory.readiness import readiness_line, ready_now
     from planner.ui.conversation import TerminalPerson
 

@@ -77,6 +77,11 @@ def main_command(
                      help="Plan for a goal of config.json (a unique start of its name is "
                      "enough): the day before it is the deadline."),
     ] = None,
+    replan: Annotated[
+        bool,
+        typer.Option("--replan", help="With --goal: the plan proposed replaces the goal's "
+                     "sessions still ahead."),
+    ] = False,
     config_path: ConfigOption = None,
     home: HomeOption = None,
     version: Annotated[
@@ -122,6 +127,9 @@ def main_command(
     if goal is not None and demo:
         exit_usage(t("--goal is for a live run (--request) or --dry-run; the demo's scripted plan "
                  "has no goal"))
+    if replan and goal is None:
+        exit_usage(t("--replan needs --goal NAME: the goal whose sessions still ahead are "
+                     "replaced"))
     if goal is not None and until is not None:
         exit_usage(t("--goal sets the deadline itself (the day before the goal); give --goal or "
                  "--until, not both"))
@@ -142,15 +150,17 @@ def main_command(
             from planner.conversation.protocol import DEFAULT_REQUEST
 
             notes = _notes(home, config)
+            target = goal_target(notes, config, chosen)
             _dry_run(config, notes, request or DEFAULT_REQUEST, home, earlier, deadline,
-                     goal_target(notes, config, chosen))
+                     target, _replaced(home, target, replan))
             return
         if demo or request is None:
             outcome = _demo(config, workspace.writable())
         else:
             notes = _notes(home, config)
-            outcome = _live(config, notes, workspace, request, earlier, deadline,
-                            goal_target(notes, config, chosen))
+            target = goal_target(notes, config, chosen)
+            outcome = _live(config, notes, workspace, request, earlier, deadline, target,
+                            _replaced(home, target, replan))
     except KeyboardInterrupt:
         # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
         ui.error(t("interrupted (Ctrl+C); nothing was saved"))
@@ -162,6 +172,22 @@ def main_command(
         ui.error(t("interrupted (Ctrl+C) after the run ended; planner show last tells how it "
                    "went"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _replaced(home: Path, goal: "GoalTarget | None", replan: bool) -> frozenset[str]:
+    """--replan: the goal's saved sessions still ahead, which a proposal replaces; exit 2 when
+    there are none."""
+    if not replan or goal is None:
+        return frozenset()
+    import datetime as _dt
+
+    from planner.conversation.replacing import sessions_ahead
+
+    ahead = sessions_ahead(home, goal, _dt.date.today())
+    if not ahead:
+        exit_usage(t("--replan: no session of {name} is still ahead to replace; planner plan "
+                     "--goal {name} plans it", name=goal.name))
+    return frozenset(each.ref for each in ahead)
 
 
 def _deadline(text: str) -> "_dt.date":
@@ -271,7 +297,8 @@ def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | N
 
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
-                  goal: "GoalTarget | None" = None, password=None) -> "Timetable":
+                  goal: "GoalTarget | None" = None, password=None,
+                  replaced: frozenset[str] = frozenset()) -> "Timetable":
     """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
     and
     goal."""
@@ -293,7 +320,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           sources=config.busy_calendars if busy else (),
                           zone=local_zone().tzinfo, password=password or ask_caldav_password,
                           marks=marks, anki_collection=collection_path(config))
-    timetable.goal = goal
+    timetable.goal, timetable.replaced = goal, replaced
     timetable.minutes_per_note = config.minutes_per_note
     return timetable
 
@@ -352,7 +379,8 @@ def continue_default(args: list[str]) -> list[str]:
 
 def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
              continues: tuple[str, list[dict]] | None = None,
-             until: "_dt.date | None" = None, goal: "GoalTarget | None" = None) -> None:
+             until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
+             replaced: frozenset[str] = frozenset()) -> None:
     """Build the first request with the live path's own function; send nothing."""
     import datetime as _dt
 
@@ -369,7 +397,7 @@ def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
     # The busy calendars are read only when a session is placed: never by a dry run. Nor is
     # the rest of the timetable: the first request reads its deadline and goal only.
     timetable = cast("Timetable", _TimetableLater(
-        lambda: timetable_for(config, home, "live", today, until, goal=goal),
+        lambda: timetable_for(config, home, "live", today, until, goal=goal, replaced=replaced),
         home, config.review_time, until, goal))
     messages = (first_messages(request, notes, today, memory, timetable) if continues is None
                 else continued_messages(request, continues[1], notes, today, memory, timetable))
@@ -437,7 +465,8 @@ def _demo(config: "Config", home: Path) -> "Outcome":
 
 def _live(config: "Config", notes, workspace: Workspace, request: str,
           continues: tuple[str, list[dict]] | None = None,
-          until: "_dt.date | None" = None, goal: "GoalTarget | None" = None) -> "Outcome":
+          until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
+          replaced: frozenset[str] = frozenset()) -> "Outcome":
     import datetime as _dt
 
     from planner.base.config import MissingKey
@@ -454,7 +483,7 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
     # Created only now: a run refused before this point leaves no folder behind.
     home = workspace.writable()
     timetable = timetable_for(config, home, "live", _dt.date.today(), until, goal=goal,
-                              password=password)
+                              password=password, replaced=replaced)
     return _run(request, LiveClient(config, key), config, notes, home, "live",
                 _memory(home, notes, config), continues, timetable)
 

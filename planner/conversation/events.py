@@ -49,6 +49,8 @@ class ConfirmRequest(NamedTuple):
     study_hours: Mapping[str, tuple[tuple[int, int], ...]] | None = None
     # A run for a goal: planner's own plan in the same free time, and what would lift this one.
     worth: PlanWorth | None = None
+    # A replan run (--replan): what the study plan changes of the goal's sessions still ahead.
+    replacing: tuple[str, ...] = ()
 
     @property
     def dates(self) -> tuple[str, ...]:

@@ -34,8 +34,8 @@ from planner.conversation.protocol import (
     first_messages,
     registry_for,
 )
+from planner.conversation.replacing import left_out, replacing_lines, save_check
 from planner.conversation.run_state import NOTHING_SAVED, RunState, StopRun
-from planner.conversation.saved_meanwhile import still_fits
 from planner.conversation.suggestion import Suggestion, suggestion_for
 from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
 from planner.conversation.turn_values import (
@@ -46,8 +46,8 @@ from planner.conversation.turn_values import (
     Limits,
     NextStep,
     argument_problem,
+    ask_to_save,
     bounded_result,
-    is_near_miss,
     jsonable,
     os_error_reason,
     plan_record,
@@ -305,10 +305,8 @@ class _Run(RunState):
         self._save_or_stop(NOTHING_SAVED, stage="confirming", plan=recorded,
                            approved=None, target=None, tool_result=None)
         # Warnings only: a duplicate or a full day is the person's call, never a refusal.
-        from planner.memory.marking import quiet_marks  # the log only when a plan is shown
-
         warnings = tuple(store.confirmation_warnings(
-            self.home, self.mode, plan, self.today, lambda: quiet_marks(self.home).dropped))
+            self.home, self.mode, plan, self.today, lambda: left_out(self.home, self.timetable)))
         outlook = self._readiness(plan)
         view = ConfirmRequest(plan, self._notes_of(plan), target, self.today, warnings,
                               self._due_dates(plan), changes, chosen, self._unknown_busy(),
@@ -316,10 +314,11 @@ class _Run(RunState):
                               else self.timetable.unread_after(plan.days), sessions_chosen,
                               outlook, self.config.daily_minutes, study_windows(self.config),
                               None if self.suggestion is None
-                              else self.suggestion.screen(plan, outlook))
+                              else self.suggestion.screen(plan, outlook),
+                              replacing_lines(self.timetable, plan))
         self.worth = None if self.suggestion is None else self.suggestion.readiness(plan, outlook)
         self.person.show(Proposed(number, view, self.client.simulated))
-        approved, near_misses = self._decide()
+        approved, near_misses = ask_to_save(self.person)
         if not approved:
             return self._cancelled(number, turn, call, near_misses)
         try:
@@ -350,25 +349,6 @@ class _Run(RunState):
                      "used).", count=self.allowed)
         self.person.show(Notice(line))
         return FINISH
-
-    def _decide(self) -> tuple[bool, list[str]]:
-        """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
-        near_misses: list[str] = []
-        prompt = Prompt("save")
-        while True:
-            line = self.person.ask(prompt)
-            if line is None:
-                self.person.show(Notice(t("No terminal to confirm on: treated as cancel.")))
-                return False, near_misses
-            if line == "SAVE\n":
-                return True, near_misses
-            # A line cut by end of input is never asked again: nobody is there to answer.
-            if line.endswith("\n") and is_near_miss(line):
-                near_misses.append(line.removesuffix("\n"))
-                if len(near_misses) == 1:
-                    prompt = Prompt("save", typed=near_misses[0])
-                    continue
-            return False, near_misses
 
     def _not_saved(self, number: int, turn: Turn, error: InvalidArguments,
                    near_misses: list[str]) -> NextStep:
@@ -433,7 +413,8 @@ class _Run(RunState):
 
         try:
             return readiness_line(self.home, self.mode, goal, plan, self.memory, self.today,
-                                  self.config)
+                                  self.config, self.timetable.replaced if self.timetable else
+                                  frozenset())
         except Exception:  # a prediction helps the decision; it must never stop it
             return None
 
@@ -472,7 +453,8 @@ class _Run(RunState):
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target
         try:
-            save_plan(target, content, still_fits(self.timetable, plan))
+            save_plan(target, content, save_check(self.timetable, plan, self.home,
+                                                  self.record.run_id))
         except OSError as error:
             self.record.change(tool_result=ToolResult(
                 "failed", error=f"{relative}: {os_error_reason(error)}"))

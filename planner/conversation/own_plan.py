@@ -9,7 +9,6 @@ the decision and the result; no model call, so its cost is 0.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,12 +19,11 @@ from planner.conversation.events import (
     Notice,
     Outcome,
     Person,
-    Prompt,
     Proposed,
     Result,
 )
-from planner.conversation.saved_meanwhile import still_fits
-from planner.conversation.turn_values import is_near_miss, os_error_reason, plan_record
+from planner.conversation.replacing import replaced_then
+from planner.conversation.turn_values import ask_to_save, os_error_reason, plan_record
 from planner.plans import files as plans
 from planner.plans.plan import InvalidArguments
 from planner.plans.store import save_plan
@@ -41,26 +39,6 @@ if TYPE_CHECKING:
     from planner.plans.study import StudyPlan
 
 MODE = "plan"  # summary.json's mode for a run with no model
-
-
-def ask_to_save(person: Person) -> tuple[bool, list[str]]:
-    """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
-    near_misses: list[str] = []
-    prompt = Prompt("save")
-    while True:
-        line = person.ask(prompt)
-        if line is None:
-            person.show(Notice(t("No terminal to confirm on: treated as cancel.")))
-            return False, near_misses
-        if line == "SAVE\n":
-            return True, near_misses
-        # A line cut by end of input is never asked again: nobody is there to answer.
-        if line.endswith("\n") and is_near_miss(line):
-            near_misses.append(line.removesuffix("\n"))
-            if len(near_misses) == 1:
-                prompt = Prompt("save", typed=near_misses[0])
-                continue
-        return False, near_misses
 
 
 def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: Person,
@@ -134,29 +112,6 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
     person.show(Result(result.to_json(), relative))
     person.show(Notice(t("Saved: {path}", path=relative)))
     return _outcome(record, status.COMPLETE, status.EXIT_OK, plan)
-
-
-def replaced_then(timetable: Timetable, plan: StudyPlan, home: Path, replacing: tuple[str, ...],
-                  run_id: str) -> Callable[[], None]:
-    """The check under the plans lock: the plan still fits, then the replaced sessions' drop
-    lines (each naming `run_id`) go into the review log before the plan file is written. A
-    drop so named counts only once that file exists (planner.memory.log), so a crash between
-    the two leaves neither."""
-    fits = still_fits(timetable, plan)
-
-    def check() -> None:
-        fits()
-        if replacing:
-            from planner.memory import log as review_log
-
-            moment = _dt.datetime.now(_dt.UTC)
-            try:
-                review_log.append(home, [review_log.Drop(ref, moment, run_id)
-                                         for ref in replacing])
-            except review_log.ReviewLogError as error:
-                raise OSError(str(error)) from None
-
-    return check
 
 
 def _outcome(record: RunRecord, run_status: str, exit_code: int, plan: StudyPlan,

@@ -183,7 +183,21 @@ def _goal_line(timetable: Timetable, memory: ReviewMemory | None, today: _dt.dat
             f"covers {count:,} note{'' if count == 1 else 's'}; with the sessions saved now, "
             f"{ready:,} of them would be ready on that day (recall {round(goal.retention * 100)}%"
             f" or more); goal_notes lists them, least ready first.{_best_words(timetable, memory)}"
-            "\n")
+            f"{_replan_words(timetable)}\n")
+
+
+def _replan_words(timetable: Timetable) -> str:
+    """A replan run (--replan): the goal's missed sessions and those a proposal replaces."""
+    if not timetable.replaced or timetable.goal is None:
+        return ""
+    from planner.conversation.replacing import missed_count
+
+    missed = missed_count(timetable.home, timetable.goal, timetable.today)
+    count = len(timetable.replaced)
+    return (f" Replanning: {missed:,} saved session{'' if missed == 1 else 's'} of this goal "
+            f"{'was' if missed == 1 else 'were'} missed; the {count:,} still ahead "
+            f"{'is' if count == 1 else 'are'} replaced by the study plan you propose (left out "
+            "of its checks).")
 
 
 def _best_words(timetable: Timetable, memory: ReviewMemory | None) -> str:

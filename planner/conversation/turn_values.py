@@ -9,6 +9,7 @@ from typing import NamedTuple
 from planner.base import storage
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
+from planner.conversation.events import Notice, Person, Prompt
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES
 from planner.plans.plan import InvalidArguments
 from planner.plans.study import Proposal, StudyPlan
@@ -136,3 +137,23 @@ def jsonable(arguments: object) -> object:
 def os_error_reason(error: OSError) -> str:
     """An OSError in words, without a traceback: 'No space left on device'."""
     return os_reason(error)
+
+
+def ask_to_save(person: Person) -> tuple[bool, list[str]]:
+    """Read the decision: only the exact line SAVE saves; a near miss is asked once more."""
+    near_misses: list[str] = []
+    prompt = Prompt("save")
+    while True:
+        line = person.ask(prompt)
+        if line is None:
+            person.show(Notice(t("No terminal to confirm on: treated as cancel.")))
+            return False, near_misses
+        if line == "SAVE\n":
+            return True, near_misses
+        # A line cut by end of input is never asked again: nobody is there to answer.
+        if line.endswith("\n") and is_near_miss(line):
+            near_misses.append(line.removesuffix("\n"))
+            if len(near_misses) == 1:
+                prompt = Prompt("save", typed=near_misses[0])
+                continue
+        return False, near_misses

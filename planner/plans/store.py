@@ -184,7 +184,7 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
     A saved plan (or session) of the same mode with the same date and the same set of note IDs
     is named as a duplicate; other plans on that date are counted with their minutes. For a
     series, every session's date is looked at, and each warning names its session. Dropped
-    plans and files that cannot be read are left out (`planner plans` lists them). `today` is
+    plans and sessions and files that cannot be read are left out (`planner plans` lists them). `today` is
     accepted for the screen's own use and does not change the result. `dropped()` gives the run
     IDs the review log says were dropped: asked only when there are plans to look at, so an
     empty folder costs no read of the log.
@@ -216,7 +216,8 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
             continue
         for row in rows:
             day = row.date
-            if row.problem is not None or day not in count or row.run_id in left_out:
+            if row.problem is not None or day not in count or row.run_id in left_out \
+                    or row_ref(row) in left_out:  # a plan dropped, or that one session
                 continue
             count[day] += 1
             minutes[day] += row.minutes

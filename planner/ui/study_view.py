@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING
 
-from planner.base.i18n import _
+from planner.base.i18n import _, shown
 from planner.base.inert import inert_line
 from planner.base.study_hours import windows_on
 from planner.ui.wrapping import Hanging
@@ -66,6 +66,8 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
         rows += _outlook_rows(outlook)
     if view.worth is not None:
         rows += _worth_rows(view.worth)
+    for number, line in enumerate(view.replacing):
+        rows.append((_("Replaces") if number == 0 else "", inert_line(shown(line)), ""))
     return rows
 
 

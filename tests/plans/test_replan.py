@@ -132,3 +132,78 @@ def test_a_cancelled_replan_changes_nothing(home: Path) -> None:
     assert child.exitstatus == 0
     assert snapshot(home / "plans") == before
     assert not (home / "reviews.jsonl").exists()
+
+
+def model_home(home: Path, url: str) -> None:
+    setup_home(home)
+    config = json.loads((home / "config.json").read_text())
+    config.update({"model": "stub-model", "base_url": url, "timeout_seconds": 5,
+                   "max_calls": 3})
+    (home / "config.json").write_text(json.dumps(config), encoding="utf-8")
+
+
+def test_replan_needs_a_goal(home: Path) -> None:
+    setup_home(home)
+    result = run_planner("--dry-run", "-r", "again", "--replan")
+    assert result.returncode == 2
+    assert "--replan needs --goal NAME" in result.stderr
+
+
+@pytest.mark.terminal
+def test_a_model_replan_replaces_the_sessions_ahead_in_one_save(server, home: Path) -> None:
+    from stub_server import Reply, text_reply, tool_call_reply
+
+    model_home(home, server.url)
+    day = today()
+    # The new plan takes the very evening a replaced session holds: only the replaced ones
+    # are left out of its checks.
+    sessions = [{"date": (day + _dt.timedelta(days=offset)).isoformat(), "start": "18:00",
+                 "minutes": 30, "note_ids": ["N1", "N2"]} for offset in (2, 5)]
+    server.add(Reply(body=tool_call_reply({"title": "Exam again", "sessions": sessions},
+                                          name="save_study_plan")),
+               Reply(body=text_reply("Replanned.")))
+    child, seen = spawn("-r", "replan my exam", "--goal", "exam", "--replan", home=home,
+                        env={**__import__("os").environ, "DEEPSEEK_API_KEY": "sk-replan-0123456"})
+    child.expect("Type SAVE")
+    screen = " ".join(seen.text().split())
+    assert "Replaces" in screen and "kept: " in screen and "moved from " in screen
+    assert "already saved" not in screen and "already holds" not in screen
+    child.sendline("SAVE")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, seen.text()
+    first = server.chat_requests()[0].body["messages"][0]["content"]
+    assert ("Replanning: 3 saved sessions of this goal were missed; the 2 still ahead are "
+            "replaced by the study plan you propose") in first
+    (new,) = [path for path in (home / "plans").iterdir() if path.stem != RUN]
+    lines = [json.loads(line) for line in (home / "reviews.jsonl").read_text().splitlines()]
+    assert [(line["run_id"], line["replaced_by"]) for line in lines] == [
+        (f"{RUN}#4", new.stem), (f"{RUN}#5", new.stem)]
+    rows = {row["session"]: row for row in plans_json(home) if row["run_id"] == RUN}
+    assert rows[4]["dropped"] and rows[5]["dropped"] and not rows[3]["dropped"]
+
+
+@pytest.mark.terminal
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.3])
+def test_a_kill_during_the_replan_save_leaves_both_or_neither(home: Path, delay: float) -> None:
+    """SIGKILL at some moment after SAVE: the new plan and every drop, or neither in effect."""
+    import os
+    import signal
+    import time
+
+    setup_home(home)
+    child, _seen = spawn("plan", "--goal", "exam", "--replan", home=home)
+    child.expect("Type SAVE")
+    child.sendline("SAVE")
+    time.sleep(delay)
+    os.kill(child.pid, signal.SIGKILL)
+    child.expect(pexpect.EOF)
+    child.close()
+    new = [path for path in (home / "plans").iterdir() if path.stem != RUN]
+    rows = {row["session"]: row for row in plans_json(home) if row["run_id"] == RUN}
+    if new:
+        assert rows[4]["dropped"] and rows[5]["dropped"]
+    else:
+        assert not rows[4]["dropped"] and not rows[5]["dropped"]
+    assert not [path for path in (home / "plans").iterdir() if path.name.startswith(".")]
