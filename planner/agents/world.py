@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base.i18n import Lines, t
-from planner.conversation import lookups
+from planner.conversation import lookups, suggestion
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES, Tool
 from planner.conversation.turn_values import argument_problem, bounded_result
 from planner.model.turns import tool_message
@@ -61,12 +61,16 @@ class World:
             return quiet_marks(self.home)
 
         until = None if goal is None else goal.date - _dt.timedelta(days=1)
+        from planner.memory.anki_load import collection_path
+
         timetable = Timetable(home=self.home, mode="live", hours=study_windows(self.config),
                               daily_minutes=self.config.daily_minutes,
                               review_time=self.config.review_time, today=self.today,
                               until=until, sources=self.config.busy_calendars,
-                              zone=local_zone().tzinfo, password=self.password, marks=marks)
+                              zone=local_zone().tzinfo, password=self.password, marks=marks,
+                              anki_collection=collection_path(self.config))
         timetable.goal = goal
+        timetable.minutes_per_note = self.config.minutes_per_note
         return timetable
 
     def goal(self, wanted: object) -> GoalTarget:
@@ -112,6 +116,10 @@ class World:
                                                      marks_from(memory.log().events))
         reports = [readiness.goal_report(goal, sessions, states, parameters, self.today,
                                          self.config.review_time) for goal in targets]
+        for report, goal in zip(reports, targets, strict=True):
+            # As planner goals: what planner's own plan reaches for a goal ahead.
+            report["best"] = None if report["past"] else suggestion.Suggestion(
+                goal, memory, self.timetable(goal)).bound()
         result = {GOALS: reports}
         # Rare: many goals with many notes not ready. The least ready notes stay longest.
         while _size(result) > MAX_RESULT_BYTES:
@@ -164,6 +172,23 @@ def _goal_notes(world: World) -> Tool:
     return Tool(lookups.GOAL_NOTES, GOAL_NOTES_SCHEMA, check, False, run)
 
 
+def _suggest(world: World) -> Tool:
+    """suggest_study_plan with the goal as an argument: planner's own plan for it, a page at a
+    time, exactly as a run for that goal answers it."""
+    from planner.conversation.suggestion import MAX_SUGGEST_LIMIT, Suggestion
+
+    def check(arguments: object) -> tuple[GoalTarget, lookups.GoalNotesArguments]:
+        data = load_object(arguments)
+        goal = world.goal(data.pop("goal", _MISSING))
+        return goal, lookups.check_page(json.dumps(data, ensure_ascii=False), MAX_SUGGEST_LIMIT)
+
+    def run(checked: tuple[GoalTarget, lookups.GoalNotesArguments]) -> dict:
+        goal, arguments = checked
+        return Suggestion(goal, world.memory, world.timetable(goal)).page(arguments)
+
+    return Tool(suggestion.SUGGEST, SUGGEST_SCHEMA, check, False, run)
+
+
 def _goals(world: World) -> Tool:
     """goals: `planner goals --json`, as an object ({"goals": [...]})."""
     def check(arguments: object) -> None:
@@ -198,6 +223,25 @@ GOAL_NOTES_SCHEMA = {
         },
     },
 }
+_RUN_SUGGEST: Any = suggestion.SUGGEST_SCHEMA["function"]
+SUGGEST_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": suggestion.SUGGEST,
+        "description": (
+            "Planner's own plan for one of the person's goals: sessions in the person's free "
+            "time that make the most notes ready on the goal's day, then take the fewest "
+            "minutes. Read-only; propose it (or better) with propose_study_plan. Returns "
+            "{\"goal\", \"ready\", \"of\", \"minutes\", \"total\", \"sessions\": [{\"date\", "
+            "\"start\", \"minutes\", \"note_ids\"}]}, a page of the sessions."),
+        "parameters": {
+            "type": "object",
+            "properties": {"goal": _GOAL_PROPERTY, **_RUN_SUGGEST["parameters"]["properties"]},
+            "required": ["goal", "offset", "limit"],
+            "additionalProperties": False,
+        },
+    },
+}
 GOALS_SCHEMA = {
     "type": "function",
     "function": {
@@ -206,8 +250,9 @@ GOALS_SCHEMA = {
             "List the person's goals (an exam, a trip) as `planner goals --json` does: each "
             "with its date, whether it is past, its notes, its sessions planned and done, how "
             "many notes are ready on the day with the saved sessions and without, and the "
-            "notes not ready (least ready first). Read-only. Returns {\"goals\": [{\"name\", "
-            "\"date\", \"past\", \"notes\", \"sessions\", \"ready\", \"not_ready\"}]}."),
+            "notes not ready (least ready first), and what planner's own plan would reach "
+            "(best). Read-only. Returns {\"goals\": [{\"name\", \"date\", \"past\", "
+            "\"notes\", \"sessions\", \"ready\", \"not_ready\", \"best\"}]}."),
         "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
     },
 }
@@ -221,6 +266,7 @@ LOOKUPS: tuple[Lookup, ...] = (
     _from_run(lookups.FREE_SLOTS_SCHEMA,
               lambda world: lookups.free_slots_tool(world.timetable(), world.today)),
     _from_run(GOAL_NOTES_SCHEMA, _goal_notes),
+    _from_run(SUGGEST_SCHEMA, _suggest),
     _from_run(GOALS_SCHEMA, _goals),
 )
 

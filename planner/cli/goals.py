@@ -98,13 +98,10 @@ def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
 
 def _best(folder: Path, config: Config, goal: GoalTarget, memory) -> dict | None:
     """What planner's own plan would reach for a goal ahead, on top of its saved sessions."""
-    from planner.cli.own_plan import own_plan
     from planner.cli.run import timetable_for
+    from planner.conversation.suggestion import Suggestion
 
-    if not goal.note_ids or goal.deadline < _dt.date.today():
-        return None
-    now = _dt.datetime.now().replace(second=0, microsecond=0)
-    timetable = timetable_for(config, folder, "live", now.date(), goal.deadline, goal=goal)
-    best = own_plan(timetable, goal, memory, config, now, folder, frozenset())
+    timetable = timetable_for(config, folder, "live", _dt.date.today(), goal.deadline, goal=goal)
+    bound = Suggestion(goal, memory, timetable).bound()
     say_warnings(list(timetable.unsaid_warnings()))
-    return {"ready": best.ready, "minutes": best.minutes}
+    return bound

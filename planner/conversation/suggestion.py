@@ -87,6 +87,14 @@ class Suggestion:
                                    self.timetable.minutes_per_note, now, self.goal.name)
         return self._best
 
+    def bound(self) -> dict | None:
+        """What `planner goals --json` says of planner's plan for a goal: `best`, its notes
+        ready and its minutes; None for a goal whose eve has passed or that has no notes."""
+        if not self.goal.note_ids or self.goal.deadline < _dt.date.today():
+            return None
+        best = self.best()
+        return {"ready": best.ready, "minutes": best.minutes}
+
     def page(self, arguments: GoalNotesArguments) -> dict:
         """A page of planner's plan, cut to fit 4 KiB (the last sessions go first)."""
         best = self.best()

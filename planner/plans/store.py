@@ -184,10 +184,10 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
     A saved plan (or session) of the same mode with the same date and the same set of note IDs
     is named as a duplicate; other plans on that date are counted with their minutes. For a
     series, every session's date is looked at, and each warning names its session. Dropped
-    plans and sessions and files that cannot be read are left out (`planner plans` lists them). `today` is
-    accepted for the screen's own use and does not change the result. `dropped()` gives the run
-    IDs the review log says were dropped: asked only when there are plans to look at, so an
-    empty folder costs no read of the log.
+    plans and sessions, and files that cannot be read, are left out (`planner plans` lists
+    them). `today` is accepted for the screen's own use and does not change the result.
+    `dropped()` gives the plans and sessions (`RUN`, `RUN#n`) left out: asked only when there
+    are plans to look at, so an empty folder costs no read of the log.
     """
     label = PLANS_DIR.get(mode)
     if label is None:

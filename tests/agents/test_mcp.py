@@ -110,6 +110,7 @@ LOOKUPS = [
     ("due_notes", {"days": 3, "limit": 5}),
     ("free_slots", {"from": day(1), "days": 3, "minutes": 30}),
     ("goal_notes", {"goal": "jlpt", "offset": 0, "limit": 5}),
+    ("suggest_study_plan", {"goal": "jlpt", "offset": 0, "limit": 5}),
 ]
 
 
@@ -118,7 +119,8 @@ def test_every_lookup_answers_through_mcp_as_in_a_run(home: Path) -> None:
     before = files(home)
     names, results = session_calls(home, [*LOOKUPS, ("goals", {})])
     assert names == ["search_notes", "get_note", "due_notes", "free_slots", "goal_notes",
-                     "goals", "propose_study_plan", "propose_review_plan"]
+                     "suggest_study_plan", "goals", "propose_study_plan",
+                     "propose_review_plan"]
     for (name, arguments), result in zip(LOOKUPS, results[:-1], strict=True):
         assert not result.is_error, (name, result.content)
         # Byte for byte the tool message a run sends the model; structured output alike.
