@@ -110,7 +110,6 @@ def confirm_own_plan(plan: StudyPlan, *, request: str, goal_name: str, person: P
                      "({reason}); check {path}", path=target, reason=os_error_reason(error))
         return _outcome(record, status.STOPPED, status.EXIT_FAILED, plan, line)
     person.show(Result(result.to_json(), relative))
-    person.show(Notice(t("Saved: {path}", path=relative)))
     return _outcome(record, status.COMPLETE, status.EXIT_OK, plan)
 
 

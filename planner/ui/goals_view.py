@@ -59,10 +59,13 @@ def _goal(report: dict, retention: float, today: _dt.date, saved: int | None = N
         percent=round(retention * 100), with_plans=ready["with_plans"], total=report["notes"],
         without=ready["without_plans"]), style="bold"), 2)
     best = report.get("best")
-    if best is not None:
+    if best is not None and best["minutes"]:
         _line(Text(_("Planner's plan in your free time: {ready} of {total} ready with "
                      "{minutes} minutes more (planner plan --goal shows it)").format(
             ready=best["ready"], total=report["notes"], minutes=f"{best['minutes']:,}")), 2)
+    elif best is not None:
+        _line(Text(_("Planner's plan in your free time adds nothing: no session would make "
+                     "more notes ready")), 2)
     missing = report["not_ready"]
     if missing:
         named = _(", ").join(

@@ -244,7 +244,7 @@ def test_save_in_a_terminal_saves_planner_plan_as_a_study_plan(home: Path) -> No
     child.expect("Type SAVE")
     assert f"On {EXAM.isoformat()}: 27 of 27 notes ready" in seen.text()
     child.sendline("SAVE")
-    child.expect("Saved: plans/")
+    child.expect("Saved to ")
     child.expect(__import__("pexpect").EOF)
     child.close()
     assert child.exitstatus == 0, seen.text()
