@@ -150,9 +150,9 @@ def plan_file_content(
     version 5 when the readiness it is saved with is known): indented UTF-8 JSON ending in a
     newline."""
     study = isinstance(plan, StudyPlan)
-    ready = study and readiness is not None
+    saved = readiness if study else None  # a plan or a series has no goal to be ready for
     data: dict = {
-        "version": READINESS_VERSION if ready else STUDY_VERSION if study else
+        "version": READINESS_VERSION if saved is not None else STUDY_VERSION if study else
         SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
         "simulated": simulated,
         "run_id": run_id,
@@ -160,10 +160,8 @@ def plan_file_content(
     }
     if study:
         data["goal"] = goal
-    if ready:
-        assert readiness is not None
-        data["readiness"] = {"ready": readiness.ready, "of": readiness.of,
-                             "best": readiness.best}
+    if saved is not None:
+        data["readiness"] = {"ready": saved.ready, "of": saved.of, "best": saved.best}
     # The titles as they are now: the notes may be renamed later, the plan keeps its words.
     data.update(plan=plan.as_dict(), notes=[{"id": note.id, "title": note.title}
                                             for note in notes])

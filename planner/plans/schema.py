@@ -434,10 +434,8 @@ def goal(value: object) -> str | None:
 def readiness(value: object) -> tuple[int, int, int | None]:
     """The readiness a study plan was saved with: `ready` of `of` notes ready on the goal's
     day, and `best`, what planner's own plan made ready then (null: not known)."""
-    field = "readiness"
-    an_object(value, field, stored=True)
-    assert type(value) is dict  # an_object refuses anything else
-    exact(value, _READINESS_KEYS, (), field, stored=True)
+    value = an_object(value, "readiness", stored=True)
+    exact(value, _READINESS_KEYS, (), "readiness", stored=True)
     of = value["of"]
     if type(of) is not int or not 0 <= of <= MAX_GOAL_NOTES:
         raise PlanError("readiness.of", t("must be an integer from 0 to {most}",

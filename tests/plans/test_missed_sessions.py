@@ -12,6 +12,7 @@ from pathlib import Path
 
 from conftest import run_planner, today
 from plan_files import day, save_review, study_plan, write_plan
+from rich.cells import cell_len
 
 from planner.memory import log as review_log
 from planner.plans.files import ROW_KEYS, SavedReadiness
@@ -128,6 +129,9 @@ def test_goals_count_the_missed_sessions_and_the_readiness_when_saved(home: Path
             in screen("goals"))
     assert f"错过 2 次学习；现在当天就绪 3 条中 {ready} 条（保存时 3 条）" in screen(
         "goals", language="zh")
+    for language in ("en", "zh"):
+        done = run_planner("goals", env={**os.environ, "LANGUAGE": language, "COLUMNS": "80"})
+        assert all(cell_len(line) <= 80 for line in done.stdout.splitlines()), done.stdout
 
 
 def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) -> None:
