@@ -22,6 +22,9 @@ from terminal import spawn
 from planner.agents import staged
 from planner.memory import log as review_log
 
+# Each test starts planner mcp (the mcp package's imports take seconds on a busy machine):
+# make check leaves them to make test.
+pytestmark = pytest.mark.slow
 GOAL_DAY = today() + _dt.timedelta(days=20)
 
 
@@ -176,7 +179,6 @@ def test_hostile_arguments_get_the_runs_rejections_and_nothing_is_written(home: 
 
 
 @pytest.mark.terminal
-@pytest.mark.slow
 def test_a_staged_plan_is_saved_only_on_save_with_its_source(home: Path) -> None:
     make_home(home)
     study = {"goal": "JLPT", "title": "Exam", "sessions": [
@@ -218,7 +220,6 @@ def test_a_staged_plan_is_saved_only_on_save_with_its_source(home: Path) -> None
 
 
 @pytest.mark.terminal
-@pytest.mark.slow
 def test_typed_ahead_save_is_discarded_cancelled_stays_drop_discards(home: Path) -> None:
     make_home(home)
     review = {"title": "One", "note_ids": ["N1"], "date": day(2), "minutes": 20}
