@@ -102,14 +102,15 @@ class World:
             targets = [self.target(goal) for goal in self.config.goals]
         except PlannerError as error:
             return {"error": str(error)}
+        if not targets:
+            return {GOALS: []}
         memory = self.memory
-        if targets:
-            memory.memory()
-            if memory.problem is not None:
-                return {"error": str(memory.problem)}
-            states, parameters = readiness.memory_states(memory)
-            sessions = readiness.read_saved_sessions(self.home, self.today,
-                                                     marks_from(memory.log().events))
+        memory.memory()
+        if memory.problem is not None:
+            return {"error": str(memory.problem)}
+        states, parameters = readiness.memory_states(memory)
+        sessions = readiness.read_saved_sessions(self.home, self.today,
+                                                 marks_from(memory.log().events))
         reports = [readiness.goal_report(goal, sessions, states, parameters, self.today,
                                          self.config.review_time) for goal in targets]
         result = {GOALS: reports}
