@@ -57,6 +57,7 @@ class Staged(NamedTuple):
 
 
 def folder(home: Path) -> Path:
+    """The staged proposals' folder of `home`."""
     return home / PENDING_DIR
 
 

@@ -22,6 +22,7 @@ from planner.plans.plan import InvalidArguments, field_name, kind_of, load_objec
 
 if TYPE_CHECKING:
     from planner.base.config import Config
+    from planner.base.goals import Goal
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
@@ -85,7 +86,7 @@ class World:
         raise InvalidArguments("goal", t("names no goal ahead (goals ahead: {names})",
                                          names=ahead or "-"))
 
-    def target(self, goal) -> GoalTarget:
+    def target(self, goal: Goal) -> GoalTarget:
         """A goal of the config with its notes resolved against the home's notes."""
         from planner.memory.readiness import target
         from planner.notes.selectors import goal_scope
