@@ -49,6 +49,7 @@ class Home:
         self.lock = threading.Lock()  # one call at a time touches the notes and the week
 
     def world(self) -> World:
+        """The home for one call (the notes loaded on the first)."""
         if self._catalog is None:
             from planner.notes.catalog import load_catalog
 

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.plans.schema import is_run_id
 from planner.records.run_record import new_run_id, now_iso
 
@@ -56,6 +57,7 @@ class Staged(NamedTuple):
 
 
 def folder(home: Path) -> Path:
+    """The staged proposals' folder of `home`."""
     return home / PENDING_DIR
 
 
@@ -141,7 +143,7 @@ def read(home: Path, staged_id: str) -> Staged:
         finally:
             os.close(fd)
     except OSError as error:
-        raise StagedProblem(t("cannot be read ({reason})", reason=error.strerror)) from None
+        raise StagedProblem(t("cannot be read ({reason})", reason=os_reason(error))) from None
     if len(raw) > MAX_STAGED_BYTES:
         raise StagedProblem(t("is longer than {limit} bytes", limit=MAX_STAGED_BYTES))
     try:

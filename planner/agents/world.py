@@ -22,6 +22,7 @@ from planner.plans.plan import InvalidArguments, field_name, kind_of, load_objec
 
 if TYPE_CHECKING:
     from planner.base.config import Config
+    from planner.base.goals import Goal
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
@@ -89,7 +90,7 @@ class World:
         raise InvalidArguments("goal", t("names no goal ahead (goals ahead: {names})",
                                          names=ahead or "-"))
 
-    def target(self, goal) -> GoalTarget:
+    def target(self, goal: Goal) -> GoalTarget:
         """A goal of the config with its notes resolved against the home's notes."""
         from planner.memory.readiness import target
         from planner.notes.selectors import goal_scope
@@ -106,14 +107,15 @@ class World:
             targets = [self.target(goal) for goal in self.config.goals]
         except PlannerError as error:
             return {"error": str(error)}
+        if not targets:
+            return {GOALS: []}
         memory = self.memory
-        if targets:
-            memory.memory()
-            if memory.problem is not None:
-                return {"error": str(memory.problem)}
-            states, parameters = readiness.memory_states(memory)
-            sessions = readiness.read_saved_sessions(self.home, self.today,
-                                                     marks_from(memory.log().events))
+        memory.memory()
+        if memory.problem is not None:
+            return {"error": str(memory.problem)}
+        states, parameters = readiness.memory_states(memory)
+        sessions = readiness.read_saved_sessions(self.home, self.today,
+                                                 marks_from(memory.log().events))
         reports = [readiness.goal_report(goal, sessions, states, parameters, self.today,
                                          self.config.review_time) for goal in targets]
         for report, goal in zip(reports, targets, strict=True):

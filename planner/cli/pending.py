@@ -11,6 +11,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.oserrors import os_reason
 from planner.cli.common import (
     ConfigOption,
     HomeOption,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from planner.agents.proposals import Checked
     from planner.agents.staged import Staged
     from planner.agents.world import World
+    from planner.base.config import Config
 
 
 def mcp_command(ctx: typer.Context, home: HomeOption = None,
@@ -77,7 +79,8 @@ def pending_command(
         try:
             staged.drop(folder, found)
         except OSError as error:
-            exit_failed(t("could not discard {id} ({reason})", id=found, reason=error.strerror))
+            exit_failed(t("could not discard {id} ({reason})", id=found,
+                          reason=os_reason(error)))
         ui.info(t("Discarded {id}; nothing was saved.", id=found))
         return
     _confirm(workspace.home, workspace.config(), found)
@@ -131,7 +134,7 @@ def _joined(lines: tuple[str, ...]) -> str:
     return joined
 
 
-def _confirm(home: Path, config, staged_id: str) -> None:
+def _confirm(home: Path, config: Config, staged_id: str) -> None:
     """Check the staged proposal again, show it, save it on a typed SAVE."""
     from planner.agents import proposals, staged
     from planner.agents.world import World
@@ -167,10 +170,10 @@ def _confirm(home: Path, config, staged_id: str) -> None:
     _decide_and_save(home, config, world, proposal, passed)
 
 
-def _decide_and_save(home: Path, config, world: World, proposal: Staged,
+def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
                      passed: Checked) -> None:
+    """Show the SAVE screen; on SAVE, save through the plan store with a run folder."""
     from planner.agents import staged
-    from planner.base.oserrors import os_reason
     from planner.conversation.events import ConfirmRequest, Notice, Prompt, Proposed
     from planner.conversation.saved_meanwhile import still_fits
     from planner.conversation.turn_values import is_near_miss, plan_record

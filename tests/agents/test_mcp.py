@@ -22,6 +22,9 @@ from terminal import spawn
 from planner.agents import staged
 from planner.memory import log as review_log
 
+# Each test starts planner mcp (the mcp package's imports take seconds on a busy machine):
+# make check leaves them to make test.
+pytestmark = pytest.mark.slow
 GOAL_DAY = today() + _dt.timedelta(days=20)
 
 
@@ -178,7 +181,6 @@ def test_hostile_arguments_get_the_runs_rejections_and_nothing_is_written(home: 
 
 
 @pytest.mark.terminal
-@pytest.mark.slow
 def test_a_staged_plan_is_saved_only_on_save_with_its_source(home: Path) -> None:
     make_home(home)
     study = {"goal": "JLPT", "title": "Exam", "sessions": [
@@ -220,7 +222,6 @@ def test_a_staged_plan_is_saved_only_on_save_with_its_source(home: Path) -> None
 
 
 @pytest.mark.terminal
-@pytest.mark.slow
 def test_typed_ahead_save_is_discarded_cancelled_stays_drop_discards(home: Path) -> None:
     make_home(home)
     review = {"title": "One", "note_ids": ["N1"], "date": day(2), "minutes": 20}
@@ -299,3 +300,38 @@ def test_planner_starts_without_the_mcp_package() -> None:
                             "import sys, planner.cli.app; print('mcp' in sys.modules)"],
                            capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "False"
+
+
+def test_hostile_staged_files_are_listed_as_damaged_and_never_saved(home: Path) -> None:
+    make_home(home)
+    pending = home / "pending"
+    pending.mkdir()
+    names = [f"20261201T00000{number}000000Z-abcdef" for number in range(5)]
+    (pending / f"{names[0]}.json").symlink_to("/etc/passwd")
+    (pending / f"{names[1]}.json").write_bytes(b"{" * (staged.MAX_STAGED_BYTES + 10))
+    (pending / f"{names[2]}.json").write_bytes(b'{"version": 1, "version": 1}')
+    # Well formed, its digest right, but its client's name holds an escape sequence and a newline.
+    data = {"version": 1, "id": names[3], "kind": "review_plan",
+            "staged_at": _dt.datetime.now(_dt.UTC).isoformat(),
+            "client": {"name": "evil\x1b[2J\nrm -rf ~", "version": None}, "goal": None,
+            "proposal": {"title": "t", "note_ids": ["N1"], "date": day(2), "minutes": 20,
+                         "start": "19:00"}, "chosen": [False]}
+    data["digest"] = staged.digest(data)
+    (pending / f"{names[3]}.json").write_text(json.dumps(data), encoding="utf-8")
+    # Its proposal breaks the tool's rules: re-checked as a model's arguments are.
+    bad = {**data, "id": names[4], "proposal": {**data["proposal"], "minutes": 9999}}
+    bad["digest"] = staged.digest(bad)
+    (pending / f"{names[4]}.json").write_text(json.dumps(bad), encoding="utf-8")
+    listing = run_planner("pending", cwd=home)
+    assert listing.returncode == 0 and "\x1b" not in listing.stdout
+    lines = listing.stdout.splitlines()
+    assert len(lines) == 5 and sum("damaged" in line for line in lines) == 3
+    assert "evil\\x1b[2J\\nrm -rf ~" in listing.stdout  # shown inert, on its own line
+    for name, words in zip(names, ["cannot be read", "is longer than 65536 bytes",
+                                   "is not planner's JSON", None, "minutes: must be"],
+                           strict=True):
+        if words is None:
+            continue
+        refused = run_planner("pending", name, cwd=home)
+        assert refused.returncode == 2 and words in refused.stderr, refused.stderr
+    assert not (home / "plans").exists() and not (home / "tool-records").exists()
