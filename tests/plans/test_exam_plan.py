@@ -99,8 +99,10 @@ def test_one_conversation_plans_the_exam_and_a_moved_session_follows(
     (path,) = (home / "plans").iterdir()
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert saved["version"] == 5 and saved["goal"] == "JLPT N2"
-    # The file records the readiness the person said SAVE to (planner's own plan: unknown).
-    assert saved["readiness"] == {"ready": int(found.group(1)), "of": 15, "best": None}
+    # The file records the readiness the person said SAVE to, and planner's own plan's.
+    best = json.loads(server.requests[-1].body["messages"][-1]["content"])["readiness"]["best"]
+    assert saved["readiness"] == {"ready": int(found.group(1)), "of": 15, "best": best}
+    assert best >= int(found.group(1))
     for session in saved["plan"]["sessions"]:
         moment = _dt.datetime.fromisoformat(f"{session['date']}T{session['start']}")
         assert moment.date() < EXAM and in_study_hours(moment, session["minutes"])
