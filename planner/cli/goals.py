@@ -20,8 +20,9 @@ from planner.cli.common import (
 
 if TYPE_CHECKING:
     from planner.base.config import Config
-    from planner.memory.readiness import GoalTarget
+    from planner.memory.readiness import GoalTarget, Planned
     from planner.notes.catalog import Catalog
+    from planner.plans.files import Marks
 
 
 def goals_command(
@@ -58,11 +59,14 @@ def goals_command(
         exit_failed(memory.problem)
     say_warnings(memory.log_warnings())
     states, parameters = readiness.memory_states(memory)
-    sessions = readiness.read_saved_sessions(folder, today, marks_from(memory.log().events))
+    marks = marks_from(memory.log().events)
+    sessions = readiness.read_saved_sessions(folder, today, marks)
     reports = [readiness.goal_report(goal, sessions, states, parameters, today,
                                      config.review_time) for goal in targets]
     for report, goal in zip(reports, targets, strict=True):
-        report["best"] = None if report["past"] else _best(folder, config, goal, memory)
+        report["best"] = None if report["past"] else _best(
+            folder, config, goal, memory, marks,
+            readiness.sessions_ahead(sessions, today, goal.date, config.review_time))
     if as_json:
         ui.print_json(reports)
         return
@@ -96,12 +100,15 @@ def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
     return targets
 
 
-def _best(folder: Path, config: Config, goal: GoalTarget, memory) -> dict | None:
-    """What planner's own plan would reach for a goal ahead, on top of its saved sessions."""
+def _best(folder: Path, config: Config, goal: GoalTarget, memory, marks: Marks,
+          saved: list[Planned]) -> dict | None:
+    """What planner's own plan would reach for a goal ahead, on top of its saved sessions
+    (`saved`, read once for every goal, as the log's `marks` were)."""
     from planner.cli.run import timetable_for
     from planner.conversation.suggestion import Suggestion
 
-    timetable = timetable_for(config, folder, "live", _dt.date.today(), goal.deadline, goal=goal)
-    bound = Suggestion(goal, memory, timetable).bound()
+    timetable = timetable_for(config, folder, "live", _dt.date.today(), goal.deadline, goal=goal,
+                              marks=lambda: marks)
+    bound = Suggestion(goal, memory, timetable, saved).bound()
     say_warnings(list(timetable.unsaid_warnings()))
     return bound

@@ -248,14 +248,26 @@ def _units_kept(pieces: list[str]) -> list[str]:
 def whole_names() -> None:
     """Click wraps help text at hyphens too (`demo-` / `plans/`): in any language a name stays
     whole, a line breaks between words (README "中文界面")."""
-    from typer._click import _textwrap
+    from typer._click import formatting
 
-    class NamesWhole(_textwrap.TextWrapper):
-        def __init__(self, *arguments, **options) -> None:
-            options["break_on_hyphens"] = False
-            super().__init__(*arguments, **options)
+    wrap_text = formatting.wrap_text
 
-    _textwrap.TextWrapper = NamesWhole  # type: ignore[misc]
+    def names_whole(*arguments, **options):
+        # Only when help is written: a command that prints none loads no text wrapper.
+        from typer._click import _textwrap
+
+        if not getattr(_textwrap.TextWrapper, "names_whole", False):
+            class NamesWhole(_textwrap.TextWrapper):
+                names_whole = True
+
+                def __init__(self, *arguments, **options) -> None:
+                    options["break_on_hyphens"] = False
+                    super().__init__(*arguments, **options)
+
+            _textwrap.TextWrapper = NamesWhole  # type: ignore[misc]
+        return wrap_text(*arguments, **options)
+
+    formatting.wrap_text = names_whole
 
 
 def _wide_wrapper(base):

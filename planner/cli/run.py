@@ -298,7 +298,7 @@ def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | N
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
                   goal: "GoalTarget | None" = None, password=None,
-                  replaced: frozenset[str] = frozenset()) -> "Timetable":
+                  replaced: frozenset[str] = frozenset(), marks=None) -> "Timetable":
     """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
     and
     goal."""
@@ -308,7 +308,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.cli.plans import ask_caldav_password
     from planner.memory.anki_load import collection_path
 
-    def marks():
+    def read_marks():
         # Read only when a session is placed (never by a dry run): imported then.
         from planner.memory.marking import quiet_marks
 
@@ -319,7 +319,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                           today=today, until=until,
                           sources=config.busy_calendars if busy else (),
                           zone=local_zone().tzinfo, password=password or ask_caldav_password,
-                          marks=marks, anki_collection=collection_path(config))
+                          marks=marks or read_marks, anki_collection=collection_path(config))
     timetable.goal, timetable.replaced = goal, replaced
     timetable.minutes_per_note = config.minutes_per_note
     return timetable

@@ -17,9 +17,11 @@ from planner.conversation.tools import MAX_RESULT_BYTES, Tool
 from planner.plans.study import Proposal, StudyPlan
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from planner.calendar.best_plan import BestPlan, PlanWorth
     from planner.calendar.timetable import Timetable
-    from planner.memory.readiness import GoalOutlook, GoalTarget
+    from planner.memory.readiness import GoalOutlook, GoalTarget, Planned
     from planner.memory.review_memory import ReviewMemory
 
 SUGGEST = "suggest_study_plan"
@@ -65,8 +67,11 @@ def suggestion_for(timetable: Timetable | None, memory: ReviewMemory | None
 class Suggestion:
     """Planner's plan for one run's goal, computed when first asked for."""
 
-    def __init__(self, goal: GoalTarget, memory: ReviewMemory, timetable: Timetable) -> None:
+    def __init__(self, goal: GoalTarget, memory: ReviewMemory, timetable: Timetable,
+                 saved: Sequence[Planned] | None = None) -> None:
         self.goal, self.memory, self.timetable = goal, memory, timetable
+        # The saved sessions ahead it adds to, when the caller has read them already.
+        self.saved = saved
         self._best: BestPlan | None = None
 
     def best(self) -> BestPlan:
@@ -79,7 +84,7 @@ class Suggestion:
             now = _dt.datetime.now().replace(second=0, microsecond=0)
             states, parameters = readiness.memory_states(self.memory)
             home = self.timetable.home
-            saved = readiness.sessions_ahead(
+            saved = self.saved if self.saved is not None else readiness.sessions_ahead(
                 readiness.read_saved_sessions(home, now.date(), quiet_marks(home),
                                               self.timetable.replaced),
                 now.date(), self.goal.date, self.timetable.review_time)
