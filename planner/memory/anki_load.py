@@ -185,8 +185,9 @@ def _header(path: Path, name: str) -> bytes:
     # The header's page count is valid when its change counter matches (SQLite 3.7.0 and later).
     counted = len(header) == 100 and header[24:28] == header[92:96] and pages > 0
     if len(header) < 100 or (counted and info.st_size < page * pages):
-        raise _Unread(t("{file} is truncated ({size:,} bytes); copy it again from Anki's "
-                        "profile folder", file=name, size=info.st_size))
+        raise _Unread(t("{file} is truncated ({size:,} bytes); point anki_collection at the "
+                        "collection.anki2 in Anki's profile folder", file=name,
+                        size=info.st_size))
     return header
 
 
