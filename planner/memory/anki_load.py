@@ -23,7 +23,6 @@ bounds it (the time, through SQLite's progress handler, and the size of the file
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
 import os
 import stat
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
+from planner.base import strictjson
 from planner.base.i18n import t
 from planner.base.inert import inert_line, short
 from planner.base.oserrors import os_reason
@@ -272,12 +272,17 @@ def _legacy_settings(conf: object) -> dict:
 
 
 def _json(value: object) -> object:
-    """A JSON value from text or bytes; None when it is not one."""
-    if not isinstance(value, (str, bytes)):
+    """A JSON value from text or bytes (read strictly: a hostile one is bounded); None when it
+    is not one."""
+    try:
+        text = value.decode("utf-8") if isinstance(value, bytes) else value
+    except UnicodeDecodeError:
+        return None
+    if not isinstance(text, str):
         return None
     try:
-        return json.loads(value)
-    except (ValueError, RecursionError):
+        return strictjson.loads(text)
+    except strictjson.JSONRefused:
         return None
 
 
