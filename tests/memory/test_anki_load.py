@@ -192,6 +192,22 @@ def test_free_slots_and_the_checks_count_anki_s_minutes(home, collection):
     assert state(collection) == before
 
 
+def test_a_move_onto_anki_s_busy_day_is_refused_and_nothing_changes(home, collection):
+    from plan_files import save_review
+
+    configure(home, collection, daily_minutes=30, study_hours={"daily": ["18:00-22:00"]})
+    save_review(home, "20261201T100000000000Z-aaaaaa", 3, minutes=15)
+    before = state(collection)
+    refused = run_planner("move", "20261201T100000000000Z-aaaaaa", "--date", day(4))
+    assert refused.returncode == 2, refused.stderr
+    assert f"would make {day(4)} hold 35 minutes of review, 20 of them Anki's; daily_minutes " \
+           "is 30" in refused.stderr and "nothing was changed" in refused.stderr
+    assert not (home / "reviews.jsonl").exists()
+    moved = run_planner("move", "20261201T100000000000Z-aaaaaa", "--date", day(1))
+    assert moved.returncode == 0, moved.stderr
+    assert state(collection) == before
+
+
 def test_without_anki_collection_nothing_changes(home):
     (home / "config.json").write_text(json.dumps({"daily_minutes": 30}))
     done = run_planner("week", "--json")
