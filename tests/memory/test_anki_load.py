@@ -288,6 +288,41 @@ def test_a_collection_anki_has_open_is_one_warning_and_not_read(home, collection
         anki.close()
 
 
+ANKI_OPEN = """
+import sys
+from anki.collection import Collection
+col = Collection(sys.argv[1])
+cards = sorted(col.find_cards("is:new"))
+col.sched.set_due_date(cards[:3], "1")  # a change Anki keeps in its -wal until it closes
+print("open", flush=True)
+sys.stdin.readline()
+col.close()
+"""
+
+
+def test_while_anki_itself_has_the_collection_open_it_is_not_read(home, collection, tmp_path):
+    import subprocess
+    import sys
+
+    copy = tmp_path / "running" / "collection.anki2"
+    copy.parent.mkdir()
+    shutil.copy(collection, copy)
+    anki = subprocess.Popen([sys.executable, "-c", ANKI_OPEN, str(copy)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert anki.stdout is not None and anki.stdout.readline() == "open\n"
+        before = state(copy)
+        _one_warning(home, copy, "Anki has it open")
+        assert state(copy) == before
+    finally:
+        anki.communicate("\n", timeout=60)
+    assert anki.returncode == 0
+    # Closed, Anki wrote its change back: read now, with the three cards it moved.
+    configure(home, copy)
+    days = json.loads(run_planner("week", "--json").stdout)["days"]
+    assert days[1]["anki"] == {"cards": 3, "minutes": 2}
+
+
 def test_truncated_foreign_and_hostile_files_are_one_warning(home, collection, tmp_path):
     truncated = tmp_path / "truncated.anki2"
     truncated.write_bytes(collection.read_bytes()[:8192])
