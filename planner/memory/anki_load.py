@@ -47,7 +47,7 @@ ANSWERS = 5_000  # the latest answers the median is taken over
 DEFAULT_ROLLOVER = 4
 MAX_CONF_BYTES = 1024 * 1024  # a legacy `col.conf` JSON longer than this is not parsed
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_PROGRESS_STEPS = 1000
+_PROGRESS_STEPS = 100  # SQLite instructions between two looks at the clock (a costly row is one)
 _FUTURE = _dt.timedelta(days=1)  # a revlog entry later than now by more does not count
 _LAST_SECOND = 253402300799  # 9999-12-31 23:59:59 UTC
 _EPOCH_DAY = _dt.date(1970, 1, 1)
