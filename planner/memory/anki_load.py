@@ -115,6 +115,7 @@ def read_load(path: Path | None, first_day: _dt.date, last_day: _dt.date,
 
 def _read(path: Path, name: str, first_day: _dt.date, last_day: _dt.date, today: _dt.date,
           now: _dt.datetime) -> AnkiDays:
+    """The load, once the file is known to be whole and not in use; _Unread otherwise."""
     header = _header(path, name)
     wal = header[18] == 2 or header[19] == 2
     for suffix in ("-wal", "-journal"):
@@ -193,6 +194,7 @@ def _header(path: Path, name: str) -> bytes:
 
 def _load(connection, name: str, first_day: _dt.date, last_day: _dt.date, today: _dt.date,
           now: _dt.datetime) -> AnkiDays:
+    """The load from an open connection: Anki's settings, the cards due, the answer time."""
     tables = {row[0] for row in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not {"col", "cards", "revlog"} <= tables:

@@ -105,6 +105,12 @@ def test_the_load_by_day_is_anki_s_own_due_days_at_the_median_answer_time(collec
     assert found.days == {first + _dt.timedelta(days=offset): anki_load.AnkiLoad(*load)
                           for offset, load in EXPECTED.items()}
     assert EXPECTED[2] == (17, 9)  # "Anki 17 cards ≈ 9 min"
+    from planner.base.config import Config
+
+    config = Config(anki_collection=str(collection))
+    assert anki_load.anki_minutes_by_day(config, first, first + _dt.timedelta(days=6)) \
+        == found.days
+    assert anki_load.anki_minutes_by_day(Config(), first, first) == {}
 
 
 def test_week_shows_and_counts_anki_and_never_writes_the_collection(home, collection):
