@@ -74,7 +74,7 @@ test-clock: compile
 
 # Every benchmark runs even when one misses its target; the exit status says whether all met.
 bench: compile
-	@failed=0; for bench in startup costs_bench plans_bench notes_bench due_bench memory_bench vdir_bench week_bench responses_bench study_bench goals_bench best_plan_bench mcp_bench; do \
+	@failed=0; for bench in startup costs_bench plans_bench notes_bench due_bench memory_bench vdir_bench week_bench anki_week_bench responses_bench study_bench goals_bench best_plan_bench mcp_bench; do \
 		$(BIN)/python benchmarks/$$bench.py || failed=1; done; exit $$failed
 
 clean:

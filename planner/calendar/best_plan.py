@@ -114,7 +114,9 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     sessions = [*before, *((session_moment(_dt.date.fromisoformat(session.date),
                                            session.start), session.note_ids)
                            for session in placed.sessions)]
-    recall = recall_on_day(states, parameters, ids, sessions, goal.date, today)
+    # Only the notes the plan reviews change from `base`: only theirs are replayed again.
+    recall = {**base, **recall_on_day(states, parameters, placed.note_ids, sessions, goal.date,
+                                      today)}
     return BestPlan(goal, placed, ready_count(recall, goal.retention), len(ids),
                     placed.minutes, recall, placed.note_ids)
 

@@ -253,8 +253,6 @@ class Timetable:
             return None
         return max(self.daily_minutes - self.planned_minutes(day), 0)
 
-    _minutes_left = minutes_left
-
     # --- free_slots ---------------------------------------------------------------------------
 
     def free_days(self, first: _dt.date, days: int, minutes: int) -> list[dict]:

@@ -23,7 +23,6 @@ bounds it (the time, through SQLite's progress handler, and the size of the file
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
 import os
 import stat
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
+from planner.base import strictjson
 from planner.base.i18n import t
 from planner.base.inert import inert_line, short
 from planner.base.oserrors import os_reason
@@ -47,7 +47,7 @@ ANSWERS = 5_000  # the latest answers the median is taken over
 DEFAULT_ROLLOVER = 4
 MAX_CONF_BYTES = 1024 * 1024  # a legacy `col.conf` JSON longer than this is not parsed
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_PROGRESS_STEPS = 1000
+_PROGRESS_STEPS = 100  # SQLite instructions between two looks at the clock (a costly row is one)
 _FUTURE = _dt.timedelta(days=1)  # a revlog entry later than now by more does not count
 _LAST_SECOND = 253402300799  # 9999-12-31 23:59:59 UTC
 _EPOCH_DAY = _dt.date(1970, 1, 1)
@@ -115,6 +115,7 @@ def read_load(path: Path | None, first_day: _dt.date, last_day: _dt.date,
 
 def _read(path: Path, name: str, first_day: _dt.date, last_day: _dt.date, today: _dt.date,
           now: _dt.datetime) -> AnkiDays:
+    """The load, once the file is known to be whole and not in use; _Unread otherwise."""
     header = _header(path, name)
     wal = header[18] == 2 or header[19] == 2
     for suffix in ("-wal", "-journal"):
@@ -185,13 +186,15 @@ def _header(path: Path, name: str) -> bytes:
     # The header's page count is valid when its change counter matches (SQLite 3.7.0 and later).
     counted = len(header) == 100 and header[24:28] == header[92:96] and pages > 0
     if len(header) < 100 or (counted and info.st_size < page * pages):
-        raise _Unread(t("{file} is truncated ({size:,} bytes); copy it again from Anki's "
-                        "profile folder", file=name, size=info.st_size))
+        raise _Unread(t("{file} is truncated ({size:,} bytes); point anki_collection at the "
+                        "collection.anki2 in Anki's profile folder", file=name,
+                        size=info.st_size))
     return header
 
 
 def _load(connection, name: str, first_day: _dt.date, last_day: _dt.date, today: _dt.date,
           now: _dt.datetime) -> AnkiDays:
+    """The load from an open connection: Anki's settings, the cards due, the answer time."""
     tables = {row[0] for row in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not {"col", "cards", "revlog"} <= tables:
@@ -271,12 +274,17 @@ def _legacy_settings(conf: object) -> dict:
 
 
 def _json(value: object) -> object:
-    """A JSON value from text or bytes; None when it is not one."""
-    if not isinstance(value, (str, bytes)):
+    """A JSON value from text or bytes (read strictly: a hostile one is bounded); None when it
+    is not one."""
+    try:
+        text = value.decode("utf-8") if isinstance(value, bytes) else value
+    except UnicodeDecodeError:
+        return None
+    if not isinstance(text, str):
         return None
     try:
-        return json.loads(value)
-    except (ValueError, RecursionError):
+        return strictjson.loads(text)
+    except strictjson.JSONRefused:
         return None
 
 

@@ -105,6 +105,12 @@ def test_the_load_by_day_is_anki_s_own_due_days_at_the_median_answer_time(collec
     assert found.days == {first + _dt.timedelta(days=offset): anki_load.AnkiLoad(*load)
                           for offset, load in EXPECTED.items()}
     assert EXPECTED[2] == (17, 9)  # "Anki 17 cards ≈ 9 min"
+    from planner.base.config import Config
+
+    config = Config(anki_collection=str(collection))
+    assert anki_load.anki_minutes_by_day(config, first, first + _dt.timedelta(days=6)) \
+        == found.days
+    assert anki_load.anki_minutes_by_day(Config(), first, first) == {}
 
 
 def test_week_shows_and_counts_anki_and_never_writes_the_collection(home, collection):
@@ -192,6 +198,22 @@ def test_free_slots_and_the_checks_count_anki_s_minutes(home, collection):
     assert state(collection) == before
 
 
+def test_a_move_onto_anki_s_busy_day_is_refused_and_nothing_changes(home, collection):
+    from plan_files import save_review
+
+    configure(home, collection, daily_minutes=30, study_hours={"daily": ["18:00-22:00"]})
+    save_review(home, "20261201T100000000000Z-aaaaaa", 3, minutes=15)
+    before = state(collection)
+    refused = run_planner("move", "20261201T100000000000Z-aaaaaa", "--date", day(4))
+    assert refused.returncode == 2, refused.stderr
+    assert f"would make {day(4)} hold 35 minutes of review, 20 of them Anki's; daily_minutes " \
+           "is 30" in refused.stderr and "nothing was changed" in refused.stderr
+    assert not (home / "reviews.jsonl").exists()
+    moved = run_planner("move", "20261201T100000000000Z-aaaaaa", "--date", day(1))
+    assert moved.returncode == 0, moved.stderr
+    assert state(collection) == before
+
+
 def test_without_anki_collection_nothing_changes(home):
     (home / "config.json").write_text(json.dumps({"daily_minutes": 30}))
     done = run_planner("week", "--json")
@@ -272,6 +294,41 @@ def test_a_collection_anki_has_open_is_one_warning_and_not_read(home, collection
         anki.close()
 
 
+ANKI_OPEN = """
+import sys
+from anki.collection import Collection
+col = Collection(sys.argv[1])
+cards = sorted(col.find_cards("is:new"))
+col.sched.set_due_date(cards[:3], "1")  # a change Anki keeps in its -wal until it closes
+print("open", flush=True)
+sys.stdin.readline()
+col.close()
+"""
+
+
+def test_while_anki_itself_has_the_collection_open_it_is_not_read(home, collection, tmp_path):
+    import subprocess
+    import sys
+
+    copy = tmp_path / "running" / "collection.anki2"
+    copy.parent.mkdir()
+    shutil.copy(collection, copy)
+    anki = subprocess.Popen([sys.executable, "-c", ANKI_OPEN, str(copy)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert anki.stdout is not None and anki.stdout.readline() == "open\n"
+        before = state(copy)
+        _one_warning(home, copy, "Anki has it open")
+        assert state(copy) == before
+    finally:
+        anki.communicate("\n", timeout=60)
+    assert anki.returncode == 0
+    # Closed, Anki wrote its change back: read now, with the three cards it moved.
+    configure(home, copy)
+    days = json.loads(run_planner("week", "--json").stdout)["days"]
+    assert days[1]["anki"] == {"cards": 3, "minutes": 2}
+
+
 def test_truncated_foreign_and_hostile_files_are_one_warning(home, collection, tmp_path):
     truncated = tmp_path / "truncated.anki2"
     truncated.write_bytes(collection.read_bytes()[:8192])
@@ -297,22 +354,30 @@ def test_a_costly_collection_is_interrupted_after_the_query_bound(home, collecti
     slow = tmp_path / "slow.anki2"
     shutil.copy(collection, slow)
     with sqlite3.connect(slow) as connection:
-        # `queue` made costly to compute on every row read (a generated column).
+        # Anki's own collation, which its indexes name (planner never needs it).
+        connection.create_collation("unicase", lambda one, other: (one.lower() > other.lower())
+                                    - (one.lower() < other.lower()))
+        # `queue` made costly to compute on every row read (a generated column, made costly
+        # once its rows are in: read whole, it would take minutes).
         connection.executescript("""
             PRAGMA journal_mode = delete;
             ALTER TABLE cards RENAME TO plain;
             CREATE TABLE cards (id INTEGER PRIMARY KEY, odid INTEGER, odue INTEGER,
                 due INTEGER, kind INTEGER, queue INTEGER GENERATED ALWAYS AS (
-                length(replace(printf('%.*c', 2000000 + kind, 'x'), 'x', 'yy')) * 0 + kind)
+                length(replace(printf('%.*c', 1 + kind, 'x'), 'x', 'yy')) * 0 + kind)
                 VIRTUAL);
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT 20000)
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT 1000)
                 INSERT INTO cards (id, odid, odue, due, kind) SELECT x, 0, 0, 0, 2 FROM n;
             DROP TABLE plain;
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = replace(sql, '1 + kind', '2000000 + kind')
+                WHERE name = 'cards';
+            PRAGMA writable_schema = OFF;
         """)
     connection.close()
     started = _dt.datetime.now()
     _one_warning(home, slow, "took more than 0.5 s", PLANNER_ANKI_QUERY_SECONDS="0.5")
-    assert (_dt.datetime.now() - started).total_seconds() < 20
+    assert (_dt.datetime.now() - started).total_seconds() < 10  # three commands
 
 
 def test_the_rollover_hour_places_a_learning_card_on_anki_s_day(tmp_path, collection):
