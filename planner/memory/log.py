@@ -72,8 +72,7 @@ class Undo(NamedTuple):
 
 
 class Drop(NamedTuple):
-    """The saved plan `run_id` will not happen; `replaced_by`: the run whose plan replaces it
-    (a replan), which counts only once that run's plan file exists."""
+    """The saved plan `run_id` will not happen (`replaced_by`: the replan's run, see read_log)."""
 
     run_id: str
     dropped_at: _dt.datetime
@@ -336,23 +335,17 @@ def read_log(home: str | os.PathLike[str], first_line: dict[str, int] | None = N
         raise ReviewLogError(t("{path} cannot be read ({reason})", path=path,
                                reason=_reason(error))) from None
     contents = parse_lines(data, 1, first_line, now, future)
-    if any(type(event) is Drop and event.replaced_by is not None for event in contents.events):
-        contents = contents._replace(events=[event for event in contents.events
-                                             if _happened(home, event)])
-    return contents
+    # A replan's drops are written before its plan: they stand once it is (a crash: neither).
+    return contents._replace(events=[event for event in contents.events if type(event) is not Drop
+                                     or _replacement_saved(home, event.replaced_by)])
 
 
-def _happened(home: str | os.PathLike[str], event: Event) -> bool:
-    """Whether an event stands: a drop made by a replan only once the plan replacing it is
-    saved (its lines are written first, under the plans lock, so that a crash between leaves
-    neither the plan nor its drops)."""
-    if type(event) is not Drop or event.replaced_by is None:
-        return True
+def _replacement_saved(home: str | os.PathLike[str], run_id: str | None) -> bool:
     from planner.plans.files import PLANS_DIR
     from planner.plans.schema import is_run_id
 
-    return is_run_id(event.replaced_by) and os.path.isfile(
-        os.path.join(os.fspath(home), PLANS_DIR["live"], event.replaced_by + ".json"))
+    return run_id is None or is_run_id(run_id) and os.path.isfile(
+        os.path.join(os.fspath(home), PLANS_DIR["live"], run_id + ".json"))
 
 
 def parse_lines(data: bytes, first_number: int = 1,
@@ -450,8 +443,7 @@ def _event(data: object) -> Event:
     if keys is None:
         raise _BadLine(t("kind is {value}, not review, undo, drop, drop-undo or move",
                          value=_show(kind)))
-    if kind == "drop" and "replaced_by" in data:
-        keys = keys | {"replaced_by"}
+    keys = keys | {"replaced_by"} if kind == "drop" and "replaced_by" in data else keys
     if data.keys() != keys:
         missing = sorted(keys - data.keys())
         if missing:
