@@ -83,8 +83,9 @@ def test_the_chinese_walkthrough_fits_80_columns_and_speaks_chinese(server: Stub
          (("（直接回车结束）", "N1 和 N3，每次二十分钟，三次"), (save_prompt, "ＳＡＶＥ"),
           ("半角大写 SAVE", "SAVE")), 0),
         (["-C", "-r", "再加一次"], (), 1),  # the 429: named, with planner --continue
-        (["done", "-2"], (("轻松", "记得"),), 0),  # the series, two runs back
-        (["done", "-2", "--date", "2020-01-01"], (), 2),
+        # The series: the newest run that saved a plan (the 429's run came after it).
+        (["done", "last"], (("轻松", "记得"),), 0),
+        (["done", "last", "--date", "2020-01-01"], (), 2),
         (["due"], (), 0), (["plans"], (), 0), (["plans", "--demo"], (), 0),
         (["week"], (), 0), (["reviews"], (), 0), (["show", "-2"], (), 0), (["runs"], (), 0),
         (["costs"], (), 0), (["export", "--vdir", "vd"], (), 0), (["forecast", "--days", "7"],
@@ -104,7 +105,7 @@ def test_the_chinese_walkthrough_fits_80_columns_and_speaks_chinese(server: Stub
     assert "planner --continue" in seen["-C -r 再加一次"]
     assert "“Rate limit reached for requests”" in " ".join(seen["-C -r 再加一次"].split())
     assert "你是不是想输入 'runs'" in seen["run"]
-    assert "（第 1 次）的复习" in seen["done -2"]
+    assert "（第 1 次）的复习" in seen["done last"]
     reviews = [json.loads(line) for line in
                (home / "reviews.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {review["rating"] for review in reviews} == {"good"}  # the English word recorded
