@@ -60,6 +60,7 @@ def test_two_goals_named_are_one_line_and_no_goal(home: Path) -> None:
     assert "Goal: " not in system_text(json.loads(result.stdout))
 
 
+@pytest.mark.slow
 @pytest.mark.terminal
 @pytest.mark.parametrize(("typed", "goal"), [("", "JLPT N2"), ("y", "JLPT N2"), ("n", None)])
 def test_on_a_terminal_it_is_asked_once_before_the_first_call(
