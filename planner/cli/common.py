@@ -257,9 +257,10 @@ def complete_goal(ctx: typer.Context, incomplete: str) -> list[str]:
         while context is not None and config_path is None:
             config_path = context.params.get("config_path")
             context = context.parent
-        from planner.base.config import DEFAULT_CONFIG_FILE, load_config
+        from planner.base.config import DEFAULT_CONFIG_FILE, expand_user, load_config
 
-        path = Path(config_path) if config_path else _completion_home(ctx) / DEFAULT_CONFIG_FILE
+        path = Path(expand_user(str(config_path))) if config_path else \
+            _completion_home(ctx) / DEFAULT_CONFIG_FILE
         config = load_config(path)  # a ConfigError is an Exception: nothing is printed
         names = [goal.get("name") if isinstance(goal, dict) else getattr(goal, "name", None)
                  for goal in getattr(config, "goals", ())]

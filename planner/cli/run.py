@@ -240,12 +240,20 @@ def _goal_named_in(config: "Config", request: str, ask: bool) -> "Goal | None":
     about once on a terminal (Enter or y: plan for it); else one line naming --goal, and the
     run goes on without it (README "A study plan to a goal")."""
     import datetime as _dt
+    import re
     import shlex
 
     today = _dt.date.today()
     folded = request.casefold()
-    named = [each for each in config.goals if each.is_ahead(today) and (
-        each.date.isoformat() in request or each.name.casefold() in folded)]
+
+    def names(goal: "Goal") -> bool:
+        # Whole words on an ASCII side: the goal "IT" is not named by "with"; a Chinese name
+        # has no spaces around it ("复习日语考试").
+        pattern = r"(?<![a-z0-9])" + re.escape(goal.name.casefold()) + r"(?![a-z0-9])"
+        return re.search(pattern, folded) is not None or \
+            re.search(r"(?<![0-9])" + goal.date.isoformat() + r"(?![0-9])", request) is not None
+
+    named = [each for each in config.goals if each.is_ahead(today) and names(each)]
     if not named:
         return None
     if len(named) > 1:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import terminal
-from conftest import read_summary, run_dirs
+from conftest import read_summary, run_dirs, run_planner
 from stub_server import Reply, StubServer, text_reply
 from test_goal_run import KEY, cli, setup_home, system_text
 
@@ -44,7 +44,8 @@ def test_a_dry_run_names_the_goal_its_date_names_in_one_line(home: Path) -> None
     # --goal, --until or a request naming no goal: nothing is said.
     for given in (["-r", f"plan {day.isoformat()}", "--goal", "JLPT N2"],
                   ["-r", "plan JLPT N2", "--until", day.isoformat()],
-                  ["-r", "plan my exam"], ["-r", "the spring one, Last spring"]):
+                  ["-r", "plan my exam"], ["-r", "the spring one, Last spring"],
+                  ["-r", "plan XJLPT N2 and JLPT N22"], ["-r", f"{day.isoformat()}0"]):
         quiet = cli("--dry-run", *given)
         assert quiet.returncode == 0 and "This looks like" not in quiet.stderr, given
 
@@ -59,6 +60,7 @@ def test_two_goals_named_are_one_line_and_no_goal(home: Path) -> None:
     assert "Goal: " not in system_text(json.loads(result.stdout))
 
 
+@pytest.mark.slow
 @pytest.mark.terminal
 @pytest.mark.parametrize(("typed", "goal"), [("", "JLPT N2"), ("y", "JLPT N2"), ("n", None)])
 def test_on_a_terminal_it_is_asked_once_before_the_first_call(
@@ -83,3 +85,15 @@ def test_on_a_terminal_it_is_asked_once_before_the_first_call(
     assert summary.get("goal") == goal
     if goal is not None:
         assert summary["until"] == (day - _dt.timedelta(days=1)).isoformat()
+
+
+def test_a_chinese_name_inside_chinese_words_is_named_and_said_in_chinese(home: Path) -> None:
+    day = setup_home(home)
+    config = json.loads((home / "config.json").read_text(encoding="utf-8"))
+    config["goals"][0]["name"] = "日语考试"
+    (home / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    result = run_planner("--dry-run", "-r", "帮我安排日语考试的复习",
+                         env={**os.environ, "DEEPSEEK_API_KEY": KEY, "LANGUAGE": "zh_CN"})
+    assert result.returncode == 0, result.stderr
+    assert (f"这看起来是你的目标 日语考试（{day.isoformat()}）；planner -r TEXT --goal '日语考试' "
+            "可以为它做计划（这次运行不带目标继续）。") in result.stderr
