@@ -83,7 +83,8 @@ class _Day:
 
 def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteState],
               parameters: Sequence[float], saved: Sequence[Planned], minutes_per_note: int,
-              now: _dt.datetime, title: str, proposed: Sequence[Session] = ()) -> BestPlan:
+              now: _dt.datetime, title: str, proposed: Sequence[Session] = (),
+              base: Mapping[str, float] | None = None) -> BestPlan:
     """The plan for `goal` from `now` (local, naive) to the day before it, in the timetable's
     free time; `saved`: the saved sessions still ahead that it adds to (not the ones it
     replaces); `proposed`: sessions of a proposal it comes after (their time is taken, their
@@ -92,7 +93,8 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     ids = goal.note_ids[:MAX_NOTES]
     before = [*saved, *((session_moment(_dt.date.fromisoformat(session.date), session.start),
                          session.note_ids) for session in proposed)]
-    base = recall_on_day(states, parameters, ids, before, goal.date, today)
+    if base is None or proposed:  # `base`: the recall with `saved`, when the caller knows it
+        base = recall_on_day(states, parameters, ids, before, goal.date, today)
     waiting = [note for note in ids if round(base[note], 3) < goal.retention]
     days = _free_days(timetable, goal, minutes_per_note, now, proposed) if waiting else []
     if not days:

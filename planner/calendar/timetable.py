@@ -151,6 +151,10 @@ class Timetable:
                 if store.plan_names(store.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
+        self.use_rows(rows)
+
+    def use_rows(self, rows: list[plans.PlanRow]) -> None:
+        """Take the saved plans from `rows` (store.list_plans's, read once by the caller)."""
         rows = [row for row in rows if row.problem is None and not row.dropped
                 and (self.leave_out is None or plans.row_ref(row) != self.leave_out)
                 and plans.row_ref(row) not in self.replaced]

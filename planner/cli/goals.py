@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from planner.base.config import Config
     from planner.memory.readiness import GoalTarget, Planned
     from planner.notes.catalog import Catalog
-    from planner.plans.files import Marks
+    from planner.plans.files import Marks, PlanRow
 
 
 def goals_command(
@@ -60,13 +60,17 @@ def goals_command(
     say_warnings(memory.log_warnings())
     states, parameters = readiness.memory_states(memory)
     marks = marks_from(memory.log().events)
-    sessions = readiness.read_saved_sessions(folder, today, marks)
-    reports = [readiness.goal_report(goal, sessions, states, parameters, today,
-                                     config.review_time) for goal in targets]
-    for report, goal in zip(reports, targets, strict=True):
+    rows = _rows(folder, today, marks)  # the plans read once, for the readiness and the best
+    sessions = readiness.sessions_from_rows(rows)
+    reports = []
+    for goal in targets:
+        recall: dict[str, float] = {}
+        report = readiness.goal_report(goal, sessions, states, parameters, today,
+                                       config.review_time, recall)
         report["best"] = None if report["past"] else _best(
-            folder, config, goal, memory, marks,
-            readiness.sessions_ahead(sessions, today, goal.date, config.review_time))
+            folder, config, goal, memory, rows,
+            readiness.sessions_ahead(sessions, today, goal.date, config.review_time), recall)
+        reports.append(report)
     if as_json:
         ui.print_json(reports)
         return
@@ -100,15 +104,26 @@ def goal_targets(catalog: Catalog, config: Config) -> list[GoalTarget]:
     return targets
 
 
-def _best(folder: Path, config: Config, goal: GoalTarget, memory, marks: Marks,
-          saved: list[Planned]) -> dict | None:
+def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
+    from planner.plans import files as plans
+    from planner.plans import store
+
+    try:
+        return store.list_plans(folder, False, True, today, marks)
+    except plans.PlansError:
+        return []
+
+
+def _best(folder: Path, config: Config, goal: GoalTarget, memory, rows: list[PlanRow],
+          saved: list[Planned], recall: dict[str, float]) -> dict | None:
     """What planner's own plan would reach for a goal ahead, on top of its saved sessions
-    (`saved`, read once for every goal, as the log's `marks` were)."""
+    (`rows` and `saved`, read once for every goal, and `recall` with them)."""
     from planner.cli.run import timetable_for
     from planner.conversation.suggestion import Suggestion
 
-    timetable = timetable_for(config, folder, "live", _dt.date.today(), goal.deadline, goal=goal,
-                              marks=lambda: marks)
-    bound = Suggestion(goal, memory, timetable, saved).bound()
+    today = _dt.date.today()
+    timetable = timetable_for(config, folder, "live", today, goal.deadline, goal=goal)
+    timetable.use_rows([row for row in rows if row.date >= today.isoformat()])
+    bound = Suggestion(goal, memory, timetable, saved, recall).bound()
     say_warnings(list(timetable.unsaid_warnings()))
     return bound

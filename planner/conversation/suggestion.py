@@ -17,7 +17,7 @@ from planner.conversation.tools import MAX_RESULT_BYTES, Tool
 from planner.plans.study import Proposal, StudyPlan
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from planner.calendar.best_plan import BestPlan, PlanWorth
     from planner.calendar.timetable import Timetable
@@ -68,10 +68,12 @@ class Suggestion:
     """Planner's plan for one run's goal, computed when first asked for."""
 
     def __init__(self, goal: GoalTarget, memory: ReviewMemory, timetable: Timetable,
-                 saved: Sequence[Planned] | None = None) -> None:
+                 saved: Sequence[Planned] | None = None,
+                 base: Mapping[str, float] | None = None) -> None:
         self.goal, self.memory, self.timetable = goal, memory, timetable
-        # The saved sessions ahead it adds to, when the caller has read them already.
-        self.saved = saved
+        # The saved sessions ahead it adds to, and the recall with them, when the caller has
+        # them already.
+        self.saved, self.base = saved, base
         self._best: BestPlan | None = None
 
     def best(self) -> BestPlan:
@@ -89,7 +91,8 @@ class Suggestion:
                                               self.timetable.replaced),
                 now.date(), self.goal.date, self.timetable.review_time)
             self._best = best_plan(self.timetable, self.goal, states, parameters, saved,
-                                   self.timetable.minutes_per_note, now, self.goal.name)
+                                   self.timetable.minutes_per_note, now, self.goal.name,
+                                   base=self.base)
         return self._best
 
     def bound(self) -> dict | None:

@@ -169,6 +169,14 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
         rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError:
         return []
+    return sessions_from_rows(rows, leave_out)
+
+
+def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] = frozenset()
+                       ) -> list[SavedSession]:
+    """The saved sessions of store.list_plans's rows (past ones included), as above."""
+    from planner.plans import files as plans
+
     sessions = []
     for row in rows:
         if row.problem is not None or (leave_out and plans.row_ref(row) in leave_out):
@@ -269,7 +277,7 @@ def ready_when_saved(sessions: Iterable[SavedSession], name: str) -> int | None:
 
 def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
                 states: Mapping[str, NoteState], parameters: Sequence[float], today: _dt.date,
-                default_start: str = DEFAULT_START) -> dict:
+                default_start: str = DEFAULT_START, recall_out: dict | None = None) -> dict:
     """One goal as `planner goals --json` gives it: its sessions, how many of its notes are
     ready on its day with the saved sessions and with the reviews so far alone, and the notes
     not ready (least ready first, recall with the saved sessions); a past goal has no
@@ -282,6 +290,8 @@ def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
         return report
     ahead = sessions_ahead(sessions, today, goal.date, default_start)
     with_plans = recall_on_day(states, parameters, goal.note_ids, ahead, goal.date, today)
+    if recall_out is not None:
+        recall_out.update(with_plans)
     without = recall_on_day(states, parameters, goal.note_ids, [], goal.date, today)
     report["ready"] = {"with_plans": ready_count(with_plans, goal.retention),
                        "without_plans": ready_count(without, goal.retention)}
