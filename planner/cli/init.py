@@ -285,6 +285,21 @@ class Questions:
             return answer
 
         self.screen.ask_until(_("Model"), now, accept)
+        self.max_tokens()
+
+    def max_tokens(self) -> None:
+        from planner.base.config import Config
+
+        default = Config().max_tokens
+
+        def accept(answer: str) -> str:
+            # Digits become the number; anything else goes to the loader as typed, to be refused.
+            value: object = int(answer) if answer.isascii() and answer.isdigit() else answer
+            self.check(max_tokens=REMOVE if value == default else value)
+            return answer
+
+        self.screen.ask_until(_("Longest reply in tokens (max_tokens)"),
+                              str(self.data.get("max_tokens", default)), accept)
 
     def key(self) -> None:
         from planner.base import secrets as keys
