@@ -45,6 +45,8 @@ MAX_KEY_CMD_ARG = 4096
 DAILY_MINUTES_RANGE = (5, 600)
 MAX_BUSY_SOURCES = 10
 BUSY_KINDS = ("ics", "vdir", "caldav")
+# What a busy calendar's all-day events are (README "Calendars"); left out: busy.
+ALL_DAY = ("free", "busy")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 # $NAME or ${NAME} in a path of the config (notes_dir, busy_calendars' ics and vdir).
@@ -403,7 +405,10 @@ def _busy_calendars(value: object, source: str) -> tuple[Mapping[str, str], ...]
                                 "\"vdir\" or \"caldav\"", source=source, key=key))
         kind = kinds[0]
         allowed = {"caldav", "calendar", "user"} if kind == "caldav" else {kind}
-        _no_unknown(entry, allowed, source, f"{key}.")
+        _no_unknown(entry, allowed | {"all_day"}, source, f"{key}.")
+        if "all_day" in entry:
+            # Its all-day events: busy (the calendar standard's default) or free (birthdays).
+            _choice(entry["all_day"], source, f"{key}.all_day", ALL_DAY)
         checked = {name: _text(entry[name], source, f"{key}.{name}") for name in entry}
         if any("\0" in text or not text.isprintable() for text in checked.values()):
             raise ConfigError(t("{source}: key '{key}' holds a control character", source=source,
