@@ -74,8 +74,8 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
 
 def _busy(event: BusyEvent, begin: _dt.datetime, end: _dt.datetime) -> dict:
     """One busy event on one day; an all-day one says so (the screen shows it as a line)."""
-    shown = {"start": _clock(max(event.start, begin), begin),
-             "end": _clock(min(event.end, end), begin), "title": event.title}
+    shown: dict[str, object] = {"start": _clock(max(event.start, begin), begin),
+                                "end": _clock(min(event.end, end), begin), "title": event.title}
     if event.all_day:
         shown["all_day"] = True
     return shown
