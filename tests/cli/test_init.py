@@ -131,6 +131,12 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     answer(init, "no limit) [none] ", "90")
     init.expect_exact("Calendars found on this computer:")
     answer(init, "Busy calendars [none] ", f"1 {machine['exam']}")
+    # Per calendar: are its all-day events busy (the standard's default) or free?
+    expect_words(init, "All-day events in ~/.calendars/classes: busy")
+    answer(init, "All-day events [busy] ", "maybe")
+    expect_words(init, "Not used: answer busy or free")
+    answer(init, "All-day events [busy] ", "free")
+    answer(init, "All-day events [busy] ", "")
     goal = None
     if GOALS:
         goal = {"name": "JLPT N2", "date": "2027-07-04", "notes": ["N1", "tag:jlpt"],
@@ -148,7 +154,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
                 "notes_dir": str(machine["vault"]),
                 "study_hours": {"mon": ["18:00-20:00"], "daily": ["19:00-21:30"]},
                 "daily_minutes": 90,
-                "busy_calendars": [{"vdir": "~/.calendars/classes"},
+                "busy_calendars": [{"vdir": "~/.calendars/classes", "all_day": "free"},
                                    {"ics": str(machine["exam"])}]}
     if goal is not None:
         expected["goals"] = [goal]
@@ -181,6 +187,7 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
     answer(init, "学习时间 [daily 19:00-22:00] ", "")
     answer(init, "不限） [none] ", "")
     answer(init, "忙碌日历 [none] ", "3")
+    answer(init, "全天日程 [busy] ", "忙")
     if GOALS:
         answer(init, "目标名称 ", "")
     answer(init, ZH_SAVE_PROMPT, "保存")
