@@ -444,6 +444,18 @@ def test_a_caldav_calendar_is_read_with_one_time_range_query(
     assert list(found.events) == EXPECTED
     assert proxy.methods()["REPORT"] == 1
     assert proxy.methods()["PUT"] == proxy.methods()["DELETE"] == 0
+    # The all-day events came from the server as busy, as from a file (the calendar standard).
+    assert [event.title for event in found.events if event.all_day] == ["Holiday", "Trip"]
+
+
+@pytest.mark.slow
+def test_a_caldav_calendar_whose_all_day_events_are_free(
+        calendar: caldav.Calendar, radicale: str) -> None:  # noqa: F811
+    fill(calendar)
+    found = read_busy([{"caldav": radicale, "calendar": calendar.get_display_name(),
+                        "user": USER, "all_day": "free"}], FIRST, LAST, home=Path("/"),
+                      zone=BERLIN, caldav_password=lambda url, user: PASSWORD)
+    assert list(found.events) == [event for event in EXPECTED if not event.all_day]
 
 
 @pytest.mark.slow
