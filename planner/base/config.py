@@ -86,8 +86,9 @@ class Prices(NamedTuple):
 
 
 # A custom endpoint's prices until config.json gives some: for no model, so every cost is
-# unknown, never zero (README "Providers").
-NO_PRICES = Prices("USD", 0.0, 0.0, 0.0, "")
+# unknown, never zero (README "Providers"). Prices given without every number still take the
+# numbers left out from here, as they always have.
+NO_PRICES = Prices(model="")
 
 
 class Config(NamedTuple):
