@@ -46,6 +46,8 @@ DAILY_MINUTES_RANGE = (5, 600)
 MINUTES_PER_NOTE_RANGE = (5, 60)
 MAX_BUSY_SOURCES = 10
 BUSY_KINDS = ("ics", "vdir", "caldav")
+# What a busy calendar's all-day events are (README "Calendars"); left out: busy.
+ALL_DAY = ("free", "busy")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
 _CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 # $NAME or ${NAME} in a path of the config (notes_dir, busy_calendars' ics and vdir).
@@ -85,8 +87,9 @@ class Prices(NamedTuple):
 
 
 # A custom endpoint's prices until config.json gives some: for no model, so every cost is
-# unknown, never zero (README "Providers").
-NO_PRICES = Prices("USD", 0.0, 0.0, 0.0, "")
+# unknown, never zero (README "Providers"). Prices given without every number still take the
+# numbers left out from here, as they always have.
+NO_PRICES = Prices(model="")
 
 
 class Config(NamedTuple):
@@ -438,7 +441,10 @@ def _busy_calendars(value: object, source: str) -> tuple[Mapping[str, str], ...]
                                 "\"vdir\" or \"caldav\"", source=source, key=key))
         kind = kinds[0]
         allowed = {"caldav", "calendar", "user"} if kind == "caldav" else {kind}
-        _no_unknown(entry, allowed, source, f"{key}.")
+        _no_unknown(entry, allowed | {"all_day"}, source, f"{key}.")
+        if "all_day" in entry:
+            # Its all-day events: busy (the calendar standard's default) or free (birthdays).
+            _choice(entry["all_day"], source, f"{key}.all_day", ALL_DAY)
         checked = {name: _text(entry[name], source, f"{key}.{name}") for name in entry}
         if any("\0" in text or not text.isprintable() for text in checked.values()):
             raise ConfigError(t("{source}: key '{key}' holds a control character", source=source,

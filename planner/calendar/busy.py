@@ -7,8 +7,10 @@ ever read. This is the only module that imports recurring_ical_events, and it pa
 with icalendar (ics.py writes them); both are imported lazily, when a calendar is read.
 
 What counts as busy: every occurrence (recurring events expanded) overlapping the window, except
-events planner wrote (UID ending @planner), cancelled ones, TRANSP:TRANSPARENT ones and all-day
-ones (DTSTART a date) not marked TRANSP:OPAQUE. An event with no end lasts as RFC 5545 says: a
+events planner wrote (UID ending @planner), cancelled ones and TRANSP:TRANSPARENT ones. An
+all-day event (DTSTART a date) is busy like any other unless marked TRANSP:TRANSPARENT (RFC
+5545's default; calendar programs mark their "free" all-day events so), or its source says
+`"all_day": "free"` (a birthdays calendar). An event with no end lasts as RFC 5545 says: a
 day for a date, nothing for a date-time (so it takes no time). Times are converted to the local
 zone and made naive (wall_clock); floating times and dates are local wall-clock time already.
 Aware times are compared as aware times: an event during the hour lived twice when the clocks go
@@ -85,6 +87,7 @@ class BusyEvent(NamedTuple):
     start: _dt.datetime
     end: _dt.datetime
     title: str  # SUMMARY, inert and cut; "" if none. For the person's screen only.
+    all_day: bool = False  # DTSTART a date: shown as a line on its days (README "Your week")
 
 
 class BusyTimes(NamedTuple):
@@ -114,8 +117,8 @@ def _window(first: _dt.date, last: _dt.date) -> _Window:
                    _dt.datetime.combine(last + _dt.timedelta(days=1), _dt.time()))
 
 
-# (start, end, title): local times; title None for an occurrence that is not busy.
-Occurrence = tuple[_dt.datetime, _dt.datetime, str | None]
+# (start, end, title, all-day): local times; title None for an occurrence that is not busy.
+Occurrence = tuple[_dt.datetime, _dt.datetime, str | None, bool]
 
 
 def read_busy(sources: Sequence[Mapping[str, str]], first: _dt.date, last: _dt.date, *,
@@ -142,8 +145,10 @@ def read_busy(sources: Sequence[Mapping[str, str]], first: _dt.date, last: _dt.d
         label = source_label(source)
         counter = _Counter(window)
         try:
-            events.extend(_read_source(source, window, home, zone, caldav_password, timeout,
-                                       cache, counter))
+            found = _read_source(source, window, home, zone, caldav_password, timeout, cache,
+                                 counter)
+            free_all_day = source.get("all_day") == "free"
+            events.extend(event for event in found if not (free_all_day and event.all_day))
         except _Unknown as problem:
             warnings.extend(counter.said)
             unknown.append(label)
@@ -285,11 +290,11 @@ def _read_files(source: Path, files: list[tuple[str, str]], in_vdir: bool, windo
             elif key is not None and not any(char in name for char in "\t\n\r"):
                 new[name] = (key, found)  # (a name the cache's lines cannot hold: read again)
             occurrences = found
-        for start, end, title in occurrences:
+        for start, end, title, all_day in occurrences:
             if start < window.end and end > window.start:
                 counter.add()
                 if title is not None:
-                    events.append(BusyEvent(start, end, title))
+                    events.append(BusyEvent(start, end, title, all_day))
     if home is not None and path is not None and digest is not None and (
             changed or len(new) != len(old) or cached is None
             or (cached.first, cached.last) != (days.first, days.last)):
@@ -323,10 +328,10 @@ def _read_caldav(source: Mapping[str, str], window: _Window, zone: _dt.tzinfo | 
         occurrences = _occurrences(data, window, zone, None, counter)
         if occurrences is None:
             raise _Unknown(_too_many(window))
-        for start, end, title in occurrences:
+        for start, end, title, all_day in occurrences:
             counter.add()
             if title is not None:
-                events.append(BusyEvent(start, end, title))
+                events.append(BusyEvent(start, end, title, all_day))
     return events
 
 
@@ -390,7 +395,7 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
     if not isinstance(calendar, icalendar.Calendar) or calendar.name != "VCALENDAR":
         raise broken(t("is not an iCalendar file"))
     found: list[Occurrence] = []
-    titles: dict[int, str | None] = {}  # per source component: its title when busy, else None
+    titles: dict[int, tuple[str | None, bool]] = {}  # per component: title when busy, all-day
     try:
         counter.check_time()
         if charge:
@@ -409,8 +414,8 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
                 component = _source_of(occurrence)
                 key = id(component)
                 if key not in titles:
-                    titles[key] = _busy_title(component)
-                found.append((start, end, titles[key]))
+                    titles[key] = _busy_title(component), _all_day(component)
+                found.append((start, end, *titles[key]))
     except _Unknown:
         raise
     except Exception:  # a rule, date or zone the libraries cannot use: that source is unknown
@@ -511,17 +516,18 @@ def _busy_title(component) -> str | None:
         return None
     if str(component.get("STATUS", "")).upper() == "CANCELLED":
         return None
-    transparency = str(component.get("TRANSP", "")).upper()
-    if transparency == "TRANSPARENT":
-        return None
-    dtstart = component.get("DTSTART")
-    if dtstart is not None and not isinstance(dtstart.dt, _dt.datetime) \
-            and transparency != "OPAQUE":
+    if str(component.get("TRANSP", "")).upper() == "TRANSPARENT":
         return None
     title = inert_line(str(component.get("SUMMARY", "")))
     if len(title) > TITLE_CHARS:
         title = title[:TITLE_CHARS - 1] + "…"
     return title
+
+
+def _all_day(component) -> bool:
+    """Whether an event is all-day: its DTSTART is a date (RFC 5545)."""
+    dtstart = component.get("DTSTART")
+    return dtstart is not None and not isinstance(dtstart.dt, _dt.datetime)
 
 
 def _may_touch(data: bytes, window: _Window) -> bool:

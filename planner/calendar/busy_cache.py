@@ -7,7 +7,8 @@ only ever planner's own: a header (format, a digest of the source's path and the
 days its occurrences were worked out for), then per calendar file its key (size, modification
 time in nanoseconds, inode; as the notes index keys its files) and name, each followed by its
 occurrences on those days as local wall-clock times: `+` busy (with its title, already inert),
-`-` not busy (cancelled, transparent, planner's own, all-day): those still count towards the
+`*` busy and all-day (with its title; config's `"all_day": "free"` is applied after the cache),
+`-` not busy (cancelled, transparent, planner's own): those still count towards the
 bound of events. A file whose key changed is read again; a window outside the cached days or a
 cache of another format rebuilds the whole cache. A cache is checked field by field when read
 back (a time with a zone, an end not after its start, a negative count, a title that is not
@@ -29,11 +30,12 @@ from planner.base.i18n import t
 from planner.base.inert import inert_line
 
 CACHE_FOLDER = ".planner"  # the notes index's and the memory cache's folder
-FORMAT = "planner-busy-cache-1"
+FORMAT = "planner-busy-cache-2"
 MAX_CACHE_BYTES = 64 * storage.MIB
 
-# (start, end, title): local wall-clock times; title None for an occurrence that is not busy.
-Occurrence = tuple[_dt.datetime, _dt.datetime, str | None]
+# (start, end, title, all-day): local wall-clock times; title None for an occurrence that is not
+# busy.
+Occurrence = tuple[_dt.datetime, _dt.datetime, str | None, bool]
 
 
 class FileKey(NamedTuple):
@@ -124,17 +126,17 @@ def _parsed(head: list[str], lines: list[str]) -> Cached:
     occurrences: list[Occurrence] | None = None
     for line in lines:
         kind = line[:1]
-        if kind in ("+", "-"):
+        if kind in ("+", "*", "-"):
             if occurrences is None:
                 raise _Wrong(t("it holds an event before its file"))
-            if kind == "+":
+            if kind != "-":
                 _, start, end, title = line.split("\t", 3)
                 if inert_line(title) != title:
                     raise _Wrong(t("it holds a title that is not inert"))
-                occurrences.append((*_span(start, end), title))
+                occurrences.append((*_span(start, end), title, kind == "*"))
             else:
                 _, start, end = line.split("\t")
-                occurrences.append((*_span(start, end), None))
+                occurrences.append((*_span(start, end), None, False))
         elif kind == "F":
             _, size, mtime, inode, name = line.split("\t", 4)
             key = FileKey(_count(size), _number(mtime), _count(inode))
@@ -187,11 +189,12 @@ def save(home: Path, path: Path, digest: str, cached: Cached) -> None:
         if any(char in name for char in "\t\n\r"):
             continue  # read again next time
         rows.append(f"F\t{key.size}\t{key.mtime_ns}\t{key.inode}\t{name}")
-        for start, end, title in occurrences:
+        for start, end, title, all_day in occurrences:
             if title is None:
                 rows.append(f"-\t{start.isoformat()}\t{end.isoformat()}")
             else:
-                rows.append(f"+\t{start.isoformat()}\t{end.isoformat()}\t{title}")
+                mark = "*" if all_day else "+"
+                rows.append(f"{mark}\t{start.isoformat()}\t{end.isoformat()}\t{title}")
     try:
         storage.ensure_dir(home / CACHE_FOLDER)
         storage.write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8", "surrogateescape"))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.base import study_hours
-from planner.calendar.busy import read_busy
+from planner.calendar.busy import BusyEvent, read_busy
 from planner.calendar.timetable import session_starts
 from planner.plans import files as plans
 from planner.plans import store
@@ -72,9 +72,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
         found = {
             "date": day.isoformat(),
             "study_hours": study_hours.shown(study_hours.windows_on(hours, day)),
-            "busy": [{"start": _clock(max(event.start, begin), begin),
-                      "end": _clock(min(event.end, end), begin), "title": event.title}
-                     for event in events],
+            "busy": [_busy(event, begin, end) for event in events],
             "sessions": taken,
             "due": due.get(day, 0),
             "planned_minutes": sum(session["minutes"] for session in taken),
@@ -88,6 +86,15 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
         result.append(found)
     return Week(start, result, () if busy is None else busy.unknown,
                 () if busy is None else busy.warnings)
+
+
+def _busy(event: BusyEvent, begin: _dt.datetime, end: _dt.datetime) -> dict:
+    """One busy event on one day; an all-day one says so (the screen shows it as a line)."""
+    shown: dict[str, object] = {"start": _clock(max(event.start, begin), begin),
+                                "end": _clock(min(event.end, end), begin), "title": event.title}
+    if event.all_day:
+        shown["all_day"] = True
+    return shown
 
 
 def _clock(moment: _dt.datetime, midnight: _dt.datetime) -> str:

@@ -98,6 +98,11 @@ def init_command(
             path=target, backup=backup.name))
 
 
+def _place(source: dict) -> str:
+    """A busy calendar's file, folder or URL, as config.json holds it."""
+    return str(source.get("ics") or source.get("vdir") or source.get("caldav") or "?")
+
+
 def _stop(message: str) -> NoReturn:
     ui.error(message)
     raise typer.Exit(EXIT_USAGE)
@@ -294,6 +299,21 @@ class Questions:
             return answer
 
         self.screen.ask_until(_("Model"), now, accept)
+        self.max_tokens()
+
+    def max_tokens(self) -> None:
+        from planner.base.config import Config
+
+        default = Config().max_tokens
+
+        def accept(answer: str) -> str:
+            # Digits become the number; anything else goes to the loader as typed, to be refused.
+            value: object = int(answer) if answer.isascii() and answer.isdigit() else answer
+            self.check(max_tokens=REMOVE if value == default else value)
+            return answer
+
+        self.screen.ask_until(_("Longest reply in tokens (max_tokens)"),
+                              str(self.data.get("max_tokens", default)), accept)
 
     def key(self) -> None:
         from planner.base import secrets as keys
@@ -399,7 +419,7 @@ class Questions:
                           ".ics files, calendar folders or CalDAV URLs, separated by spaces; "
                           "none for none."))
         now = self.data.get("busy_calendars") or []
-        default = " ".join(next(iter(source.values())) for source in now) or "none"
+        default = " ".join(_place(source) for source in now) or "none"
 
         def accept(answer: str) -> object:
             if answer == default:
@@ -410,6 +430,30 @@ class Questions:
             return self.check(busy_calendars=sources)
 
         self.screen.ask_until(_("Busy calendars"), default, accept)
+        for number, source in enumerate(self.data.get("busy_calendars") or []):
+            self.all_day(number, source)
+
+    def all_day(self, number: int, source: dict) -> None:
+        """Whether one busy calendar's all-day events are busy (the default) or free."""
+        from planner.base.inert import inert_line
+
+        self.screen.say(_("All-day events in {place}: busy (the calendar standard's default, "
+                          "a trip) or free (a birthdays calendar)?").format(
+            place=inert_line(_place(source))))
+
+        def accept(answer: str) -> str:
+            word = {"忙": "busy", "闲": "free"}.get(answer, answer.lower())
+            if word not in ("busy", "free"):
+                raise Refused(_("answer busy or free"))
+            sources = list(self.data["busy_calendars"])
+            changed = {key: value for key, value in source.items() if key != "all_day"}
+            if word == "free":  # busy is the default: left out of the file
+                changed["all_day"] = "free"
+            sources[number] = changed
+            self.check(busy_calendars=sources)
+            return word
+
+        self.screen.ask_until(_("All-day events"), str(source.get("all_day", "busy")), accept)
 
     def goal(self) -> None:
         from planner.base import config

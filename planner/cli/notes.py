@@ -91,8 +91,9 @@ def where_command(
     config_path: ConfigOption = None,
 ) -> None:
     """Show the home folder in use and which rule chose it, the config file, where the notes
-    come from, the notes index, the busy calendars (and whether each can be read), the goals
-    and the memory model in use. Reads no calendar or note, and creates nothing.
+    come from, the notes index, the busy calendars (whether each can be read, how many all-day
+    events count), the goals and the memory model in use. Reads no note, asks no server, and
+    creates nothing.
 
     Example: planner where --json
     """
@@ -152,10 +153,12 @@ def _busy_source(source, home) -> dict:
 
     from planner.base import storage
 
+    all_day = source.get("all_day", "busy")
     if "caldav" in source:
         # A server: asked only when a command needs the busy time (where sends nothing).
         return {"kind": "caldav", "place": _shown_url(source["caldav"]),
-                "calendar": source.get("calendar"), "readable": None, "problem": None}
+                "calendar": source.get("calendar"), "readable": None, "problem": None,
+                "all_day": all_day, "all_day_events": None}
     kind = "ics" if "ics" in source else "vdir"
     place = os.path.join(home, source[kind])
     problem = None
@@ -176,7 +179,24 @@ def _busy_source(source, home) -> dict:
         elif not os.access(place, os.R_OK | (os.X_OK if kind == "vdir" else 0)):
             problem = t("cannot be read (no permission)")
     return {"kind": kind, "place": os.path.abspath(place), "calendar": None,
-            "readable": problem is None, "problem": problem}
+            "readable": problem is None, "problem": problem, "all_day": all_day,
+            "all_day_events": _all_day_events(source, home) if problem is None else None}
+
+
+def _all_day_events(source, home) -> int | None:
+    """How many all-day events of a calendar file count as busy from today to the days a run
+    reads (None: it cannot be read); nothing cached, nothing written."""
+    import datetime as _dt
+
+    from planner.calendar.busy import read_busy
+    from planner.calendar.timetable import AHEAD_DAYS
+
+    today = _dt.date.today()
+    found = read_busy([source], today, today + _dt.timedelta(days=AHEAD_DAYS), home=home,
+                      zone=None, cache=False)
+    if found.unknown:
+        return None
+    return sum(1 for event in found.events if event.all_day)
 
 
 def _shown_url(url: str) -> str:

@@ -315,8 +315,8 @@ class CostReport(NamedTuple):
     def known_cost(self, prices) -> float | None:
         """The total's known cost; None when no run asked the model the prices are for (no
         prices at all, or another model's): unknown, never 0."""
-        if not any(prices.applies_to(run.model) for run in self.runs):
-            return None
+        if self.runs and not any(prices.applies_to(run.model) for run in self.runs):
+            return None  # (no runs at all have cost nothing)
         return self.priced(prices).cost(prices)
 
     def unpriced(self, prices) -> int:

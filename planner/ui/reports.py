@@ -268,11 +268,19 @@ def _where_more(report: dict) -> list[tuple[str, str, str]]:
     rows = []
     for number, source in enumerate(report["busy_calendars"]):
         label = _("Busy") if number == 0 else ""
+        free = source.get("all_day") == "free"
         if source["kind"] == "caldav":
             place = source["place"] + (f" ({source['calendar']})" if source["calendar"] else "")
             detail = _("a CalDAV server: asked only when a command needs the busy time")
+            detail += "; " + (_("its all-day events are free (all_day: free)") if free else
+                              _("its all-day events count as busy"))
         elif source["readable"]:
             detail = _("can be read")
+            if free:
+                detail += "; " + _("its all-day events are free (all_day: free)")
+            elif source.get("all_day_events") is not None:
+                detail += "; " + _("{count} all-day event(s) in the next 60 days count as "
+                                   "busy").format(count=source["all_day_events"])
         else:
             detail = _("cannot be used: {problem}; its busy time is unknown").format(
                 problem=source["problem"])

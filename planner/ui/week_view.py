@@ -44,6 +44,9 @@ def week_table(days: list[dict], today: _dt.date) -> None:
     if any(day.get("anki") for day in days):
         print_note(Text(_("Anki: the review cards due in your Anki collection that day and the "
                           "minutes they take; they count in min."), style="dim"))
+    if any(busy.get("all_day") for day in days for busy in day["busy"]):
+        print_note(Text(_("■ at the top of a day: an all-day event, busy all that day."),
+                        style="dim"))
     if any(session.get("moved") for day in days for session in day["sessions"]):
         print_note(Text(_("↷: a session moved with planner move."),
                         style="dim"))
@@ -59,12 +62,19 @@ def _day_cell(day: dict, width: int) -> Text:
     """One day's column: each line at most `width` cells."""
     text = Text()
     lines: list[tuple[str, str]] = []
+    # All-day events first, one line each, as calendar programs show them: the title only.
+    for busy in day["busy"]:
+        if busy.get("all_day"):
+            words = inert_line(busy["title"]) if busy["title"] else _("all day")
+            lines.append((_cut("■" + words, width), "red"))
     for window in day["study_hours"]:
         start, end = window.split("-")
         lines += [(line, "dim") for line in span_of(start, end, width)]
     if not day["study_hours"]:
         lines.append((_cut(_("no study"), width), "dim"))
     for busy in day["busy"]:
+        if busy.get("all_day"):
+            continue
         lines += [(line, "red") for line in span_of(busy["start"], busy["end"], width - 1, "■")]
         if busy["title"]:
             lines.append((_cut(" " + inert_line(busy["title"]), width), "red"))

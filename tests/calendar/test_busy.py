@@ -88,13 +88,15 @@ def week_events() -> list[list[icalendar.Event]]:
 # The busy intervals those events make in Berlin, by hand: the class's 20 October is excluded,
 # its 27 October moved to the 28th, its 10 November is past the window; New York is still on
 # summer time on 28 October (13:00 UTC), Berlin no longer (14:00); the dentist is in UTC during
-# Berlin's summer time; the floating run is Berlin wall time; the plain all-day event, the
-# cancelled, transparent and planner's own are free, and an event with no end takes no time.
+# Berlin's summer time; the floating run is Berlin wall time; the all-day events are busy,
+# marked opaque or not (the calendar standard's default); the cancelled, transparent and
+# planner's own are free, and an event with no end takes no time.
 EXPECTED = [
     BusyEvent(local("2026-10-18T23:00"), local("2026-10-19T01:00"), ""),
     BusyEvent(local("2026-10-22T14:00"), local("2026-10-22T14:45"), "Dentist"),
     BusyEvent(local("2026-10-23T08:00"), local("2026-10-23T09:00"), "Run"),
-    BusyEvent(local("2026-10-25T00:00"), local("2026-10-26T00:00"), "Trip"),
+    BusyEvent(local("2026-10-24T00:00"), local("2026-10-25T00:00"), "Holiday", all_day=True),
+    BusyEvent(local("2026-10-25T00:00"), local("2026-10-26T00:00"), "Trip", all_day=True),
     BusyEvent(local("2026-10-28T14:00"), local("2026-10-28T15:00"), "Call with New York"),
     BusyEvent(local("2026-10-28T20:00"), local("2026-10-28T21:00"), "Evening class (moved)"),
     BusyEvent(local("2026-11-03T18:00"), local("2026-11-03T19:30"), "Evening class"),
@@ -442,6 +444,18 @@ def test_a_caldav_calendar_is_read_with_one_time_range_query(
     assert list(found.events) == EXPECTED
     assert proxy.methods()["REPORT"] == 1
     assert proxy.methods()["PUT"] == proxy.methods()["DELETE"] == 0
+    # The all-day events came from the server as busy, as from a file (the calendar standard).
+    assert [event.title for event in found.events if event.all_day] == ["Holiday", "Trip"]
+
+
+@pytest.mark.slow
+def test_a_caldav_calendar_whose_all_day_events_are_free(
+        calendar: caldav.Calendar, radicale: str) -> None:  # noqa: F811
+    fill(calendar)
+    found = read_busy([{"caldav": radicale, "calendar": calendar.get_display_name(),
+                        "user": USER, "all_day": "free"}], FIRST, LAST, home=Path("/"),
+                      zone=BERLIN, caldav_password=lambda url, user: PASSWORD)
+    assert list(found.events) == [event for event in EXPECTED if not event.all_day]
 
 
 @pytest.mark.slow

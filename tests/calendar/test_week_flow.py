@@ -42,7 +42,7 @@ DAY = weekday_in(3)  # the class is weekly on this weekday, 19:00-20:00 local ti
 
 def write_class_vdir(folder: Path, day: _dt.date = DAY) -> Path:
     """A vdir as khal keeps it: a weekly class (one exception), a cancelled and a transparent
-    event, an all-day event, and one of planner's own events."""
+    event, an all-day event marked free, and one of planner's own events."""
     from icalendar import Calendar, Event
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -69,8 +69,9 @@ def write_class_vdir(folder: Path, day: _dt.date = DAY) -> Path:
     put("free", uid="f@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
         summary="reminder only", transp="TRANSPARENT",
         dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
+    # Marked free, as calendar programs mark a "free" all-day event (an unmarked one is busy).
     put("allday", uid="a@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="holiday", dtstart=day, dtend=day + _dt.timedelta(days=1))
+        summary="holiday", dtstart=day, dtend=day + _dt.timedelta(days=1), transp="TRANSPARENT")
     put("ours", uid="20261101T100000000000Z-abcdef@planner",
         dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC), summary="an exported plan",
         dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))

@@ -112,6 +112,10 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     expect_words(init, "Not used: config.json: key 'provider' must be one of deepseek, openai")
     answer(init, "[deepseek] ", "openai")
     answer(init, "Model [gpt-6-luna] ", "")
+    # The reply's length is asked with the model; the value already in config.json is offered.
+    answer(init, "Longest reply in tokens (max_tokens) [2000] ", "4k")
+    expect_words(init, "key 'max_tokens' must be")
+    answer(init, "Longest reply in tokens (max_tokens) [2000] ", "")
     answer(init, "Key [OPENAI_API_KEY] ", "keyring")
     answer(init, "Key for openai (input hidden): ", SECRET)
     answer(init, "Notes folder [none] ", str(tmp_path / "no-such-vault"))
@@ -127,6 +131,12 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     answer(init, "no limit) [none] ", "90")
     init.expect_exact("Calendars found on this computer:")
     answer(init, "Busy calendars [none] ", f"1 {machine['exam']}")
+    # Per calendar: are its all-day events busy (the standard's default) or free?
+    expect_words(init, "All-day events in ~/.calendars/classes: busy")
+    answer(init, "All-day events [busy] ", "maybe")
+    expect_words(init, "Not used: answer busy or free")
+    answer(init, "All-day events [busy] ", "free")
+    answer(init, "All-day events [busy] ", "")
     goal = None
     if GOALS:
         goal = {"name": "JLPT N2", "date": "2027-07-04", "notes": ["N1", "tag:jlpt"],
@@ -144,7 +154,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
                 "notes_dir": str(machine["vault"]),
                 "study_hours": {"mon": ["18:00-20:00"], "daily": ["19:00-21:30"]},
                 "daily_minutes": 90,
-                "busy_calendars": [{"vdir": "~/.calendars/classes"},
+                "busy_calendars": [{"vdir": "~/.calendars/classes", "all_day": "free"},
                                    {"ics": str(machine["exam"])}]}
     if goal is not None:
         expected["goals"] = [goal]
@@ -171,11 +181,13 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
     answer(init, "语言：auto（跟随系统）、en 或 zh [auto] ", "zh")
     answer(init, "服务商（none：自己填写服务器的 base_url） [deepseek] ", "ollama")
     answer(init, "[qwen3:8b] ", "")
+    answer(init, "（max_tokens） [4096] ", "")
     init.expect_exact("不需要密钥")
     answer(init, "笔记文件夹 [none] ", "")
     answer(init, "学习时间 [daily 19:00-22:00] ", "")
     answer(init, "不限） [none] ", "")
     answer(init, "忙碌日历 [none] ", "3")
+    answer(init, "全天日程 [busy] ", "忙")
     if GOALS:
         answer(init, "目标名称 ", "")
     answer(init, ZH_SAVE_PROMPT, "保存")
@@ -206,6 +218,7 @@ def test_ctrl_c_at_a_question_writes_nothing(machine: dict[str, Path], tmp_path:
     answer(init, "Language: auto (the system's), en or zh [en] ", "")
     answer(init, "Provider (none: give the server's base_url yourself) [deepseek] ", "openai")
     answer(init, "Model [gpt-6-luna] ", "")
+    answer(init, "Longest reply in tokens (max_tokens) [4096] ", "")
     answer(init, "Key [OPENAI_API_KEY] ", "keyring")
     answer(init, "Key for openai (input hidden): ", SECRET)
     init.expect_exact("Notes folder [none] ")

@@ -9,8 +9,12 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from conftest import read_summary, run_dirs, run_planner, today
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+
+# Real processes against a local server: not in the quick lane (make check).
+pytestmark = pytest.mark.slow
 
 KEY = "sk-lookups-test-0123456789"
 

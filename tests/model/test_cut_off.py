@@ -15,6 +15,9 @@ from stub_server import Reply, StubServer, response, text_reply
 
 from planner.base import providers
 
+# Real processes against a local server: not in the quick lane (make check).
+pytestmark = pytest.mark.slow
+
 KEY = "sk-cut-off-test-0123456789"
 REQUEST = "plan my exam weeks"
 

@@ -147,7 +147,8 @@ def test_with_10000_notes_the_first_request_as_sent_stays_small(
     day = (dt.date.today() + dt.timedelta(days=40)).isoformat()
     with StubServer() as server:
         server.add(Reply(body=text_reply("Which notes?")))
-        write_config(home, server.url, max_tokens=4096,
+        # DeepSeek's preset (its extra_body sent too) at the local server.
+        write_config(home, server.url, provider="deepseek", max_tokens=4096,
                      goals=[{"name": "JLPT N3", "date": day, "notes": ["n1", "n2"]}])
         result = run_planner("-r", "plan my reviews", *(["--goal", "JLPT"] if goal else []),
                              env=cli_env(DEEPSEEK_API_KEY=KEY), timeout=120)
@@ -156,4 +157,5 @@ def test_with_10000_notes_the_first_request_as_sent_stays_small(
     body = json.loads(received.raw)
     assert len(body["tools"]) == (7 if goal else 6)
     assert "The person has 10,000 notes" in body["messages"][0]["content"]
+    assert body["thinking"] == {"type": "disabled"}
     assert len(received.raw) <= most
