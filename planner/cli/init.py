@@ -27,6 +27,7 @@ from planner.cli.common import (
     HomeOption,
     open_workspace,
 )
+from planner.cli.init_answers import NONE_WORDS, Refused, goal_date_answer, hours_answer
 
 if TYPE_CHECKING:
     from planner.base.config import Config
@@ -35,14 +36,9 @@ if TYPE_CHECKING:
 # The keys a provider preset fills: an old provider's values would win over a new preset's.
 PRESET_KEYS = ("base_url", "api_key_env", "model", "extra_body", "prices", "api",
                "max_tokens_field")
-NONE_WORDS = frozenset({"none", "无", "不"})
 KEYRING_WORDS = frozenset({"keyring"})
 REMOVE = object()  # an answer that takes its key out of config.json (the default applies)
 SAVE_PROMPT = N_("Type SAVE to write this config.json; anything else cancels: ")
-
-
-class Refused(Exception):
-    """An answer that cannot be used; the message says why."""
 
 
 class Interrupted(Exception):
@@ -392,7 +388,7 @@ class Questions:
                           "has no study hours: daily 19:00-22:00; fri none"))
         # The hours in force kept as they are written (review_time's window stays implied).
         self.screen.ask_until(_("Study hours"), now, lambda answer: None if answer == now
-                              else self.check(study_hours=_hours(answer)))
+                              else self.check(study_hours=hours_answer(answer)))
 
     def daily_minutes(self) -> None:
         def accept(answer: str) -> object:
@@ -470,7 +466,7 @@ class Questions:
             if not typed["name"]:
                 return
             typed["date"] = str(self.screen.ask_until(_("Goal date (YYYY-MM-DD)"),
-                                                      typed["date"], _goal_date))
+                                                      typed["date"], goal_date_answer))
             if not typed["date"]:
                 return  # Enter: no new goal after all
             typed["notes"] = self.screen.ask(
@@ -485,44 +481,6 @@ class Questions:
                 return
             except Refused as refused:
                 self.screen.refused(refused)
-
-
-def _hours(answer: str) -> dict[str, list[str]]:
-    """`19:00-22:00` or `mon 18:00-20:00, 21:00-22:00; daily 19:00-22:00` as study_hours."""
-    hours: dict[str, list[str]] = {}
-    for part in answer.split(";"):
-        words = part.replace(",", " ").split()
-        if not words:
-            continue
-        # A first word without a digit names the day (daily, mon, ...); an unknown one goes to
-        # the check as it is, and so does a window that is not one: its line names the problem.
-        named = not any(char.isdigit() for char in words[0])
-        day, windows = (words[0].lower(), words[1:]) if named else ("daily", words)
-        if named and len(windows) == 1 and windows[0].lower() in NONE_WORDS:
-            windows = []  # `fri none`: no study hours on Fridays (an empty list)
-        hours.setdefault(day, []).extend(windows)
-    return hours
-
-
-def _goal_date(answer: str) -> str:
-    """A goal's day as typed: a real date written YYYY-MM-DD, after today ("": no goal)."""
-    import datetime as _dt
-    import re
-
-    if not answer:
-        return answer
-    try:
-        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", answer, re.ASCII):
-            raise ValueError
-        day = _dt.date.fromisoformat(answer)
-    except ValueError:
-        raise Refused(_("{date} is not a real date written YYYY-MM-DD, e.g. 2027-01-17").format(
-            date=answer[:40])) from None
-    today = _dt.date.today()
-    if day <= today:
-        raise Refused(_("{date} is not after today ({today}); a goal's day is ahead").format(
-            date=answer, today=today.isoformat()))
-    return answer
 
 
 def _tilde(path: Path) -> str:

@@ -18,7 +18,8 @@ from test_chinese_screens import screen_lines
 from test_walkthrough_zh import problems
 
 from planner.base import config as config_module
-from planner.cli.init import Refused, _goal_date, _hours, _write
+from planner.cli.init import _write
+from planner.cli.init_answers import Refused, goal_date_answer, hours_answer
 from planner.cli.init_calendars import found_calendars
 
 SECRET = "sk-init-SECRET-0123456789abcdef"
@@ -251,23 +252,23 @@ def test_khal_discover_and_a_missing_folder(home: Path) -> None:
 
 
 def test_study_hours_answers() -> None:
-    assert _hours("19:00-22:00") == {"daily": ["19:00-22:00"]}
-    assert _hours("mon 18:00-20:00, 21:00-22:00; daily 07:00-08:00") == {
+    assert hours_answer("19:00-22:00") == {"daily": ["19:00-22:00"]}
+    assert hours_answer("mon 18:00-20:00, 21:00-22:00; daily 07:00-08:00") == {
         "mon": ["18:00-20:00", "21:00-22:00"], "daily": ["07:00-08:00"]}
     # Words that are not a day go to the config's check as they are, so its line names them.
-    assert _hours("someday 19:00-20:00") == {"someday": ["19:00-20:00"]}
+    assert hours_answer("someday 19:00-20:00") == {"someday": ["19:00-20:00"]}
     # A day with none (or 无) has no study hours: an empty list.
-    assert _hours("daily 19:00-22:00; fri none; Sat 无") == {
+    assert hours_answer("daily 19:00-22:00; fri none; Sat 无") == {
         "daily": ["19:00-22:00"], "fri": [], "sat": []}
 
 
 def test_goal_date_answers() -> None:
-    assert _goal_date("2099-01-17") == "2099-01-17" and _goal_date("") == ""
+    assert goal_date_answer("2099-01-17") == "2099-01-17" and goal_date_answer("") == ""
     for typed, words in (("2027-1-17", "not a real date written YYYY-MM-DD"),
                          ("2027-02-30", "not a real date"), ("２０９９-01-17", "not a real date"),
                          ("2020-01-17", "is not after today")):
         with pytest.raises(Refused, match=words):
-            _goal_date(typed)
+            goal_date_answer(typed)
 
 
 @pytest.mark.slow
@@ -278,6 +279,7 @@ def test_chinese_refusals_a_day_with_none_and_the_goal_date_asked_again(
     answer(init, "[auto] ", "zh")
     answer(init, "[deepseek] ", "ollama")
     answer(init, "[qwen3:8b] ", "")
+    answer(init, "（max_tokens） [4096] ", "")
     answer(init, "笔记文件夹 [none] ", "")
     init.expect_exact("fri none")  # the question says how to give a day no study hours
     answer(init, "学习时间 [daily 19:00-22:00] ", "daily 19:00-22:00; fri 19")

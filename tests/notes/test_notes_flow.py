@@ -155,7 +155,7 @@ def test_with_10000_notes_the_first_request_as_sent_stays_small(
         assert result.returncode == 0, result.stderr
         (received,) = server.chat_requests()
     body = json.loads(received.raw)
-    assert len(body["tools"]) == (7 if goal else 6)
+    assert len(body["tools"]) == (8 if goal else 6)  # goal_notes and suggest_study_plan
     assert "The person has 10,000 notes" in body["messages"][0]["content"]
     assert body["thinking"] == {"type": "disabled"}
     assert len(received.raw) <= most
