@@ -48,7 +48,8 @@ def pick_plan_run(folder: Path, wanted: str) -> str:
     from planner.plans import files as plans
     from planner.plans import store
 
-    if wanted != "last" and not wanted.startswith("-"):
+    # An empty RUN names no run (every ID starts with it): said as for `show ''`.
+    if wanted and wanted != "last" and not wanted.startswith("-"):
         ids = []
         for demo in (False, True):  # a demo plan is found, to be refused as one
             try:

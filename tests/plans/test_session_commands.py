@@ -131,9 +131,10 @@ def test_a_wrong_session_is_named(week: Path, ref: str, words: str) -> None:
 @pytest.mark.parametrize("command", ["move", "done", "drop"])
 @pytest.mark.parametrize(("ref", "words"), [
     ("#1", "#1: name a run before # (as for planner show), then the session number"),
+    ("", "no run ''"),
     (f"{RUN}#{'1' * 5000}", "the session number after # must be 1 to 60"),
     (f"{RUN}#0061", "the session number after # must be 1 to 60"),
-], ids=["no-run", "5000-digits", "4-digits"])
+], ids=["no-run", "empty", "5000-digits", "4-digits"])
 def test_a_session_reference_is_exact(week: Path, command: str, ref: str, words: str) -> None:
     before = snapshot(week)
     extra = ("--date", day(4)) if command == "move" else ()
