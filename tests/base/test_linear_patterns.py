@@ -1,4 +1,4 @@
-"""No pattern takes quadratic time on outside text (README "Hostile files"): every regular
+"""No pattern takes quadratic time on outside text (README "A screen you can trust"): every regular
 expression planner applies to files, servers or the model is fed 100,000 characters built to
 make it backtrack, and answers within a second; so do the readers that once used such patterns
 (khal's and vdirsyncer's configs, a note's heading, a calendar's alarms and time zones).
