@@ -19,10 +19,12 @@ import re
 _KEPT = re.compile(rb"^(?:BEGIN|END|CALSCALE|X-WR-TIMEZONE|UID|DTSTART|DTEND|DURATION|RRULE|RDATE|"
                    rb"EXDATE|EXRULE|RECURRENCE-ID|SEQUENCE|STATUS|TRANSP|SUMMARY)[;:][^\r\n]*"
                    rb"(?:\r?\n|$)", re.M | re.I)
-_TIMEZONE = re.compile(rb"^BEGIN:VTIMEZONE\r?\n.*?^END:VTIMEZONE[^\r\n]*(?:\r?\n|$)",
-                       re.M | re.S | re.I)
-_ALARMS = re.compile(rb"^BEGIN:VALARM\r?\n.*?^END:VALARM[^\r\n]*(?:\r?\n|$)",
-                     re.M | re.S | re.I)
+# A block is found by its two ends, each a pattern of its own: one pattern from BEGIN to END
+# tries every later BEGIN again when no END follows (quadratic time on a hostile file).
+_TIMEZONE = (re.compile(rb"^BEGIN:VTIMEZONE\r?\n", re.M | re.I),
+             re.compile(rb"^END:VTIMEZONE[^\r\n]*(?:\r?\n|$)", re.M | re.I))
+_ALARMS = (re.compile(rb"^BEGIN:VALARM\r?\n", re.M | re.I),
+           re.compile(rb"^END:VALARM[^\r\n]*(?:\r?\n|$)", re.M | re.I))
 _TZID = re.compile(rb";TZID=\"?([^;:\"\r\n]*)", re.I)
 _KNOWN_ZONES: dict[bytes, bool] = {}
 
@@ -34,23 +36,41 @@ def essentials(data: bytes) -> bytes:
     then uses the system's rules for it, as calendar programs do); kept whole otherwise."""
     text = _UNFOLD.sub(b"", data)
     if b"BEGIN:VALARM" in text.upper():
-        text = _ALARMS.sub(b"", text)
-    zones = text
+        text = _without(text, _blocks(text, *_ALARMS))
+    zones = b""
     if b"VTIMEZONE" in text.upper():
-        if all(_known_zone(name) for name in set(_TZID.findall(text))):
-            text = _TIMEZONE.sub(b"", text)
-            zones = b""
-        else:
-            zones = b"".join(match.group(0) for match in _TIMEZONE.finditer(text))
-            text = _TIMEZONE.sub(b"", text)
-    else:
-        zones = b""
+        spans = _blocks(text, *_TIMEZONE)
+        if not all(_known_zone(name) for name in set(_TZID.findall(text))):
+            zones = b"".join(text[start:end] for start, end in spans)
+        text = _without(text, spans)
     kept = b"".join(match.group(0) for match in _KEPT.finditer(text))
     if not zones:
         return kept
     # The zones go back in right after the calendar's first line.
     first, _, rest = kept.partition(b"\n")
     return first + b"\n" + zones + rest
+
+
+def _blocks(text: bytes, begin: re.Pattern[bytes], end: re.Pattern[bytes]) -> list[tuple[int, int]]:
+    """Where each block from a `begin` line to the next `end` line lies, in one pass."""
+    spans = []
+    position = 0
+    while (opened := begin.search(text, position)) is not None:
+        closed = end.search(text, opened.end())
+        if closed is None:
+            break  # no END after this BEGIN: none after any later one either
+        spans.append((opened.start(), closed.end()))
+        position = closed.end()
+    return spans
+
+
+def _without(text: bytes, spans: list[tuple[int, int]]) -> bytes:
+    kept, position = [], 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = end
+    kept.append(text[position:])
+    return b"".join(kept)
 
 
 def _known_zone(name: bytes) -> bool:
@@ -80,7 +100,6 @@ _RRULE = re.compile(rb"^RRULE(?:;[^:\r\n]*)?:([^\r\n]*)\r?$", re.M)
 # Every line naming a property the scan reads: each must also match its strict form above.
 _NAMED = re.compile(rb"^(DTSTART|DTEND|DURATION|RRULE)[;:]", re.M)
 _UNTIL = re.compile(rb"(?:^|;)UNTIL=([0-9]{8})(?:T[0-9]{6}Z?)?(?:;|\r?$)")
-_ALARM = re.compile(rb"BEGIN:VALARM.*?END:VALARM", re.S)
 _MARGIN = _dt.timedelta(days=2)
 
 
@@ -102,7 +121,7 @@ def may_touch(data: bytes, first_day: _dt.date, last_day: _dt.date) -> bool:
     for block in blocks:
         block = block.split(b"END:VEVENT", 1)[0]
         if b"BEGIN:VALARM" in block:  # an alarm's own DURATION is not the event's
-            block = _ALARM.sub(b"", block)
+            block = _without_alarms(block)
         span = _dates(block)
         if span is None:
             return True
@@ -120,6 +139,19 @@ def may_touch(data: bytes, first_day: _dt.date, last_day: _dt.date) -> bool:
         if last_start is None or last_start + (ends - begins) >= first:
             return True
     return False
+
+
+def _without_alarms(block: bytes) -> bytes:
+    """The block with each BEGIN:VALARM … END:VALARM cut out (upper-case text), in one pass."""
+    kept, position = [], 0
+    while (start := block.find(b"BEGIN:VALARM", position)) >= 0:
+        end = block.find(b"END:VALARM", start + len(b"BEGIN:VALARM"))
+        if end < 0:
+            break
+        kept.append(block[position:start])
+        position = end + len(b"END:VALARM")
+    kept.append(block[position:])
+    return b"".join(kept)
 
 
 def _dates(block: bytes) -> tuple[_dt.date, _dt.date, bytes | None] | None:

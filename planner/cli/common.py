@@ -7,6 +7,7 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
+from planner.base.inert import short_values
 from planner.base.oserrors import os_reason
 from planner.records import status
 
@@ -161,7 +162,8 @@ def exit_failed(error: object) -> NoReturn:
 
 def say_warnings(lines: list[str]) -> None:
     for line in lines:
-        ui.notice(t("Warning: {warning}", warning=line))
+        # A value echoed whole (a 480-character selector) is cut, as in an error line.
+        ui.notice(t("Warning: {warning}", warning=short_values(line)))
 
 
 JsonFlag = Annotated[
@@ -225,6 +227,13 @@ def _completion_home(ctx: typer.Context) -> Path:
     return choose(None, None).path
 
 
+def typeable(name: str) -> bool:
+    """Whether a person could type `name`: no control character, line break, bidi control or
+    other invisible character. Any other is never offered: the shell would print it raw, and a
+    line break would offer a candidate of its own."""
+    return name.isprintable()
+
+
 def complete_run(ctx: typer.Context, incomplete: str) -> list[str]:
     """Run IDs that start with what is typed, newest first: the runs in tool-records/ and the
     saved plans (show, done, drop and move)."""
@@ -239,7 +248,8 @@ def complete_run(ctx: typer.Context, incomplete: str) -> list[str]:
                     for entry in entries:
                         name = entry.name.removesuffix(suffix) if suffix else entry.name
                         if name[:1] not in (".", "") and name.startswith(incomplete) \
-                                and (not suffix or entry.name.endswith(suffix)):
+                                and (not suffix or entry.name.endswith(suffix)) \
+                                and typeable(name):
                             names.add(name)
             except OSError:
                 continue
@@ -264,7 +274,7 @@ def complete_goal(ctx: typer.Context, incomplete: str) -> list[str]:
         config = load_config(path)  # a ConfigError is an Exception: nothing is printed
         names = [goal.get("name") if isinstance(goal, dict) else getattr(goal, "name", None)
                  for goal in getattr(config, "goals", ())]
-        return [name for name in names if isinstance(name, str)
+        return [name for name in names if isinstance(name, str) and typeable(name)
                 and name.lower().startswith(incomplete.lower())]
     except Exception:  # noqa: BLE001 - a bad or missing config completes nothing, silently
         return []

@@ -8,18 +8,16 @@ read or understood offers nothing.
 
 from __future__ import annotations
 
-import configparser
 import glob
 import os
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_FOUND = 30
-# khal's config (configobj): `[calendars]`, then one `[[name]]` per calendar with `path = ...`.
-_SECTION = re.compile(r"^\s*(\[+)\s*([^\]]*?)\s*(\]+)\s*$")
-_SETTING = re.compile(r"^\s*([A-Za-z_]+)\s*=\s*(.*?)\s*$")
+# Both configs are read line by line with string methods, in linear time: a pattern for their
+# lines backtracks on a long run of blanks (a line of `[` and 6,000 spaces took minutes).
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
 class Found(NamedTuple):
@@ -74,20 +72,22 @@ def _khal(environ) -> list[Found]:
         return []
     calendars: list[tuple[str, dict[str, str]]] = []
     in_calendars = False
+    # khal's config (configobj): `[calendars]`, then one `[[name]]` per calendar with
+    # `path = ...`.
     for line in text.splitlines():
         if line.lstrip().startswith("#"):
             continue
-        section = _SECTION.match(line)
+        section = _section(line)
         if section is not None:
-            depth = len(section[1])
+            depth, name = section
             if depth == 1:
-                in_calendars = section[2].lower() == "calendars"
+                in_calendars = name.lower() == "calendars"
             elif depth == 2 and in_calendars:
-                calendars.append((section[2], {}))
+                calendars.append((name, {}))
             continue
-        setting = _SETTING.match(line)
+        setting = _setting(line, "=")
         if setting is not None and in_calendars and calendars:
-            calendars[-1][1][setting[1].lower()] = setting[2]
+            calendars[-1][1][setting[0]] = setting[1]
     found = []
     for name, settings in calendars:
         if "path" not in settings:
@@ -113,15 +113,22 @@ def _vdirsyncer(environ) -> list[Found]:
             break
     if text is None:
         return []
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return []
+    # vdirsyncer's config (INI): `[storage NAME]` sections of `key = value` lines.
+    sections: dict[str, dict[str, str]] = {}
+    settings: dict[str, str] | None = None
+    for line in text.splitlines():
+        if line.lstrip().startswith(("#", ";")):
+            continue
+        stripped = line.strip()
+        if stripped.startswith("[") and "]" in stripped[1:]:
+            settings = sections.setdefault(stripped[1:stripped.rindex("]")], {})
+            continue
+        setting = _setting(line, "=:")
+        if setting is not None and settings is not None:
+            settings[setting[0]] = setting[1]
     found = []
-    for section in parser.sections():
+    for section, storage in sections.items():
         kind, _, name = section.partition(" ")
-        storage = parser[section]
         if kind != "storage" or storage.get("type", "").strip("\"' ") != "filesystem" \
                 or "path" not in storage:
             continue
@@ -135,3 +142,25 @@ def _vdirsyncer(environ) -> list[Found]:
         for child in children[:MAX_FOUND]:
             found.append(Found(f"{name.strip()}/{child.name}", "vdirsyncer", child))
     return found
+
+
+def _section(line: str) -> tuple[int, str] | None:
+    """A configobj section line `[name]`, `[[name]]`: its depth and name; None for another."""
+    stripped = line.strip()
+    inner = stripped.lstrip("[")
+    depth = len(stripped) - len(inner)
+    name = inner.rstrip("]")
+    if not depth or len(name) == len(inner) or "]" in name:
+        return None
+    return depth, name.strip()
+
+
+def _setting(line: str, delimiters: str) -> tuple[str, str] | None:
+    """A `key = value` line (the key in lower case, both stripped); None for another."""
+    cut = min((at for at in map(line.find, delimiters) if at >= 0), default=-1)
+    if cut < 0:
+        return None
+    key = line[:cut].strip()
+    if not key or (delimiters == "=" and not _KEY_CHARS.issuperset(key)):
+        return None
+    return key.lower(), line[cut + 1:].strip()

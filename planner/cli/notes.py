@@ -57,6 +57,13 @@ def notes_command(
     if query is not None and len(query) > MAX_QUERY:
         exit_usage(t("QUERY has {count:,} characters; at most {limit} (a few words find a note)",
                  count=len(query), limit=MAX_QUERY))
+    if query is not None and not query.isascii():
+        try:
+            query.encode("utf-8")
+        except UnicodeEncodeError:
+            # Bytes that are not UTF-8 reach Python as lone surrogates, which no index holds.
+            exit_usage(t("QUERY holds text that is not UTF-8 ({query}); type the words again",
+                         query=query))
     if limit is not None:
         shown = limit or None
     elif query is not None:

@@ -425,7 +425,7 @@ def week_command(
     import datetime as _dt
 
     from planner.base.config import study_windows
-    from planner.base.days import usable_day
+    from planner.base.days import LAST_DAY, usable_day
     from planner.calendar.ics import local_zone
     from planner.calendar.week import DAYS, week
     from planner.memory.review_memory import ReviewMemory
@@ -435,7 +435,8 @@ def week_command(
     folder, config = workspace.home, workspace.config()
     today = _dt.date.today()
     first = today if start is None else _week_start(start)
-    if not (usable_day(first) and usable_day(first + _dt.timedelta(days=DAYS - 1))):
+    # Counted back from the last day: a week from 9999-12-26 would end past date.max.
+    if not (usable_day(first) and (LAST_DAY - first).days >= DAYS - 1):
         exit_usage(t("--start {date}: the week would pass the end of the calendar",
                  date=first.isoformat()))
     marks = _marks(folder)

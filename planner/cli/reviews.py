@@ -52,17 +52,19 @@ def pick_plan_run(folder: Path, wanted: str) -> str:
 
     if wanted == "last" or wanted.startswith("-"):
         return _newest_saved(folder, wanted)
-    ids = []
-    for demo in (False, True):  # a demo plan is found, to be refused as one
-        try:
-            names = store.plan_names(store.plans_dir(folder, demo))
-        except plans.PlansError:
-            names = []
-        ids += [name.removesuffix(".json") for name in names]
-    matches = [run_id for run_id in ids if run_id == wanted] or [
-        run_id for run_id in ids if run_id.startswith(wanted)]
-    if len(matches) == 1:
-        return matches[0]
+    # An empty RUN names no run (every ID starts with it): said as for `show ''`.
+    if wanted:
+        ids = []
+        for demo in (False, True):  # a demo plan is found, to be refused as one
+            try:
+                names = store.plan_names(store.plans_dir(folder, demo))
+            except plans.PlansError:
+                names = []
+            ids += [name.removesuffix(".json") for name in names]
+        matches = [run_id for run_id in ids if run_id == wanted] or [
+            run_id for run_id in ids if run_id.startswith(wanted)]
+        if len(matches) == 1:
+            return matches[0]
     return pick_run(folder, wanted)
 
 

@@ -213,9 +213,9 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
 
 def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
     """For each plan (`<run_id>`) or session (`<run_id>#n`) the log has changed: how many
-    changes (a done, an undo, a drop, a drop-undo; the review lines of one `done` are one) and
-    when the last one was, so a plain export moves SEQUENCE and LAST-MODIFIED with the log
-    (README "中文界面"). A drop belongs to the run ID, and so to every session of a series."""
+    changes (a done, an undo, a drop, a drop-undo, a move; the review lines of one `done` are
+    one) and when the last one was, so a plain export moves SEQUENCE and LAST-MODIFIED with the
+    log (README "中文界面"). A drop belongs to the run ID, and so to every session of a series."""
     refs: dict[str, str] = {}
     moments: dict[str, set[tuple[str, _dt.datetime]]] = {}
     for event in events:
@@ -232,6 +232,9 @@ def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
             ref, moment = event.run_id, event.dropped_at
         elif type(event) is review_log.DropUndo:
             ref, moment = event.run_id, event.undone_at
+        elif type(event) is review_log.Move:
+            # A moved session is a new revision for every calendar, as sync makes it one.
+            ref, moment = event.run_id, event.moved_at
         else:
             continue
         # One change per line, but the review lines one `done` wrote (one moment) are one.

@@ -21,7 +21,6 @@ MAX_NOTE_BYTES = storage.MIB
 MAX_ID = 500  # characters: a path several folders deep fits
 MAX_TITLE = 300  # characters kept from a title; a longer one is cut with …
 # One `# ` heading (ATX level 1, CommonMark: up to 3 spaces before, an optional closing #-run).
-_HEADING = re.compile(r" {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 _TAG_SPLIT = re.compile(r"[,\s]+")
 _SR_DUE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 # Why a file is skipped (kept in the index as they are, translated where shown).
@@ -184,9 +183,20 @@ def _heading(body: str) -> str:
     """The text of a `# ` heading that is the first non-empty line of the body, or ''."""
     for line in body.splitlines():
         if line.strip():
-            match = _HEADING.fullmatch(line)
-            return " ".join(match[1].split()) if match else ""
+            return " ".join(_heading_text(line).split())
     return ""
+
+
+def _heading_text(line: str) -> str:
+    """The text of an ATX heading line `# text #` ('' when it is none), by string methods: a
+    pattern for it backtracks on a long run of blanks (quadratic time on a note's text)."""
+    rest = line[len(line) - len(line.lstrip(" ")):]
+    if len(line) - len(rest) > 3 or rest[:1] != "#" or rest[1:2] not in (" ", "\t"):
+        return ""
+    rest = rest[1:].strip(" \t")
+    # A closing run of #s goes when blanks part it from the text (`# #` is a heading "#").
+    kept = rest.rstrip("#")
+    return kept.rstrip(" \t") if kept[-1:] in (" ", "\t") else rest
 
 
 def _stem(path: str) -> str:

@@ -16,12 +16,16 @@ only opencc import."""
 
 from __future__ import annotations
 
+import re
 import threading
 
 # Where a character OpenCC may change can stand: CJK radicals, symbols, kana and ideographs
 # (compatibility ideographs and the supplementary planes included).
 _RANGES = ((0x2E80, 0xA000), (0xF900, 0xFB00), (0x20000, 0x31350))
 _SLICE = 8192
+# Every character of a table is in _RANGES (one pattern, so a table is checked in C speed).
+_TABLE_CHARS = re.compile("[" + "".join(f"{chr(low)}-{chr(high - 1)}" for low, high in _RANGES)
+                          + "]+")
 _lock = threading.Lock()
 _pairs: str | None = None
 _default: Folder | None = None
@@ -51,6 +55,25 @@ def table_pairs() -> str:
             _pairs = "".join(char + form for char in step
                              if (form := _settled(char, step)) != char)
         return _pairs
+
+
+def table_digest(pairs: str) -> str:
+    """The SHA-256 of a table, kept beside an index's copy of it: a copy cut short between two
+    pairs still reads as pairs."""
+    import hashlib
+
+    return hashlib.sha256(pairs.encode("utf-8")).hexdigest()
+
+
+def sound_table(pairs: object, digest: object) -> bool:
+    """Whether `pairs` can be a table table_pairs made, with its `digest`: text of pairs of
+    characters in _RANGES, each character changed once and to a form that changes no more. An
+    index's copy that is not (cut short, of another type, damaged) is rebuilt, never trusted."""
+    if type(pairs) is not str or not pairs or len(pairs) % 2 or not _TABLE_CHARS.fullmatch(pairs):
+        return False
+    changed = set(pairs[0::2])
+    return len(changed) == len(pairs) // 2 and changed.isdisjoint(pairs[1::2]) \
+        and digest == table_digest(pairs)
 
 
 def _settled(char: str, step: dict[str, str]) -> str:

@@ -17,10 +17,10 @@
 #
 # Every text is folded before it is indexed, and so is every query (planner.notes.folding):
 # the simplified, traditional and Japanese forms of a character are one form in the index, so
-# 敬语 finds 敬語. The fold's table is kept in meta ('folds'): a search folds its query with the
-# table the notes were folded with, and never loads OpenCC. A note whose text the fold changed
-# keeps its own text beside (files.original): get_note gives it back, and a snippet is cut from
-# it at the place the folded match stands.
+# 敬语 finds 敬語. The fold's table is kept in meta ('folds', with its SHA-256: a damaged one
+# means a rebuild): a search folds its query with it, never OpenCC. A note whose text the fold
+# changed keeps its own text beside (files.original): get_note gives it back, and a snippet is
+# cut from it at the place the folded match stands.
 #
 # A file skipped for a problem (damaged front matter, not UTF-8, ...) is warned about once per
 # cause: files.cause is (size, modification time, problem) and files.warned says the person has
@@ -41,7 +41,7 @@ from typing import NamedTuple
 from planner.base import storage, strictjson
 from planner.base.i18n import kept_words, restored
 from planner.base.oserrors import os_reason
-from planner.notes.folding import Folder, fold, table_pairs
+from planner.notes.folding import Folder, fold, sound_table, table_digest, table_pairs
 
 # 3: sr-due dates kept beside each note; 4 to 6: folded text (simplified, traditional and
 # Japanese forms as one; from 5 character by character, the table kept; 6: the table settled)
@@ -178,8 +178,10 @@ class NoteIndex:
         for statement in _SCHEMA:
             db.execute(statement)
         self._folder = Folder(table_pairs())
-        db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", VERSION), ("root", root),
-                                                          ("folds", self._folder.pairs)])
+        pairs = self._folder.pairs
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [
+            ("version", VERSION), ("root", root), ("folds", pairs),
+            ("folds_digest", table_digest(pairs))])
         db.execute("COMMIT")
 
     def sync(self, files: list[FileStat], read: Reader, progress: Progress = None) -> int:
@@ -534,7 +536,8 @@ def _open_sound(path: Path, root: str) -> NoteIndex | None:
         if _is_busy(error):
             raise IndexFailed(_reason(error)) from None
         return None
-    if meta.get("version") != VERSION or meta.get("root") != root:
+    if meta.get("version") != VERSION or meta.get("root") != root \
+            or not sound_table(meta.get("folds"), meta.get("folds_digest")):
         db.close()
         return None
     return NoteIndex(db, str(path))

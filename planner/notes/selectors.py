@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from planner.base.errors import UsageError
 from planner.base.goals import FOLDER_PREFIX, TAG_PREFIX
 from planner.base.i18n import t
+from planner.base.inert import short
 
 if TYPE_CHECKING:
     from planner.base.goals import Goal
@@ -34,9 +35,9 @@ class Scope(NamedTuple):
     unmatched: tuple[str, ...]
 
     def warnings(self, goal_name: str) -> list[str]:
-        """One line per selector that matched nothing."""
-        return [t("goal {goal}: {selector} matches no note", goal=goal_name,
-                  selector=f'"{selector}"') for selector in self.unmatched]
+        """One line per selector that matched nothing, cut to SHOWN_CHARS as an error is."""
+        return [t("goal {goal}: {selector} matches no note", goal=short(goal_name),
+                  selector=f'"{short(selector)}"') for selector in self.unmatched]
 
 
 def resolve(catalog: Catalog, selectors: Sequence[str], goal_name: str = "",

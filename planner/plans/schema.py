@@ -294,25 +294,44 @@ def exact(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (),
 def in_time_order(sessions: Sequence[Timed]) -> None:
     """Proposed study sessions in time order: dates never go back; starts on a day neither, nor
     overlap (a file is not held to it)."""
-    for number, (earlier, later) in enumerate(zip(sessions, sessions[1:], strict=False), 2):
-        if later.date < earlier.date:
-            raise PlanError("sessions", t(
-                "must be in time order, but session {number} ({later}) comes after session "
-                "{previous} ({earlier})", number=number, later=later.date,
-                previous=number - 1, earlier=earlier.date))
-        if later.date == earlier.date and later.start is not None \
-                and earlier.start is not None:
-            if later.start < earlier.start:
-                raise PlanError("sessions", t(
-                    "must be in time order, but session {number} starts at {later} on {date}, "
-                    "before session {previous} at {earlier}", number=number, later=later.start,
-                    date=later.date, previous=number - 1, earlier=earlier.start))
-            if _minutes_of(later.start) < _minutes_of(earlier.start) + earlier.minutes:
-                raise PlanError("sessions", t(
-                    "session {number} ({date} {start}) overlaps session {previous}, which "
-                    "runs to {end}", number=number, date=later.date, start=later.start,
-                    previous=number - 1, end=_clock(_minutes_of(earlier.start)
-                                                     + earlier.minutes)))
+    problems = order_problems(sessions)
+    if problems:
+        raise problems[0][1]
+
+
+def order_problems(sessions: Sequence[Timed | None]) -> list[tuple[int, PlanError]]:
+    """Each session (by number) that goes back in time or overlaps the one before it, with its
+    error; a session None (refused by its own fields) is left out of the comparison."""
+    problems: list[tuple[int, PlanError]] = []
+    previous, earlier = 0, None
+    for number, later in enumerate(sessions, 1):
+        if later is None:
+            continue
+        problem = None if earlier is None else _out_of_order(number, later, previous, earlier)
+        if problem is not None:
+            problems.append((number, problem))
+        previous, earlier = number, later
+    return problems
+
+
+def _out_of_order(number: int, later: Timed, previous: int, earlier: Timed) -> PlanError | None:
+    if later.date < earlier.date:
+        return PlanError("sessions", t(
+            "must be in time order, but session {number} ({later}) comes after session "
+            "{previous} ({earlier})", number=number, later=later.date,
+            previous=previous, earlier=earlier.date))
+    if later.date == earlier.date and later.start is not None and earlier.start is not None:
+        if later.start < earlier.start:
+            return PlanError("sessions", t(
+                "must be in time order, but session {number} starts at {later} on {date}, "
+                "before session {previous} at {earlier}", number=number, later=later.start,
+                date=later.date, previous=previous, earlier=earlier.start))
+        if _minutes_of(later.start) < _minutes_of(earlier.start) + earlier.minutes:
+            return PlanError("sessions", t(
+                "session {number} ({date} {start}) overlaps session {previous}, which "
+                "runs to {end}", number=number, date=later.date, start=later.start,
+                previous=previous, end=_clock(_minutes_of(earlier.start) + earlier.minutes)))
+    return None
 
 
 def _minutes_of(time: str) -> int:

@@ -26,6 +26,7 @@ from planner.plans.plan import (
     start_property,
     title_property,
 )
+from planner.plans.rejections import rejection
 from planner.plans.schema import MAX_DAYS_AHEAD, MAX_STUDY_SESSIONS, SESSION_FIELDS, STUDY_FIELDS
 
 STUDY_TOOL_NAME = "save_study_plan"
@@ -133,10 +134,41 @@ def parse_study_arguments(arguments: object, note_ids: Collection[str],
     schema.exact(data, STUDY_FIELDS)
     title = schema.title(data["title"])
     last = (today + _dt.timedelta(days=MAX_DAYS_AHEAD)).isoformat()
-    checked = tuple(_session(number, value, note_ids, last)
-                    for number, value in enumerate(schema.sessions(data["sessions"]), 1))
-    schema.in_time_order(checked)
-    return StudyPlan(title, checked)
+    values = schema.sessions(data["sessions"])
+    checked: list[Session | None] = []
+    failures: list[tuple[int, object, InvalidArguments]] = []
+    for number, value in enumerate(values, 1):
+        try:
+            checked.append(_session(number, value, note_ids, last))
+        except InvalidArguments as error:
+            checked.append(None)
+            failures.append((number, value, error))
+    failures += [(number, values[number - 1], error)
+                 for number, error in schema.order_problems(checked)]
+    if len(failures) == 1:
+        raise failures[0][2]
+    if failures:
+        # Every failing session is named, one line each, as when sessions do not fit.
+        failures.sort(key=lambda failure: failure[0])
+        raise rejection([(number, _date_shown(value), _reason(number, error))
+                         for number, value, error in failures], len(values),
+                        t("{count} of {total} sessions break the rules; mend them all and "
+                          "propose the plan again", count=len(failures), total=len(values)))
+    return StudyPlan(title, tuple(session for session in checked if session is not None))
+
+
+def _date_shown(value: object) -> str:
+    date = value.get("date") if isinstance(value, dict) else None
+    # Model text: shown only in the form of a date (a wrong one says why in its reason).
+    return date if isinstance(date, str) and len(date) == 10 and date.isascii() \
+        and date.isprintable() else "?"
+
+
+def _reason(number: int, error: InvalidArguments) -> str:
+    """The error without the session's own name, which its line starts with."""
+    field = error.field.removeprefix(t("session {number}", number=number)).strip()
+    return t("{field}: {rule}", field=field, rule=error.reason) if field and \
+        field != "sessions" else error.reason
 
 
 def _session(number: int, value: object, known: Collection[str], last: str) -> Session:

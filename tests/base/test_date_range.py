@@ -148,10 +148,16 @@ def test_week_at_both_ends(home: Path, start: str, zone: str) -> None:
     assert shown.returncode == 0 and "Traceback" not in shown.stderr
 
 
-@pytest.mark.parametrize("start", ["0001-01-01", "9999-12-25", "9999-12-31"])
-def test_a_week_past_either_end_is_one_line_and_exit_2(home: Path, start: str) -> None:
-    done = run_planner("week", "--start", start)
+@pytest.mark.parametrize("start", ["0001-01-01", "9999-12-25", "9999-12-26", "9999-12-30",
+                                   "9999-12-31"])
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["table", "json"])
+def test_a_week_past_either_end_is_one_line_and_exit_2(home: Path, start: str,
+                                                       json_flag: tuple[str, ...]) -> None:
+    # (from 9999-12-26 on, its seventh day is past the last date Python has)
+    done = run_planner("week", *json_flag, "--start", start)
     assert done.returncode == 2
     assert done.stderr == (f"Error: --start {start}: the week would pass the end of the "
                            "calendar\n")
-    assert done.stdout == ""
+    # --json says the same line on stdout, as every failure
+    assert done.stdout == "" if not json_flag else json.loads(done.stdout) == {
+        "error": f"--start {start}: the week would pass the end of the calendar", "exit_code": 2}

@@ -112,3 +112,27 @@ def test_install_completion_says_so_in_chinese(home: Path) -> None:
     script = Path(os.environ["HOME"]) / ".bash_completions" / "planner.sh"
     assert result.stdout == f"已为 bash 安装补全：{script}\n重新打开终端后补全生效\n"
     assert "_PLANNER_COMPLETE=complete_bash" in script.read_text()
+
+
+HOSTILE = ("20261204T120000000000Z-\x1b[31mred", "20261204T120000000000Z-x\nrm -rf ~",
+           "20261204T120000000000Z-\u202egnp.exe", "20261204T120000000000Z-\x9b2J")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_a_name_no_one_could_type_is_never_offered(runs: Path, shell: str) -> None:
+    for name in HOSTILE:
+        (runs / "tool-records" / name).mkdir()
+    (runs / "plans" / "20261205T120000000000Z-\u2066x.json").write_text("{}")
+    offered = tab("show", "2026120", shell=shell)
+    assert not any(char in line for line in offered for char in "\x1b\x9b\u202e\u2066"), offered
+    assert not any("rm -rf" in line for line in offered), offered
+    if shell != "zsh":  # zsh's answer is one line of its own syntax
+        assert offered == [NEWEST, PLANNED, OLDEST]
+
+
+def test_a_goal_name_no_one_could_type_is_never_offered(home: Path) -> None:
+    # The config refuses such a name (so nothing is offered); completion leaves it out too.
+    (home / "config.json").write_text(json.dumps({"goals": [
+        {"name": "JLPT\x1b[2J N2", "date": "2099-07-04", "notes": ["N1"]},
+        {"name": "JLPT\nrm -rf ~", "date": "2099-07-04", "notes": ["N1"]}]}))
+    assert tab("-r", "x", "--goal", "j") == []

@@ -132,3 +132,21 @@ def test_a_goal_of_too_many_notes_is_exit_2_in_one_line(home: Path) -> None:
     assert "goal Exam: its notes selectors name 501 notes; a goal holds at most 500" \
         in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_warning_cuts_the_config_value_it_repeats(home: Path) -> None:
+    (home / "notes").mkdir()
+    (home / "notes" / "n1.md").write_text("---\nid: N1\n---\n# One\n", encoding="utf-8")
+    long_tag, spaced = "tag:" + "x" * 476, "folder:" + "a b " * 120
+    (home / "config.json").write_text(json.dumps({"goals": [
+        {"name": "JLPT", "date": "2099-07-04", "notes": ["N1", long_tag, spaced]}]}),
+        encoding="utf-8")
+    result = run_planner("goals")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+    assert len(warnings) == 2, result.stderr
+    for line in warnings:
+        # The selector is cut to 120 characters, start and end kept, as in an error line.
+        assert len(line) <= len('Warning: goal JLPT: "" matches no note') + 120, line
+        assert "…" in line and line.endswith('" matches no note')
+    assert '"tag:xxx' in warnings[0] and 'xxx" matches' in warnings[0]

@@ -145,6 +145,47 @@ def test_an_index_of_the_old_version_is_built_again(home: Path) -> None:
             notes_index.VERSION,)
 
 
+@pytest.mark.parametrize("damage", [
+    "UPDATE meta SET value = substr(value, 1, length(value) - 1) WHERE key = 'folds'",
+    "UPDATE meta SET value = substr(value, 1, length(value) - 2) WHERE key = 'folds'",
+    "UPDATE meta SET value = 42 WHERE key = 'folds'",
+    "UPDATE meta SET value = x'00ff' WHERE key = 'folds'",
+    "UPDATE meta SET value = '' WHERE key = 'folds'",
+    "UPDATE meta SET value = 'abcd' WHERE key = 'folds'",
+    "UPDATE meta SET value = substr(value, 2) || substr(value, 1, 1) WHERE key = 'folds'",
+    "DELETE FROM meta WHERE key = 'folds'",
+], ids=["odd-cut", "pair-cut", "integer", "blob", "empty", "ascii", "shifted", "missing"])
+def test_a_damaged_fold_table_makes_the_index_rebuild(home: Path, damage: str) -> None:
+    write_note(home / "notes", "jlpt/keigo.md", "尊敬語と謙譲語。読解の練習。", title="敬語")
+    assert run_planner("notes", "--json", "读解").returncode == 0  # the index is built
+    with sqlite3.connect(home / INDEX) as db:
+        table = db.execute("SELECT value FROM meta WHERE key = 'folds'").fetchone()
+        db.execute(damage)
+    for query in ("读解", "讀解", "読解"):
+        result = run_planner("notes", "--json", query)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert [row["id"] for row in json.loads(result.stdout)] == ["jlpt/keigo"]
+    with sqlite3.connect(home / INDEX) as db:  # built again, with a sound table
+        assert db.execute("SELECT value FROM meta WHERE key = 'folds'").fetchone() == table
+
+
+@pytest.mark.parametrize("query", [b"\xff", "敬".encode() + b"\xff", b"\xed\xa0\x80"],
+                         ids=["lone-byte", "after-a-word", "encoded-surrogate"])
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["table", "json"])
+def test_a_query_that_is_not_utf8_is_one_line_exit_2(home: Path, query: bytes,
+                                                     json_flag: tuple[str, ...]) -> None:
+    write_note(home / "notes", "zh.md", "检索增强生成。")
+    result = subprocess.run([str(Path(sys.executable).with_name("planner")), "notes",
+                             *json_flag, query], capture_output=True, cwd=home)
+    assert result.returncode == 2
+    error = result.stderr.decode()
+    assert error.startswith("Error: QUERY holds text that is not UTF-8 (") and \
+        error.count("\n") == 1 and "\\udc" in error
+    assert "Traceback" not in error
+    if json_flag:
+        assert json.loads(result.stdout)["exit_code"] == 2
+
+
 def test_a_folder_catalog_gives_the_model_the_notes_own_text(home: Path) -> None:
     write_note(home / "notes", "keigo.md", "尊敬語と謙譲語。", title="敬語")
     catalog = load_catalog(home, None)

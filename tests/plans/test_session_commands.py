@@ -129,6 +129,41 @@ def test_a_wrong_session_is_named(week: Path, ref: str, words: str) -> None:
     assert done.returncode == 2 and words in done.stderr
 
 
+@pytest.mark.parametrize("command", ["move", "done", "drop"])
+@pytest.mark.parametrize(("ref", "words"), [
+    ("#1", "#1: name a run before # (as for planner show), then the session number"),
+    ("", "no run ''"),
+    (f"{RUN}#{'1' * 5000}", "the session number after # must be 1 to 60"),
+    (f"{RUN}#0061", "the session number after # must be 1 to 60"),
+], ids=["no-run", "empty", "5000-digits", "4-digits"])
+def test_a_session_reference_is_exact(week: Path, command: str, ref: str, words: str) -> None:
+    before = snapshot(week)
+    extra = ("--date", day(4)) if command == "move" else ()
+    done = run_planner(command, ref, *extra)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert "digits" not in done.stderr and len(done.stderr) < 300
+    assert snapshot(week) == before
+
+
+def test_a_plain_export_after_a_move_is_a_new_revision(week: Path) -> None:
+    def exported(name: str) -> dict[str, str]:
+        done = run_planner("export", "--ics", "--output", str(week / name))
+        assert done.returncode == 0, done.stderr
+        events = (week / name).read_bytes().decode().split("BEGIN:VEVENT")[1:]
+        return {event.split("UID:")[1].split("\r\n")[0]: event for event in events}
+
+    before = exported("before.ics")
+    assert run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "20:00").returncode == 0
+    after = exported("after.ics")
+    moved = after[f"{RUN}-2@planner"]
+    assert "SEQUENCE:1\r\n" in moved and "T200000" in moved and "LAST-MODIFIED:" in moved
+    assert "SEQUENCE:0\r\n" in before[f"{RUN}-2@planner"]
+    assert "SEQUENCE:0\r\n" in after[f"{RUN}-1@planner"]  # the others as they were
+    assert run_planner("move", f"{RUN}#2", "--date", day(4), "--start", "21:00").returncode == 0
+    assert "SEQUENCE:2\r\n" in exported("again.ics")[f"{RUN}-2@planner"]
+
+
 def test_one_session_is_dropped_and_done_on_its_own(week: Path) -> None:
     dropped = run_planner("drop", f"{RUN}#3")
     assert dropped.returncode == 0, dropped.stderr

@@ -184,3 +184,43 @@ def test_a_good_plan_is_read_as_given() -> None:
     assert plan.days == (day(0), day(0), day(3))
     assert plan.note_ids == ("N1", "N2", "N3") and plan.minutes == 90
     assert plan.sessions[2].start is None
+
+
+TEN_BREAKING_FIVE_RULES = study(
+    session(5), session(1),                            # 2: back in time
+    session(6, "19:00"), session(6, "19:10"),          # 4: overlaps session 3
+    session(7, "19:00"), session(7, "18:00"),          # 6: starts before session 5
+    session(8), session(9, minutes=0),                 # 8: bad minutes
+    session(10), session(11) | {"minutes": "30"},     # 10: not an integer
+)
+
+
+def test_every_session_breaking_an_argument_rule_is_named(home: Path,
+                                                          server: StubServer) -> None:
+    outcome, person = run(home, server, proposal(TEN_BREAKING_FIVE_RULES), text_reply("no"),
+                          max_repairs=1)
+    rejected = results_sent(server)[-1]
+    assert rejected["status"] == "rejected"
+    lines = rejected["error"].splitlines()
+    assert lines[0] == ("sessions: 5 of 10 sessions break the rules; mend them all and propose "
+                        "the plan again")
+    assert [line.split(" (")[0] for line in lines[1:]] == [
+        "session 2", "session 4", "session 6", "session 8", "session 10"]
+    assert lines[1] == (f"session 2 ({day(1)}): must be in time order, but session 2 "
+                        f"({day(1)}) comes after session 1 ({day(5)})")
+    assert lines[4] == f"session 8 ({day(9)}): minutes: must be from 1 to 120, got 0"
+    assert lines[5] == f'session 10 ({day(11)}): minutes: must be an integer, got a string "30"'
+    # The person saw the same lines; nothing was saved.
+    (event,) = [event for event in person.events if type(event).__name__ == "Rejected"]
+    assert list(event.lines) == lines[1:]
+    assert not (home / "plans").exists()
+
+
+def test_past_twenty_failing_sessions_the_rest_are_counted() -> None:
+    arguments = study(*[session(0) | {"minutes": 0} for _ in range(25)])
+    with pytest.raises(InvalidArguments) as caught:
+        parse_study_arguments(json.dumps(arguments), KNOWN, today())
+    lines = getattr(caught.value, "lines", ())
+    assert str(caught.value).startswith("sessions: 25 of 25 sessions break the rules")
+    assert len(lines) == 21 and lines[-1] == "and 5 more"
+    assert lines[0] == f"session 1 ({day(0)}): minutes: must be from 1 to 120, got 0"
