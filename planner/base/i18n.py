@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Never
 
 LANGUAGES = ("auto", "en", "zh")
 DOMAIN = "planner"
@@ -103,6 +104,15 @@ class Message(str):
         # str() of the line, or of an error holding it, keeps the template (str's own would not).
         return self
 
+    if TYPE_CHECKING:
+        # `+` and `partition` give plain text without the template, which is then shown in
+        # English on a Chinese screen: mypy refuses them, so a line made of lines is a template
+        # of its own (t("{prefix} {field}", ...)). Only the type changes; they still run.
+        def __add__(self, other: Never, /) -> Never: ...  # type: ignore[override]
+        def __radd__(self, other: Never, /) -> Never: ...
+        def partition(self, separator: Never, /) -> Never: ...  # type: ignore[override]
+        def rpartition(self, separator: Never, /) -> Never: ...  # type: ignore[override]
+
     def with_values(self, change: "Callable[[str], str]") -> "Message":
         """The same line with `change` applied to each of its text values, nested lines too."""
         return Message(self.template, {
@@ -126,14 +136,13 @@ class Lines(str):
         return self
 
 
-def t(template: str, /, **values: object) -> str:
-    """A program line (a `Message`) from `template` and `values`: English where it is recorded,
-    sent to the model or written as JSON; `shown()` says it in the person's language where it is
-    printed. Typed as the str it is, so lines mix with other text freely."""
+def t(template: str, /, **values: object) -> Message:
+    """A program line from `template` and `values`: English where it is recorded, sent to the
+    model or written as JSON; `shown()` says it in the person's language where it is printed."""
     return Message(template, values)
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> Message:
     """Mark a line for the catalog where it is defined: a program line of its own, said in the
     person's language by `shown()` (or `lookup()`) where it is used."""
     return Message(message)

@@ -220,3 +220,30 @@ def test_the_catalog_is_extracted_from_the_source(tmp_path):
     assert extracted["{log} line {number} cannot be read ({reason}); skipped"] == \
         [("planner/memory/log.py", int(found["{log} line {number} cannot be read ({reason}); "
                                            "skipped"].split(":")[1]))]
+
+
+@pytest.mark.slow
+def test_mypy_refuses_text_cut_from_or_added_to_a_program_line(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    # A line made of lines is a template of its own: `+` or `partition` on a t() line gives
+    # plain text, shown in English on a Chinese screen, so the type checker fails it.
+    from mypy import api
+
+    monkeypatch.chdir(ROOT)  # where mypy finds planner's modules
+    module = tmp_path / "lines.py"
+    module.write_text(
+        "from planner.base.i18n import Message, t\n\n\n"
+        "def joined(field: str) -> str:\n"
+        "    return t('session {number}', number=1) + ' ' + field\n\n\n"
+        "def cut(key: str) -> str:\n"
+        "    return t('repeats the key {key}', key=key).partition(' ')[2]\n\n\n"
+        "def template(field: str) -> Message:\n"
+        "    return t('{prefix} {field}', prefix=t('session {number}', number=1), field=field)\n",
+        encoding="utf-8")
+    report, _errors, status = api.run([
+        "--no-incremental", "--follow-imports=silent", "--python-version", "3.11",
+        "--cache-dir", str(tmp_path / "cache"), str(module)])
+    assert status == 1, report
+    assert 'lines.py:5: error: Unsupported operand types for + ("Message" and "str")' in report
+    assert 'lines.py:9: error: Argument 1 to "partition" of "Message"' in report
+    assert "Found 2 errors" in report
