@@ -91,11 +91,15 @@ class Message(str):
 
     template: str
     values: dict[str, object]
+    # A line with a singular and a plural: both English templates (`template` is the one its
+    # `count` value takes), said through the catalog's ngettext.
+    forms: tuple[str, str] | None
 
-    def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> "Message":
+    def __new__(cls, template: str, values: Mapping[str, object] | None = None,
+                forms: tuple[str, str] | None = None) -> "Message":
         line = super().__new__(cls, template.format(**values) if values else template)
         # An error given as a value is its line (a program line when it holds one).
-        line.template, line.values = template, {
+        line.template, line.forms, line.values = template, forms, {
             name: str(value) if isinstance(value, BaseException) else value
             for name, value in (values or {}).items()}
         return line
@@ -119,7 +123,7 @@ class Message(str):
             name: value.with_values(change) if isinstance(value, Message)
             else value if value is None or isinstance(value, (int, float))
             else change(value if isinstance(value, str) else str(value))
-            for name, value in self.values.items()})
+            for name, value in self.values.items()}, self.forms)
 
 
 class Lines(str):
@@ -140,6 +144,20 @@ def t(template: str, /, **values: object) -> Message:
     """A program line from `template` and `values`: English where it is recorded, sent to the
     model or written as JSON; `shown()` says it in the person's language where it is printed."""
     return Message(template, values)
+
+
+def nt(singular: str, plural: str, count: int, /, **values: object) -> Message:
+    """A program line with a singular and a plural (t() otherwise): `count` picks the English
+    one, and the catalog's plural rule the translation; `{count}` is among its values."""
+    return Message(singular if count == 1 else plural, {"count": count, **values},
+                   (singular, plural))
+
+
+def n_(singular: str, plural: str, count: int) -> str:
+    """The translation of a line only a person reads, by `count` (format it with its values)."""
+    if _translations is None:
+        return singular if count == 1 else plural
+    return _translations.ngettext(singular, plural, count)
 
 
 def N_(message: str) -> Message:
@@ -167,7 +185,11 @@ def _said(line: Message, depth: int) -> str:
     """A program line said in the person's language; the English line when the catalog's
     translation does not fit its values (a broken catalog never stops a line being shown)."""
     assert _translations is not None
-    target = _translations.gettext(line.template)
+    count = line.values.get("count")
+    if line.forms is not None and isinstance(count, int):
+        target = _translations.ngettext(*line.forms, count)
+    else:
+        target = _translations.gettext(line.template)
     values = {name: _said(value, depth - 1) if isinstance(value, Message) and depth > 0
               else value for name, value in line.values.items()}
     if not values:
@@ -191,21 +213,34 @@ _recorded: dict[str, Message] = {}
 
 
 def encoded(line: Message) -> dict:
-    """The JSON value that keeps a program line's template and values (README "Records")."""
-    return {"template": line.template,
-            "values": {name: encoded(value) if isinstance(value, Message)
-                       else value if value is None or isinstance(value, (str, int, float))
-                       else str(value) for name, value in line.values.items()}}
+    """The JSON value that keeps a program line's template and values, and its singular and
+    plural when it has them (README "Records")."""
+    data: dict[str, object] = {
+        "template": line.template,
+        "values": {name: encoded(value) if isinstance(value, Message)
+                   else value if value is None or isinstance(value, (str, int, float))
+                   else str(value) for name, value in line.values.items()}}
+    if line.forms is not None:
+        data["forms"] = list(line.forms)
+    return data
 
 
 def decoded(data: object, depth: int = MAX_DEPTH) -> Message | None:
     """The program line a records file kept, or None: its template must be planner's own (a
     catalog line), its values text, numbers or such lines, and its words must come out again."""
-    if not isinstance(data, dict) or set(data) != {"template", "values"} or depth < 0:
+    if not isinstance(data, dict) or set(data) - {"forms"} != {"template", "values"} \
+            or depth < 0:
         return None
-    template, values = data["template"], data["values"]
-    if not isinstance(template, str) or not isinstance(values, dict) \
-            or _translations is None or template not in _translations._catalog:  # type: ignore[attr-defined]
+    template, values, forms = data["template"], data["values"], data.get("forms")
+    if forms is not None:
+        # Both English forms, the template one of them, and the catalog's own plural entry.
+        if not (isinstance(forms, list) and len(forms) == 2 and template in forms
+                and all(isinstance(form, str) for form in forms)):
+            return None
+        forms = (forms[0], forms[1])
+    if not isinstance(template, str) or not isinstance(values, dict) or _translations is None \
+            or (template if forms is None else (forms[0], 0)) \
+            not in _translations._catalog:  # type: ignore[attr-defined]
         return None
     kept: dict[str, object] = {}
     for name, value in values.items():
@@ -217,7 +252,7 @@ def decoded(data: object, depth: int = MAX_DEPTH) -> Message | None:
             return None
         kept[name] = value
     try:
-        return Message(template, kept)
+        return Message(template, kept, forms)
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return None
 
