@@ -13,6 +13,7 @@ from planner.plans.plan import (
     SERIES_TOOL_NAME,
     InvalidArguments,
     ReviewSeries,
+    load_object,
     parse_series_arguments,
     series_tool_definition,
 )
@@ -93,6 +94,9 @@ def test_repeated_keys_are_refused() -> None:
      "arguments：含有溢出的数字：1e999"),
     ('{"minutes": }', "arguments: are not valid JSON (Expecting value",
      "arguments：不是有效的 JSON（"),
+    pytest.param('{"minutes": ' + "1" * 5000 + "}",
+                 "arguments: contain a number too long to read (5,000 digits)",
+                 "arguments：含有一个长得无法读取的数字（5,000 位）", id="long-number"),
     pytest.param("[" * 100 + "]" * 100, "arguments: are JSON nested deeper than",
                  "arguments：是嵌套超过", id="nested"),
 ])
@@ -101,7 +105,7 @@ def test_the_strict_readers_reasons_are_said_in_chinese(text: str, english: str,
     # The plural wording ("repeat", not "repeats") is a template of its own, never text cut
     # from the reader's line, so the Chinese screen does not show it in English.
     with pytest.raises(InvalidArguments) as caught:
-        parse_series_arguments(text, KNOWN, TODAY)
+        load_object(text, 100_000)
     line = str(caught.value)
     assert str.__str__(line).startswith(english)
     i18n.install("zh")
