@@ -33,6 +33,7 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 MAX_DEPTH = 8
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
+_missed: list[str] = []  # the line the catalog did not hold, when asked since the last clear()
 def choose(setting: str, environ: Mapping[str, str] = os.environ) -> str:
     """`en` or `zh` for a config value: `auto` follows LANGUAGE, LC_ALL, LC_MESSAGES, LANG."""
     if setting in ("en", "zh"):
@@ -61,11 +62,36 @@ def install(language: str) -> None:
         return
     import gettext
 
+    class Missed(gettext.NullTranslations):
+        """The catalog's fallback: a line it does not hold, said as it is and noted."""
+
+        def gettext(self, message: str) -> str:
+            _missed[:] = [message]
+            return message
+
+        def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+            _missed[:] = [msgid1]
+            return msgid1 if n == 1 else msgid2
+
     try:
         _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=["zh"])
+        # Through gettext's public API: decoded() asks whether a kept line is planner's own.
+        _translations.add_fallback(Missed())
     except OSError:
         # A build without the compiled catalog: English rather than no program at all.
         _translations, _language = None, "en"
+
+
+def _in_catalog(template: str, forms: tuple[str, str] | None) -> bool:
+    """Whether the catalog in use holds this line (a plural line by its two forms)."""
+    if _translations is None:
+        return False
+    _missed.clear()
+    if forms is None:
+        _translations.gettext(template)
+    else:
+        _translations.ngettext(*forms, 1)
+    return not _missed
 
 
 def language() -> str:
@@ -238,9 +264,8 @@ def decoded(data: object, depth: int = MAX_DEPTH) -> Message | None:
                 and all(isinstance(form, str) for form in forms)):
             return None
         forms = (forms[0], forms[1])
-    if not isinstance(template, str) or not isinstance(values, dict) or _translations is None \
-            or (template if forms is None else (forms[0], 0)) \
-            not in _translations._catalog:  # type: ignore[attr-defined]
+    if not isinstance(template, str) or not isinstance(values, dict) \
+            or not _in_catalog(template, forms):
         return None
     kept: dict[str, object] = {}
     for name, value in values.items():
