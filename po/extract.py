@@ -1,5 +1,6 @@
-"""Extract the catalog from the source: every line planner marks with _(), t() or N_(), and every
-help text of every command and option (README "中文界面").
+"""Extract the catalog from the source: every line planner marks with _(), t() or N_() (nt() and
+n_() with a singular and a plural), and every help text of every command and option (README
+"中文界面").
 
 `python po/extract.py [FILE]` writes them as a gettext template (planner.pot; stdout without
 FILE), each with where it is written, for a translator to merge into po/zh/*.po. The tests check
@@ -12,12 +13,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKERS = {"_": 1, "t": 1, "N_": 1}
+MARKERS = {"_": 1, "t": 1, "N_": 1, "nt": 2, "n_": 2}
+# The singular of each line marked with a plural (nt(), n_()): its plural, filled in by
+# marked_messages(); the catalog holds such a line under its singular.
+PLURALS: dict[str, str] = {}
 
 
 def marked_messages() -> tuple[dict[str, str], list[str]]:
-    """Every string planner marks with _(), t() or N_(), with where it is; and the calls
-    whose message is not a literal (they cannot be translated)."""
+    """Every string planner marks with _(), t() or N_() (the singular of nt() and n_()), with
+    where it is; and the calls whose message is not a literal (they cannot be translated)."""
     found: dict[str, str] = {}
     problems = []
     for path in sorted((ROOT / "planner").rglob("*.py")):
@@ -36,8 +40,9 @@ def marked_messages() -> tuple[dict[str, str], list[str]]:
                     for argument in arguments):
                 problems.append(f"{where}: {name}() needs literal text, not an expression")
                 continue
-            for argument in arguments:
-                found.setdefault(argument.value, where)
+            found.setdefault(arguments[0].value, where)
+            if len(arguments) == 2:
+                PLURALS[arguments[0].value] = arguments[1].value
     return found, problems
 
 
@@ -79,7 +84,8 @@ def write_template(stream) -> None:
     catalog = Catalog(domain="planner", project="planner")
     for message, where in {**help_texts(), **found}.items():
         path, _colon, line = where.partition(":")
-        catalog.add(message, locations=[(path, int(line))] if line.isdigit() else [])
+        catalog.add((message, PLURALS[message]) if message in PLURALS else message,
+                    locations=[(path, int(line))] if line.isdigit() else [])
     write_po(stream, catalog, width=100)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Never
 
 LANGUAGES = ("auto", "en", "zh")
 DOMAIN = "planner"
@@ -32,6 +33,7 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}]*)?\}")
 MAX_DEPTH = 8
 _translations = None  # gettext.GNUTranslations when Chinese is in use
 _language = "en"
+_missed: list[str] = []  # the line the catalog did not hold, when asked since the last clear()
 def choose(setting: str, environ: Mapping[str, str] = os.environ) -> str:
     """`en` or `zh` for a config value: `auto` follows LANGUAGE, LC_ALL, LC_MESSAGES, LANG."""
     if setting in ("en", "zh"):
@@ -60,11 +62,36 @@ def install(language: str) -> None:
         return
     import gettext
 
+    class Missed(gettext.NullTranslations):
+        """The catalog's fallback: a line it does not hold, said as it is and noted."""
+
+        def gettext(self, message: str) -> str:
+            _missed[:] = [message]
+            return message
+
+        def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+            _missed[:] = [msgid1]
+            return msgid1 if n == 1 else msgid2
+
     try:
         _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=["zh"])
+        # Through gettext's public API: decoded() asks whether a kept line is planner's own.
+        _translations.add_fallback(Missed())
     except OSError:
         # A build without the compiled catalog: English rather than no program at all.
         _translations, _language = None, "en"
+
+
+def _in_catalog(template: str, forms: tuple[str, str] | None) -> bool:
+    """Whether the catalog in use holds this line (a plural line by its two forms)."""
+    if _translations is None:
+        return False
+    _missed.clear()
+    if forms is None:
+        _translations.gettext(template)
+    else:
+        _translations.ngettext(*forms, 1)
+    return not _missed
 
 
 def language() -> str:
@@ -90,11 +117,15 @@ class Message(str):
 
     template: str
     values: dict[str, object]
+    # A line with a singular and a plural: both English templates (`template` is the one its
+    # `count` value takes), said through the catalog's ngettext.
+    forms: tuple[str, str] | None
 
-    def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> "Message":
+    def __new__(cls, template: str, values: Mapping[str, object] | None = None,
+                forms: tuple[str, str] | None = None) -> "Message":
         line = super().__new__(cls, template.format(**values) if values else template)
         # An error given as a value is its line (a program line when it holds one).
-        line.template, line.values = template, {
+        line.template, line.forms, line.values = template, forms, {
             name: str(value) if isinstance(value, BaseException) else value
             for name, value in (values or {}).items()}
         return line
@@ -103,13 +134,22 @@ class Message(str):
         # str() of the line, or of an error holding it, keeps the template (str's own would not).
         return self
 
+    if TYPE_CHECKING:
+        # `+` and `partition` give plain text without the template, which is then shown in
+        # English on a Chinese screen: mypy refuses them, so a line made of lines is a template
+        # of its own (t("{prefix} {field}", ...)). Only the type changes; they still run.
+        def __add__(self, other: Never, /) -> Never: ...  # type: ignore[override]
+        def __radd__(self, other: Never, /) -> Never: ...
+        def partition(self, separator: Never, /) -> Never: ...  # type: ignore[override]
+        def rpartition(self, separator: Never, /) -> Never: ...  # type: ignore[override]
+
     def with_values(self, change: "Callable[[str], str]") -> "Message":
         """The same line with `change` applied to each of its text values, nested lines too."""
         return Message(self.template, {
             name: value.with_values(change) if isinstance(value, Message)
             else value if value is None or isinstance(value, (int, float))
             else change(value if isinstance(value, str) else str(value))
-            for name, value in self.values.items()})
+            for name, value in self.values.items()}, self.forms)
 
 
 class Lines(str):
@@ -126,14 +166,27 @@ class Lines(str):
         return self
 
 
-def t(template: str, /, **values: object) -> str:
-    """A program line (a `Message`) from `template` and `values`: English where it is recorded,
-    sent to the model or written as JSON; `shown()` says it in the person's language where it is
-    printed. Typed as the str it is, so lines mix with other text freely."""
+def t(template: str, /, **values: object) -> Message:
+    """A program line from `template` and `values`: English where it is recorded, sent to the
+    model or written as JSON; `shown()` says it in the person's language where it is printed."""
     return Message(template, values)
 
 
-def N_(message: str) -> str:
+def nt(singular: str, plural: str, count: int, /, **values: object) -> Message:
+    """A program line with a singular and a plural (t() otherwise): `count` picks the English
+    one, and the catalog's plural rule the translation; `{count}` is among its values."""
+    return Message(singular if count == 1 else plural, {"count": count, **values},
+                   (singular, plural))
+
+
+def n_(singular: str, plural: str, count: int) -> str:
+    """The translation of a line only a person reads, by `count` (format it with its values)."""
+    if _translations is None:
+        return singular if count == 1 else plural
+    return _translations.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> Message:
     """Mark a line for the catalog where it is defined: a program line of its own, said in the
     person's language by `shown()` (or `lookup()`) where it is used."""
     return Message(message)
@@ -158,7 +211,11 @@ def _said(line: Message, depth: int) -> str:
     """A program line said in the person's language; the English line when the catalog's
     translation does not fit its values (a broken catalog never stops a line being shown)."""
     assert _translations is not None
-    target = _translations.gettext(line.template)
+    count = line.values.get("count")
+    if line.forms is not None and isinstance(count, int):
+        target = _translations.ngettext(*line.forms, count)
+    else:
+        target = _translations.gettext(line.template)
     values = {name: _said(value, depth - 1) if isinstance(value, Message) and depth > 0
               else value for name, value in line.values.items()}
     if not values:
@@ -182,21 +239,33 @@ _recorded: dict[str, Message] = {}
 
 
 def encoded(line: Message) -> dict:
-    """The JSON value that keeps a program line's template and values (README "Records")."""
-    return {"template": line.template,
-            "values": {name: encoded(value) if isinstance(value, Message)
-                       else value if value is None or isinstance(value, (str, int, float))
-                       else str(value) for name, value in line.values.items()}}
+    """The JSON value that keeps a program line's template and values, and its singular and
+    plural when it has them (README "Records")."""
+    data: dict[str, object] = {
+        "template": line.template,
+        "values": {name: encoded(value) if isinstance(value, Message)
+                   else value if value is None or isinstance(value, (str, int, float))
+                   else str(value) for name, value in line.values.items()}}
+    if line.forms is not None:
+        data["forms"] = list(line.forms)
+    return data
 
 
 def decoded(data: object, depth: int = MAX_DEPTH) -> Message | None:
     """The program line a records file kept, or None: its template must be planner's own (a
     catalog line), its values text, numbers or such lines, and its words must come out again."""
-    if not isinstance(data, dict) or set(data) != {"template", "values"} or depth < 0:
+    if not isinstance(data, dict) or set(data) - {"forms"} != {"template", "values"} \
+            or depth < 0:
         return None
-    template, values = data["template"], data["values"]
+    template, values, forms = data["template"], data["values"], data.get("forms")
+    if forms is not None:
+        # Both English forms, the template one of them, and the catalog's own plural entry.
+        if not (isinstance(forms, list) and len(forms) == 2 and template in forms
+                and all(isinstance(form, str) for form in forms)):
+            return None
+        forms = (forms[0], forms[1])
     if not isinstance(template, str) or not isinstance(values, dict) \
-            or _translations is None or template not in _translations._catalog:  # type: ignore[attr-defined]
+            or not _in_catalog(template, forms):
         return None
     kept: dict[str, object] = {}
     for name, value in values.items():
@@ -208,7 +277,7 @@ def decoded(data: object, depth: int = MAX_DEPTH) -> Message | None:
             return None
         kept[name] = value
     try:
-        return Message(template, kept)
+        return Message(template, kept, forms)
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return None
 

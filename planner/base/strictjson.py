@@ -33,12 +33,13 @@ _KNOWN_REASONS = frozenset(PYTHON_REASONS)
 class JSONRefused(ValueError):
     """The text is not strict JSON; str() is the reason, e.g. "repeats the key 'model'".
 
-    `bare` is the reason without a leading "is " ("not valid JSON (...)"), for a line that
-    names the text's problem in parentheses.
+    `reason` is that line (its template and values); `bare` is the reason without a leading
+    "is " ("not valid JSON (...)"), for a line that names the text's problem in parentheses.
     """
 
-    def __init__(self, reason: str, bare: str | None = None) -> None:
+    def __init__(self, reason: Message, bare: str | None = None) -> None:
         super().__init__(reason)
+        self.reason = reason
         self.bare = reason if bare is None else bare
 
 

@@ -206,7 +206,7 @@ def _read_file(path: Path | str, entry: str | None) -> bytes:
     try:
         return storage.read_regular_file(path, MAX_FILE_BYTES)
     except FileNotFoundError:
-        why = t("does not exist")
+        why: str = t("does not exist")
     except storage.FileRefused as refused:
         why = refused.reason
     except OSError as error:

@@ -101,7 +101,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
     except dav_error.NotFoundError:
         if stage == "login":
             # Not a login problem: the URL names a calendar (or folder) the server lacks.
-            problem = t("the CalDAV server at {url} has no calendar there (HTTP 404); add "
+            problem: str = t("the CalDAV server at {url} has no calendar there (HTTP 404); add "
                         "--create to make it there", url=shown)
         else:
             problem = t("the CalDAV server at {url} says the calendar is gone (HTTP 404 "

@@ -231,12 +231,6 @@ def created_from_run_id(run_id: str) -> _dt.datetime | None:
         return None
 
 
-def export_ics(rows: Iterable[PlanRow], review_time: str, now: _dt.datetime | None = None,
-               zone: LocalZone | None = None, name: str = DEFAULT_NAME) -> bytes:
-    """The calendar of `list_plans` rows (rows with a problem are left out) as iCalendar bytes."""
-    return calendar_ics(events_from_rows(rows), review_time, name=name, now=now, zone=zone)
-
-
 def calendar_ics(events: Iterable[EventSpec], review_time: str, *, name: str = DEFAULT_NAME,
                  now: _dt.datetime | None = None, zone: LocalZone | None = None,
                  previous: bytes | None = None) -> bytes:

@@ -114,7 +114,7 @@ class Timetable:
         return [event for event in self.busy().events if event.start < end and event.end > start]
 
     def plans_on(self, day: _dt.date) -> list[Span]:
-        """The sessions of saved plans (not dropped) on `day`, as section 17 lays them out."""
+        """Saved plans' sessions (not dropped) on `day`, laid out as README "Calendars" says."""
         if self._plans is None:
             self._read_plans()
         assert self._plans is not None
@@ -289,7 +289,7 @@ def _days_on(day: _dt.date, days: int) -> _dt.date:
 
 
 def session_starts(rows: Sequence[plans.PlanRow], review_time: str) -> list[_dt.datetime]:
-    """Each row's local start: its own `start`, else section 17's layout from review_time."""
+    """Each row's local start: its own `start`, else README "Calendars"' review_time layout."""
     events = ics.events_from_rows(rows)
     after = ics.layout(events)
     clock = _clock(review_time)

@@ -457,7 +457,8 @@ class _Run(RunState):
                                                   self.record.run_id))
         except OSError as error:
             self.record.change(tool_result=ToolResult(
-                "failed", error=f"{relative}: {os_error_reason(error)}"))
+                "failed", error=t("{path}: {problem}", path=relative,
+                                  problem=os_error_reason(error))))
             raise StopRun(t("could not save the plan to {path} ({reason}); nothing was saved; "
                           "check free space and permissions", path=relative,
                           reason=os_error_reason(error))) from None

@@ -88,7 +88,7 @@ def save_check(timetable: Timetable | None, plan: object, home: Path,
 
 def changes(old: list[Ahead], new: tuple[Session, ...]) -> list[str]:
     """What the replan changes, session by session: kept, moved, added, removed."""
-    lines = []
+    lines: list[str] = []
     left = list(old)
     for session in new:
         same = next((each for each in left if each.note_ids == session.note_ids

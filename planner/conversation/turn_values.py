@@ -86,7 +86,10 @@ def argument_problem(tool: str, error: InvalidArguments) -> str:
         return t("get_note {field}: {rule}", **values)
     if tool == DUE_NOTES:
         return t("due_notes {field}: {rule}", **values)
-    return f"{tool} {error}"
+    # Any other tool: its name and the line, one template (text joined to a line is English).
+    if error.field:
+        return t("{tool} {field}: {rule}", tool=tool, **values)
+    return t("{tool} {rule}", tool=tool, rule=error.rule)
 
 
 def plan_record(plan: Proposal) -> PlanRecord:

@@ -179,17 +179,6 @@ def schedules_of_states(states: Mapping[str, NoteState], parameters: Sequence[fl
     return schedules
 
 
-def schedule_notes(reviews: Iterable[Review], *, now: _dt.datetime | None = None,
-                   desired_retention: float = DEFAULT_RETENTION,
-                   sr_due: Mapping[str, _dt.date] | None = None,
-                   parameters: Sequence[float] | None = None) -> dict[str, NoteSchedule]:
-    """The schedule of every note with a review or an sr-due date; pass effective reviews only.
-    `parameters`: the fitted FSRS parameters (None: fsrs's defaults)."""
-    used = scheduler_parameters(parameters)
-    states = replay(reviews, parameters=used, desired_retention=desired_retention)
-    return schedules_of_states(states, used, now=now, sr_due=sr_due)
-
-
 def _past_the_end(fsrs: Any, scheduler: Any, ratings: Mapping[str, Any], number: int,
                   history: list[Review]) -> tuple[Any, _dt.datetime | AfterLastDay]:
     """The card and due date of a history FSRS cannot schedule: it puts the due date past

@@ -365,7 +365,7 @@ def _folder_catalog(home: Path, folder: Path,
 def _shared_ids(folder: Path, duplicates: list[tuple[str, list[str]]]) -> list[str]:
     """One line per ID that two or more files share (neither is offered under it), the first
     MAX_WARNINGS of them, then how many more."""
-    lines = []
+    lines: list[str] = []
     for note_id, paths in duplicates[:MAX_WARNINGS]:
         files = [str(folder / path) for path in paths]
         shown_id = json.dumps(note_id, ensure_ascii=False)
@@ -386,7 +386,7 @@ def _shared_ids(folder: Path, duplicates: list[tuple[str, list[str]]]) -> list[s
 def _warnings(folder: Path, skipped: list[tuple[str, str]]) -> list[str]:
     """One line per skipped file, the first MAX_WARNINGS of them, then how many more."""
     skipped.sort()
-    lines = [t("skipped {path}: {reason}", path=folder / path, reason=reason)
+    lines: list[str] = [t("skipped {path}: {reason}", path=folder / path, reason=reason)
              for path, reason in skipped[:MAX_WARNINGS]]
     if len(skipped) > MAX_WARNINGS:
         lines.append(t("… and {count} more files skipped in {folder}",

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from planner.base import strictjson
-from planner.base.i18n import t
+from planner.base.i18n import Message, t
 from planner.plans import schema
 from planner.plans.schema import (
     FIELDS,
@@ -238,23 +238,28 @@ def load_object(arguments: object, limit: int = MAX_ARGUMENTS_BYTES) -> dict:
     try:
         data = strictjson.loads(arguments)
     except strictjson.JSONRefused as error:
-        # The reader says "repeats the key ..."; here "arguments" is the subject.
-        verb, _, rest = str(error).partition(" ")
-        raise InvalidArguments("arguments", f"{_PLURAL.get(verb, verb)} {rest}") from None
+        # The reader says "repeats the key ..."; here "arguments" is the subject: the same
+        # values in the plural line's template, so the screen says it in the person's language.
+        reason = error.reason
+        plural = _PLURAL_REASONS.get(reason.template)
+        raise InvalidArguments("arguments", reason if plural is None
+                               else Message(plural, reason.values)) from None
     if not isinstance(data, dict):
         raise InvalidArguments("arguments", t("must be a JSON object, got {kind}",
                                               kind=kind_of(data)))
     return data
 
 
-_PLURAL = {"repeats": "repeat", "contains": "contain", "is": "are"}
-# The strict reader's reasons as load_object words them, with "arguments" as the subject:
-# marked here (t() without values gives the template back) so that the screen translates them.
-_PLURAL_REASONS = (
-    t("repeat the key {key}"),
-    t("contain {name}, which is not a JSON number"),
-    t("contain a number that overflows: {number}"),
-    t("contain a number too long to read ({digits:,} digits)"),
-    t("are not valid JSON ({reason})"),
-    t("are JSON nested deeper than {max_depth} levels"),
-)
+# The strict reader's reasons (by template) as load_object words them, with "arguments" as the
+# subject: marked here (t() without values gives the template back) so that the screen
+# translates them.
+_PLURAL_REASONS: dict[str, str] = {
+    "repeats the key {key}": t("repeat the key {key}"),
+    "contains {name}, which is not a JSON number": t("contain {name}, which is not a JSON number"),
+    "contains a number that overflows: {number}": t("contain a number that overflows: {number}"),
+    "contains a number too long to read ({digits:,} digits)":
+        t("contain a number too long to read ({digits:,} digits)"),
+    "is not valid JSON ({reason})": t("are not valid JSON ({reason})"),
+    "is JSON nested deeper than {max_depth} levels":
+        t("are JSON nested deeper than {max_depth} levels"),
+}

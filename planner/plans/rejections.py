@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from planner.base.i18n import t
+from planner.base.i18n import nt, t
 from planner.plans.plan import InvalidArguments
 
 MAX_NAMED = 20  # failing sessions named one by one; the rest are counted
@@ -25,8 +25,7 @@ def rejection(failures: list[tuple[int, str, str]], total: int,
     if len(failures) > MAX_NAMED:
         lines.append(t("and {count} more", count=len(failures) - MAX_NAMED))
     if summary is None:
-        summary = (t("1 of {total} sessions does not fit; mend it and propose the plan again",
-                     total=total) if len(failures) == 1 else
-                   t("{count} of {total} sessions do not fit; mend them all and propose the plan "
-                     "again", count=len(failures), total=total))
+        summary = nt("1 of {total} sessions does not fit; mend it and propose the plan again",
+                     "{count} of {total} sessions do not fit; mend them all and propose the "
+                     "plan again", len(failures), total=total)
     return SessionsRejected("sessions", summary, tuple(lines))

@@ -273,13 +273,13 @@ def an_object(value: object, field: str, *, stored: bool = False, items: bool = 
 def exact(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (),
           where: str = "", *, stored: bool = False) -> None:
     """Every required field present and no other: the first missing (a file's by name), else the
-    first unknown by name. Arguments name the field itself (`where` in front); a file names
-    `where`, the object that holds it."""
+    first unknown by name. Arguments name the field itself (within `where`, if given); a file
+    names `where`, the object that holds it."""
     missing = [name for name in required if name not in data]
     if missing:
         if stored:
             raise PlanError(where, t("has no {key}", key=repr(min(missing))))
-        raise PlanError(where + missing[0], t("is required but missing"))
+        raise PlanError(within(where, missing[0]), t("is required but missing"))
     if len(data) == len(required):
         return
     allowed = (*required, *optional)
@@ -287,8 +287,8 @@ def exact(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (),
     if extra:
         if stored:
             raise PlanError(where, t("has an unknown key {key}", key=shown_value(extra[0])))
-        raise PlanError(where + field_name(extra[0]), t("is not an allowed field (only {fields})",
-                                                        fields=", ".join(allowed)))
+        raise PlanError(within(where, field_name(extra[0])),
+                        t("is not an allowed field (only {fields})", fields=", ".join(allowed)))
 
 
 def in_time_order(sessions: Sequence[Timed]) -> None:
@@ -508,6 +508,11 @@ def kind_of(value: object) -> str:
     if isinstance(value, (str, int, float, bool)):
         return f"{kind.__name__} {shown_value(value)}"
     return kind.__name__
+
+
+def within(where: str, field: str) -> str:
+    """A field of the object `where` names (`session 1 date`), one template in any language."""
+    return t("{prefix} {field}", prefix=where, field=field) if where else field
 
 
 def field_name(name: str) -> str:

@@ -175,13 +175,13 @@ def _session(number: int, value: object, known: Collection[str], last: str) -> S
     prefix = t("session {number}", number=number)
     session = schema.an_object(value, prefix)
     required, optional = schema.session_fields(stored=False)
-    schema.exact(session, required, optional, prefix + " ")
+    schema.exact(session, required, optional, prefix)
     try:
         return Session(schema.date(session["date"], last=last), schema.minutes(session["minutes"]),
                        schema.note_ids(session["note_ids"], known),
                        schema.start(session[START]) if START in session else None)
     except InvalidArguments as error:
-        raise InvalidArguments(prefix + " " + error.field, error.reason) from None
+        raise InvalidArguments(schema.within(prefix, error.field), error.reason) from None
 
 
 # Whatever a confirmed tool proposes: one plan, a series or a study plan.

@@ -17,7 +17,7 @@ from rich.text import Text
 from planner import ui
 from planner.base import answers
 from planner.base.days import AfterLastDay
-from planner.base.i18n import N_, _, lookup, shown
+from planner.base.i18n import N_, _, lookup, n_, shown
 from planner.base.inert import inert_block, inert_line
 from planner.conversation.events import (
     Called,
@@ -298,7 +298,7 @@ def run_cost(calls: int, unknown: int, tokens: int, cost: float | None, currency
     on with a conversation").
     """
     dot = " · " if _utf(err) else " - "
-    parts = [(_("1 call") if calls == 1 else _("{count} calls")).format(count=f"{calls:,}")]
+    parts = [n_("1 call", "{count} calls", calls).format(count=f"{calls:,}")]
     known = (_("{count} tokens known") if unknown else _("{count} tokens")).format(
         count=f"{tokens:,}")
     if unknown == calls:
@@ -472,9 +472,9 @@ def schedule_words(due: _dt.date | AfterLastDay | None, today: _dt.date) -> str:
     if days == 0:
         return _("due today")
     if days < 0:
-        line = _("overdue 1 day") if days == -1 else _("overdue {days} days")
+        line = n_("overdue 1 day", "overdue {days} days", -days)
         return line.format(days=f"{-days:,}")
-    line = _("due in 1 day ({date})") if days == 1 else _("due in {days} days ({date})")
+    line = n_("due in 1 day ({date})", "due in {days} days ({date})", days)
     return line.format(days=f"{days:,}", date=due.isoformat())
 
 

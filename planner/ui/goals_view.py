@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from planner.base.i18n import _
+from planner.base.i18n import _, n_
 from planner.base.inert import inert_line
 from planner.ui.console import out
 from planner.ui.dates import distance, weekday
@@ -82,8 +82,7 @@ def _missed(count: int, ready: dict | None, total: int, saved: int | None) -> No
     session was missed, the readiness only for a goal ahead."""
     if not count:
         return
-    missed = _("1 session missed") if count == 1 else _("{count} sessions missed").format(
-        count=count)
+    missed = n_("1 session missed", "{count} sessions missed", count).format(count=count)
     if ready is not None and saved is not None:
         missed = _("{missed}; ready on the day now {ready} of {total} ({saved} when "
                    "saved)").format(missed=missed, ready=ready["with_plans"], total=total,

@@ -12,7 +12,7 @@ from rich.text import Text
 from planner.base import i18n
 from planner.base.answers import rating_word
 from planner.base.days import AfterLastDay
-from planner.base.i18n import _
+from planner.base.i18n import _, n_
 from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
 from planner.ui.dates import distance, parse_day, parse_due
@@ -319,7 +319,7 @@ def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
     nothing is, and when the next review falls due."""
     horizon = today + _dt.timedelta(days=days)
     by = _("today") if not days else (
-        _("{date} (in {days} day)") if days == 1 else _("{date} (in {days} days)")).format(
+        n_("{date} (in {days} day)", "{date} (in {days} days)", days)).format(
             date=horizon.isoformat(), days=days)
     if not rows:
         if next_due is None:

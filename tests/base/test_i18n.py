@@ -3,6 +3,7 @@ edge."""
 
 import gettext
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -43,11 +44,16 @@ def test_every_marked_message_is_a_literal():
     assert problems == []
 
 
+def _translated(string) -> bool:
+    # A plural entry's string is a tuple, one per plural form.
+    return all(string) if isinstance(string, tuple) else bool(string)
+
+
 def test_every_message_and_help_text_has_a_translation(catalog):
     found, _problems = marked_messages()
     wanted = {**help_texts(), **found}
     missing = [f"{where}: {message!r}" for message, where in wanted.items()
-               if message not in catalog or not catalog[message].string]
+               if message not in catalog or not _translated(catalog[message].string)]
     assert missing == [], f"{len(missing)} lines lack a translation in po/zh/*.po"
 
 
@@ -88,6 +94,10 @@ def test_catalog_holds_no_line_that_no_code_uses(catalog):
              if message.id and message.id not in used and message.id not in outside
              and not isinstance(message.id, tuple)]
     assert stale == []
+    # A line with a plural: the catalog's pair is the code's (nt(), n_()).
+    plurals = [message.id for message in catalog if isinstance(message.id, tuple)
+               and message.id not in outside]
+    assert sorted(plurals) == sorted(_extract.PLURALS.items())
 
 
 def test_the_compiled_catalog_is_the_current_one(catalog):
@@ -98,6 +108,9 @@ def test_the_compiled_catalog_is_the_current_one(catalog):
     for message in catalog:
         if message.id and not isinstance(message.id, tuple):
             assert compiled.gettext(message.id) == message.string, \
+                f"{mo} is older than po/zh: run make (or pip install .)"
+        elif message.id:
+            assert compiled.ngettext(*message.id, 2) == message.string[0], \
                 f"{mo} is older than po/zh: run make (or pip install .)"
 
 
@@ -214,9 +227,61 @@ def test_the_catalog_is_extracted_from_the_source(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     with target.open("rb") as stream:
-        extracted = {message.id: message.locations for message in read_po(stream) if message.id}
+        # A line with a plural is held under its singular.
+        extracted = {message.id[0] if isinstance(message.id, tuple) else message.id:
+                     message.locations for message in read_po(stream) if message.id}
     found, _problems = marked_messages()
     assert set(found) <= set(extracted)
     assert extracted["{log} line {number} cannot be read ({reason}); skipped"] == \
         [("planner/memory/log.py", int(found["{log} line {number} cannot be read ({reason}); "
                                            "skipped"].split(":")[1]))]
+
+
+@pytest.mark.slow
+def test_mypy_refuses_text_cut_from_or_added_to_a_program_line(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    # A line made of lines is a template of its own: `+` or `partition` on a t() line gives
+    # plain text, shown in English on a Chinese screen, so the type checker fails it.
+    from mypy import api
+
+    monkeypatch.chdir(ROOT)  # where mypy finds planner's modules
+    module = tmp_path / "lines.py"
+    module.write_text(
+        "from planner.base.i18n import Message, t\n\n\n"
+        "def joined(field: str) -> str:\n"
+        "    return t('session {number}', number=1) + ' ' + field\n\n\n"
+        "def cut(key: str) -> str:\n"
+        "    return t('repeats the key {key}', key=key).partition(' ')[2]\n\n\n"
+        "def template(field: str) -> Message:\n"
+        "    return t('{prefix} {field}', prefix=t('session {number}', number=1), field=field)\n",
+        encoding="utf-8")
+    report, _errors, status = api.run([
+        "--no-incremental", "--follow-imports=silent", "--python-version", "3.11",
+        "--cache-dir", str(tmp_path / "cache"), str(module)])
+    assert status == 1, report
+    assert 'lines.py:5: error: Unsupported operand types for + ("Message" and "str")' in report
+    assert 'lines.py:9: error: Argument 1 to "partition" of "Message"' in report
+    assert "Found 2 errors" in report
+
+
+def test_a_line_with_a_plural_is_said_by_its_count_and_kept_so() -> None:
+    from planner.calendar.rejections import rejection
+
+    one, three = (rejection([(number, "2026-12-02", i18n.t("is busy"))
+                             for number in range(1, count + 1)], 12).reason for count in (1, 3))
+    assert (one, three) == (
+        "1 of 12 sessions does not fit; mend it and propose the plan again",
+        "3 of 12 sessions do not fit; mend them all and propose the plan again")
+    i18n.install("zh")
+    try:
+        assert i18n.shown(one) == "12 次中有 1 次放不下；请改好，再提出一次计划"
+        assert i18n.shown(three) == "12 次中有 3 次放不下；请改好，再提出一次计划"
+        # As a run's records keep it (messages.json), and `planner show` says it again.
+        kept = json.loads(i18n.kept_words(three))
+        assert kept["forms"][1].startswith("{count} of {total} sessions do not fit")
+        assert i18n.shown(i18n.restored(str.__str__(three), kept)) == i18n.shown(three)
+        assert i18n.decoded({**kept, "forms": ["not", "planner's"]}) is None
+        assert i18n.n_("1 call", "{count} calls", 5).format(count=5) == "5 次调用"
+    finally:
+        i18n.install("en")
+    assert i18n.n_("1 call", "{count} calls", 1) == "1 call"

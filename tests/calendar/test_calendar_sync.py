@@ -129,9 +129,6 @@ def test_rows_from_list_plans_become_events(home: Path) -> None:
     assert first.created == _dt.datetime(2026, 11, 30, 10, tzinfo=_dt.UTC)
     assert (first.done, first.dropped, first.saved_order) == (False, False, f"{RUN}1")
     assert events[1].created is None
-    # The old entry point still takes rows, as `planner export --ics` passes them.
-    zone_export = ics.export_ics(rows, "19:00", now=NOW, zone=ZONE)
-    assert zone_export == ics.calendar_ics(events, "19:00", now=NOW, zone=ZONE)
 
 
 def test_same_day_plans_follow_one_another_in_the_order_they_were_saved() -> None:

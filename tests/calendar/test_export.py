@@ -280,8 +280,8 @@ def test_export_is_the_same_apart_from_its_time_stamp(home: Path) -> None:
     rows = store.list_plans(home, False, False, today(BERLIN))
     zone = ics.LocalZone(BERLIN, ZoneInfo(BERLIN))
     now = _dt.datetime(2026, 11, 30, 12, tzinfo=_dt.UTC)
-    assert ics.export_ics(rows, "19:00", now=now, zone=zone) == ics.export_ics(
-        rows, "19:00", now=now, zone=zone)
+    assert ics.calendar_ics(ics.events_from_rows(rows), "19:00", now=now, zone=zone) == \
+        ics.calendar_ics(ics.events_from_rows(rows), "19:00", now=now, zone=zone)
 
 
 # --- the command line -----------------------------------------------------------------------

@@ -235,3 +235,18 @@ def test_unknown_ids_and_samples(home: Path) -> None:
     assert run_get(catalog, GetArguments("N1"))["title"] == "RAG 的基本流程"
     result = run_search(catalog, SearchArguments("向量", 5))
     assert [item["id"] for item in result["results"]] == ["N2"] and result["total"] == 1
+
+
+def test_another_tools_bad_argument_is_said_in_chinese() -> None:
+    from planner.base import i18n
+    from planner.conversation.turn_values import argument_problem
+
+    rule = i18n.t("must be an integer from 0 to {most}", most=60)
+    line = argument_problem("free_slots", InvalidArguments("days", rule))
+    assert line == "free_slots days: must be an integer from 0 to 60"
+    i18n.install("zh")
+    try:
+        # The tool's name and the field stay as the model wrote them; the rule is Chinese.
+        assert i18n.shown(line) == "free_slots days：必须是 0 到 60 的整数"
+    finally:
+        i18n.install("en")

@@ -203,7 +203,7 @@ def test_rows_give_each_session_its_event_with_done_and_dropped(home: Path) -> N
         ("r-single@planner", day(2), False, True),
         (f"{RUN}-2@planner", day(3), False, False)]
     assert {event.saved_order for event in events} == {RUN, "r-single"}
-    calendar = ics.export_ics(listing(home), "19:00")
+    calendar = ics.calendar_ics(events, "19:00")
     assert calendar.count(b"BEGIN:VEVENT") == 3 and b"STATUS:CANCELLED" in calendar
 
 

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import fsrs
@@ -62,6 +62,15 @@ HISTORIES = {
 }
 
 
+def schedule_notes(history: Iterable[Review], *, now: _dt.datetime | None = None,
+                   desired_retention: float = schedule.DEFAULT_RETENTION,
+                   sr_due: Mapping[str, _dt.date] | None = None) -> dict[str, NoteSchedule]:
+    """Every note's schedule from its effective reviews, as ReviewMemory makes it."""
+    used = schedule.scheduler_parameters(None)
+    states = schedule.replay(history, parameters=used, desired_retention=desired_retention)
+    return schedule.schedules_of_states(states, used, now=now, sr_due=sr_due)
+
+
 def log_histories(home: Path) -> list[Review]:
     """Record HISTORIES in the log, in the order listed; the effective reviews read back."""
     for note_id, history in HISTORIES.items():
@@ -74,7 +83,7 @@ def log_histories(home: Path) -> list[Review]:
 
 @pytest.mark.parametrize("retention", [0.9, 0.8, 0.97])
 def test_due_dates_equal_the_librarys_own(home: Path, retention: float) -> None:
-    schedules = schedule.schedule_notes(log_histories(home), now=NOW,
+    schedules = schedule_notes(log_histories(home), now=NOW,
                                         desired_retention=retention)
     assert sorted(schedules) == sorted(HISTORIES)
     for note_id, history in HISTORIES.items():
@@ -87,7 +96,7 @@ def test_due_dates_equal_the_librarys_own(home: Path, retention: float) -> None:
 def test_one_good_review_is_due_two_days_later() -> None:
     # Good's initial stability is 2.3065 days; at 90 % retention the interval is round(2.3065).
     [made] = [Review("r1", "n1", None, at("2026-05-01T09:00:00"), "good", 30)]
-    [(note_id, result)] = schedule.schedule_notes([made], now=at("2026-05-01T20:00:00")).items()
+    [(note_id, result)] = schedule_notes([made], now=at("2026-05-01T20:00:00")).items()
     assert result == NoteSchedule("n1", at("2026-05-03T09:00:00"), at("2026-05-01T09:00:00"),
                                   "good", 1, 100.0)
     assert not result.is_new
@@ -96,7 +105,7 @@ def test_one_good_review_is_due_two_days_later() -> None:
 
 def test_a_lower_retention_schedules_later() -> None:
     history = [Review("r1", "n1", None, at("2026-05-01T09:00:00"), "easy", None)]
-    dates = [schedule.schedule_notes(history, now=NOW, desired_retention=retention)["n1"].due
+    dates = [schedule_notes(history, now=NOW, desired_retention=retention)["n1"].due
              for retention in (0.95, 0.9, 0.8)]
     assert dates[0] is not None and dates[1] is not None and dates[2] is not None
     assert dates[0] < dates[1] < dates[2]
@@ -109,13 +118,13 @@ def test_an_undone_review_stops_counting(home: Path) -> None:
     effective = reviews.effective_reviews(reviews.read_log(home).events)
     assert effective == [first]
     card, recall = library_card([("2026-05-01T09:00:00", "good")])
-    assert schedule.schedule_notes(effective, now=NOW)["n1"] == NoteSchedule(
+    assert schedule_notes(effective, now=NOW)["n1"] == NoteSchedule(
         "n1", card.due, first.reviewed_at, "good", 1, recall * 100)
 
 
 def test_retrievability_falls_with_time_as_the_library_says() -> None:
     history = [Review("r1", "n1", None, at("2026-05-01T09:00:00"), "good", None)]
-    values = [schedule.schedule_notes(history, now=now)["n1"].retrievability or 0.0
+    values = [schedule_notes(history, now=now)["n1"].retrievability or 0.0
               for now in (at("2026-05-01T09:00:00"), at("2026-05-03T09:00:00"), NOW)]
     scheduler = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
     card, _ = scheduler.review_card(fsrs.Card(card_id=1), fsrs.Rating.Good,
@@ -130,7 +139,7 @@ def test_retrievability_falls_with_time_as_the_library_says() -> None:
 def test_a_retention_outside_the_range_is_refused() -> None:
     for retention in (0.69, 0.995, 1.0):
         with pytest.raises(ValueError, match="not from 0.70 to 0.99"):
-            schedule.schedule_notes([], desired_retention=retention)
+            schedule_notes([], desired_retention=retention)
 
 
 # --- sr-due ------------------------------------------------------------------------------------
@@ -141,7 +150,7 @@ def test_sr_due_is_the_due_date_until_planner_has_a_review(home: Path, zone: Non
     made, = reviews.record_reviews(home, ["obsidian/b"], "good",
                                    reviewed_at=at("2026-05-28T09:00:00"))
     effective = reviews.effective_reviews(reviews.read_log(home).events)
-    schedules = schedule.schedule_notes(effective, now=NOW, sr_due=sr_due)
+    schedules = schedule_notes(effective, now=NOW, sr_due=sr_due)
     card, recall = library_card([("2026-05-28T09:00:00", "good")])
     assert schedules == {
         "obsidian/a": NoteSchedule("obsidian/a", at("2026-05-20T00:00:00"), None, None, 0, None),
@@ -153,7 +162,7 @@ def test_sr_due_is_the_due_date_until_planner_has_a_review(home: Path, zone: Non
     reviews.record_undo(home, made.review_id)
     effective = reviews.effective_reviews(reviews.read_log(home).events)
     assert effective == []
-    assert schedule.schedule_notes(effective, now=NOW, sr_due=sr_due)["obsidian/b"] == \
+    assert schedule_notes(effective, now=NOW, sr_due=sr_due)["obsidian/b"] == \
         NoteSchedule("obsidian/b", at("2026-05-25T00:00:00"), None, None, 0, None)
 
 
@@ -171,7 +180,7 @@ def test_dates_are_shown_in_the_local_zone(zone: None) -> None:
     assert schedule.local_date(at("2026-01-03T16:00:00")) == _dt.date(2026, 1, 4)
     # An sr-due date starts at local midnight: 16:00 UTC the day before, in Shanghai.
     assert schedule.local_midnight(_dt.date(2026, 3, 1)) == at("2026-02-28T16:00:00")
-    schedules = schedule.schedule_notes([], now=NOW, sr_due={"a": _dt.date(2026, 3, 1)})
+    schedules = schedule_notes([], now=NOW, sr_due={"a": _dt.date(2026, 3, 1)})
     assert schedule.due(schedules, {"a": "A"}, _dt.date(2026, 3, 1))[0]["due"] == "2026-03-01"
     assert schedule.due(schedules, {"a": "A"}, _dt.date(2026, 2, 28)) == []
 
@@ -229,7 +238,7 @@ def test_next_due_names_the_earliest_date_of_existing_notes(zone: None) -> None:
 def test_fsrs_is_imported_only_when_a_schedule_is_made() -> None:
     code = ("import sys, planner.memory.log, planner.memory.schedule\n"
             "print('fsrs' in sys.modules)\n"
-            "planner.memory.schedule.schedule_notes([])\n"
+            "planner.memory.schedule.replay([])\n"
             "print('fsrs' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)

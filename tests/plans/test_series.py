@@ -8,10 +8,12 @@ import json
 
 import pytest
 
+from planner.base import i18n
 from planner.plans.plan import (
     SERIES_TOOL_NAME,
     InvalidArguments,
     ReviewSeries,
+    load_object,
     parse_series_arguments,
     series_tool_definition,
 )
@@ -81,6 +83,36 @@ def test_repeated_keys_are_refused() -> None:
     with pytest.raises(InvalidArguments, match='repeat the key "minutes"'):
         parse_series_arguments('{"title": "t", "note_ids": ["N1"], "dates": ["2026-12-02", '
                                '"2026-12-03"], "minutes": 5, "minutes": 6}', KNOWN, TODAY)
+
+
+@pytest.mark.parametrize(("text", "english", "chinese"), [
+    ('{"title": "t", "minutes": 5, "minutes": 6}', 'arguments: repeat the key "minutes"',
+     'arguments：重复了键 "minutes"'),
+    ('{"minutes": NaN}', "arguments: contain NaN, which is not a JSON number",
+     "arguments：含有 NaN，它不是 JSON 数字"),
+    ('{"minutes": 1e999}', "arguments: contain a number that overflows: 1e999",
+     "arguments：含有溢出的数字：1e999"),
+    ('{"minutes": }', "arguments: are not valid JSON (Expecting value",
+     "arguments：不是有效的 JSON（"),
+    pytest.param('{"minutes": ' + "1" * 5000 + "}",
+                 "arguments: contain a number too long to read (5,000 digits)",
+                 "arguments：含有一个长得无法读取的数字（5,000 位）", id="long-number"),
+    pytest.param("[" * 100 + "]" * 100, "arguments: are JSON nested deeper than",
+                 "arguments：是嵌套超过", id="nested"),
+])
+def test_the_strict_readers_reasons_are_said_in_chinese(text: str, english: str,
+                                                        chinese: str) -> None:
+    # The plural wording ("repeat", not "repeats") is a template of its own, never text cut
+    # from the reader's line, so the Chinese screen does not show it in English.
+    with pytest.raises(InvalidArguments) as caught:
+        load_object(text, 100_000)
+    line = str(caught.value)
+    assert str.__str__(line).startswith(english)
+    i18n.install("zh")
+    try:
+        assert i18n.shown(line).startswith(chinese)
+    finally:
+        i18n.install("en")
 
 
 def test_the_schema_names_every_field_and_bound() -> None:

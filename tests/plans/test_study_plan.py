@@ -14,6 +14,7 @@ from people import ScriptedPerson
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 from test_week_flow import configure, results_sent, write_class_vdir
 
+from planner.base import i18n
 from planner.cli.run import timetable_for
 from planner.conversation.continuing import earlier_conversation
 from planner.conversation.flow import run_flow
@@ -175,6 +176,25 @@ def test_every_field_of_every_session_is_checked_without_coercion(arguments: dic
     with pytest.raises(InvalidArguments) as caught:
         parse_study_arguments(json.dumps(arguments), KNOWN, today())
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize(("changed", "english", "chinese"), [
+    ({"date": 20261208}, "session 1 date: must be a string YYYY-MM-DD",
+     "第 1 次的 date：必须是 YYYY-MM-DD 格式的字符串"),
+    ({"extra": 1}, "session 1 extra: is not an allowed field", "第 1 次的 extra：不是允许的字段"),
+    ({"minutes": None}, "session 1 minutes: must be an integer", "第 1 次的 minutes：必须是整数"),
+])
+def test_a_sessions_field_is_named_in_chinese(changed: dict, english: str, chinese: str) -> None:
+    # "session 1" and the field make one template, so neither is left in English.
+    with pytest.raises(InvalidArguments) as caught:
+        parse_study_arguments(json.dumps(study(session(0) | changed)), KNOWN, today())
+    line = str(caught.value)
+    assert str.__str__(line).startswith(english)
+    i18n.install("zh")
+    try:
+        assert i18n.shown(line).startswith(chinese)
+    finally:
+        i18n.install("en")
 
 
 def test_a_good_plan_is_read_as_given() -> None:
