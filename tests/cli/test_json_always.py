@@ -19,9 +19,10 @@ pytestmark = pytest.mark.slow  # a planner process per case
 
 # Every command with --json (the test below checks the list is whole).
 JSON_COMMANDS = ["goals", "runs", "show", "costs", "fit", "forecast", "notes", "where", "plans",
-                 "week", "done", "reviews", "due"]
+                 "week", "done", "reviews", "due", "plan"]
 # The commands that read config.json.
-READ_CONFIG = ["goals", "runs", "show", "costs", "forecast", "notes", "week", "done", "due"]
+READ_CONFIG = ["goals", "runs", "show", "costs", "forecast", "notes", "week", "done", "due",
+               "plan"]
 
 
 def answered(result, code: int) -> dict:
