@@ -28,7 +28,8 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from planner.base import providers
-from planner.base.config import Config, MissingKey
+from planner.base.config import Config
+from planner.base.config import MissingKey as MissingKey
 from planner.base.i18n import _, t
 from planner.base.install import install_command
 from planner.base.oserrors import os_reason
