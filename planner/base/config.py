@@ -6,7 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from planner.base import goals as goals_module
@@ -102,7 +102,7 @@ class Config(NamedTuple):
     timeout_seconds: float = 60
     max_tokens: int = 4096
     # Shared default: read only (build_request copies it into each body, never changes it).
-    extra_body: dict = {"thinking": {"type": "disabled"}}
+    extra_body: dict[str, object] = {"thinking": {"type": "disabled"}}
     prices: Prices = Prices()
     max_calls: int = 6
     max_repairs: int = 1
@@ -240,7 +240,7 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
     _no_unknown(data, set(KEYS), source, "")
     # The preset first, so that every key given explicitly replaces its value.
     # provider null: no preset, as when the key is left out.
-    values: dict = _preset(data["provider"], source) if data.get("provider") is not None \
+    values: dict[str, Any] = _preset(data["provider"], source) if data.get("provider") is not None \
         else {}
     for key in ("model", "base_url", "api_key_env"):
         if key in data:
@@ -327,7 +327,7 @@ def study_windows(config: Config) -> Mapping[str, tuple[tuple[int, int], ...]]:
     return study_hours.from_review_time(config.review_time)
 
 
-def _preset(name: object, source: str) -> dict:
+def _preset(name: object, source: str) -> dict[str, Any]:
     """The values a provider preset fills in (README "Providers")."""
     preset = providers.PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
@@ -347,7 +347,7 @@ def _preset(name: object, source: str) -> dict:
     }
 
 
-def _extra_body(value: object, source: str) -> dict:
+def _extra_body(value: object, source: str) -> dict[str, object]:
     if not isinstance(value, dict):
         # {} as a value: a template holds no literal braces (a translator sees only placeholders).
         raise ConfigError(t("{source}: key 'extra_body' must be an object (use {empty} for none)",
@@ -482,8 +482,8 @@ def _prices(data: object, source: str, defaults: Prices, model: str) -> Prices:
     if not isinstance(data, dict):
         raise ConfigError(t("{source}: key 'prices' must be an object", source=source))
     _no_unknown(data, {"currency", "per_million_tokens", "model"}, source, "prices.")
-    values: dict = {"model": _text(data["model"], source, "prices.model") if "model" in data
-                    else model}
+    values: dict[str, Any] = {"model": _text(data["model"], source, "prices.model")
+                              if "model" in data else model}
     if "currency" in data:
         values["currency"] = _text(data["currency"], source, "prices.currency")
     per_million = data.get("per_million_tokens", {})
@@ -526,7 +526,7 @@ def _path_length(value: str, source: str, key: str) -> None:
                             most=MAX_PATH_CHARS, part=MAX_PATH_PART))
 
 
-def _no_unknown(data: dict, known: set[str], source: str, prefix: str) -> None:
+def _no_unknown(data: Mapping[str, object], known: set[str], source: str, prefix: str) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(t("{source}: unknown key '{key}' (known: {known})", source=source,

@@ -238,7 +238,7 @@ def _space_after_punctuation() -> re.Pattern[str]:
 _recorded: dict[str, Message] = {}
 
 
-def encoded(line: Message) -> dict:
+def encoded(line: Message) -> dict[str, object]:
     """The JSON value that keeps a program line's template and values, and its singular and
     plural when it has them (README "Records")."""
     data: dict[str, object] = {

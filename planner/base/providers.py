@@ -29,7 +29,7 @@ class Preset(NamedTuple):
     # None: a local server that needs no key (PLACEHOLDER_KEY is sent).
     api_key_env: str | None
     model: str
-    extra_body: dict
+    extra_body: dict[str, object]
     # (currency, input_cache_hit, input_cache_miss, output) per million tokens.
     prices: tuple[str, float, float, float]
     # What the server or account needs for tool calls to work.

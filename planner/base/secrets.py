@@ -23,11 +23,13 @@ import shlex
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from planner.base import providers
-from planner.base.config import Config, MissingKey
+from planner.base.config import Config
+from planner.base.config import MissingKey as MissingKey
 from planner.base.i18n import _, t
 from planner.base.install import install_command
 from planner.base.oserrors import os_reason
@@ -408,7 +410,7 @@ def _keyring_installed() -> bool:
     return find_spec("keyring") is not None
 
 
-def _keyring_or_explain():  # noqa: ANN202 - the keyring module, imported here only
+def _keyring_or_explain() -> ModuleType:  # the keyring module, imported here only
     try:
         import keyring
     except ImportError:
@@ -465,7 +467,7 @@ def _check_header_safe(key: str, where: str, problem: type[KeyProblem] = KeyProb
                         "control characters)", where=where))
 
 
-def _read_bounded(process: subprocess.Popen, chunks: list[bytes]) -> None:
+def _read_bounded(process: subprocess.Popen[bytes], chunks: list[bytes]) -> None:
     """Read the command's output until it ends; past the limit, stop reading and end it."""
     stream = process.stdout
     if stream is None:
@@ -483,7 +485,7 @@ def _read_bounded(process: subprocess.Popen, chunks: list[bytes]) -> None:
             return
 
 
-def _end(process: subprocess.Popen) -> None:
+def _end(process: subprocess.Popen[bytes]) -> None:
     """Stop a command that failed or hung, and reap it.
 
     Its output pipe is left to the reader thread: closing it while that thread reads would

@@ -43,7 +43,7 @@ class JSONRefused(ValueError):
         self.bare = reason if bare is None else bare
 
 
-def _unique(pairs: list[tuple[str, object]]) -> dict:
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
     data = dict(pairs)
     if len(data) != len(pairs):
         keys = [key for key, _ in pairs]

@@ -45,7 +45,7 @@ def parse(value: object) -> dict[str, tuple[Window, ...]]:
     return parsed
 
 
-def _windows(key: str, windows: list) -> tuple[Window, ...]:
+def _windows(key: str, windows: list[object]) -> tuple[Window, ...]:
     result = []
     for text in windows:
         match = _WINDOW.fullmatch(text) if isinstance(text, str) else None

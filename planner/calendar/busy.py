@@ -49,9 +49,9 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base import storage
 from planner.base.days import FIRST_DAY, LAST_DAY
@@ -423,7 +423,7 @@ def _occurrences(data: bytes, days: _Window, zone: _dt.tzinfo | None, entry: str
     return found
 
 
-def _between(series, low: _dt.datetime, high: _dt.datetime):
+def _between(series: Any, low: _dt.datetime, high: _dt.datetime) -> Iterator[Any]:
     """A series' occurrences from `low` to `high`. The library widens the span by the series'
     longest event first, which passes the calendar's ends near 0001-01-01 or 9999-12-31: then
     the span is narrowed by that much (nothing planner asks for lies beyond) and asked again."""
@@ -444,7 +444,7 @@ def _between(series, low: _dt.datetime, high: _dt.datetime):
     yield from series.between(low, high)
 
 
-def _check_rules(calendar, window: _Window, counter: _Counter) -> None:
+def _check_rules(calendar: Any, window: _Window, counter: _Counter) -> None:
     """Count every event, its listed dates and the steps its rules may take up to the window
     against the source's budget; _Unknown for one rule that would take more than MAX_RULE_STEPS
     to expand, or for a source whose events all together would pass MAX_SOURCE_STEPS."""
@@ -466,7 +466,7 @@ def _check_rules(calendar, window: _Window, counter: _Counter) -> None:
             counter.spend(steps)
 
 
-def _listed(value) -> int:
+def _listed(value: object) -> int:
     """How many dates an RDATE or EXDATE property (one, or a list of them) lists."""
     if value is None:
         return 0
@@ -482,7 +482,7 @@ _EXPANDING = ("BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY", "BYYEARDA
               "BYMONTH", "BYSETPOS")
 
 
-def _rule_steps(rule: Mapping, days: int) -> float:
+def _rule_steps(rule: Mapping[str, Any], days: int) -> float:
     """At most how many candidates a rule yields over `days` days (a generous estimate)."""
     freq = str((rule.get("FREQ") or ["DAILY"])[0]).upper()
     try:
@@ -501,7 +501,7 @@ def _rule_steps(rule: Mapping, days: int) -> float:
     return steps
 
 
-def _source_of(occurrence):
+def _source_of(occurrence: Any) -> Any:
     """The event an occurrence repeats (or the changed instance it is): its UID, status,
     transparency, title and whether it is all-day are the occurrence's. Read from the library's
     occurrence directly; its public copy (as_component) costs more than everything else here."""
@@ -510,7 +510,7 @@ def _source_of(occurrence):
     return component if component is not None else occurrence.as_component(False)
 
 
-def _busy_title(component) -> str | None:
+def _busy_title(component: Any) -> str | None:
     """An event's title (inert, cut) when its occurrences are busy time, else None."""
     if str(component.get("UID", "")).endswith("@planner"):
         return None
@@ -524,7 +524,7 @@ def _busy_title(component) -> str | None:
     return title
 
 
-def _all_day(component) -> bool:
+def _all_day(component: Any) -> bool:
     """Whether an event is all-day: its DTSTART is a date (RFC 5545)."""
     dtstart = component.get("DTSTART")
     return dtstart is not None and not isinstance(dtstart.dt, _dt.datetime)

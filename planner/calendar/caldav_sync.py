@@ -17,6 +17,8 @@ import datetime as _dt
 import re
 import urllib.parse
 from collections.abc import Iterable
+from types import ModuleType, TracebackType
+from typing import Any
 
 from planner.base.deadline import MARGIN_SECONDS, Deadline, DeadlinePassed, Sockets
 from planner.base.errors import Failure, UsageError
@@ -70,7 +72,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
             calendar = _find_calendar(client, url, calendar_name, shown, default_name,
                                       create)
             stage = "listing"
-            found: dict[str, tuple] = {}
+            found: dict[str, tuple[Any, bytes]] = {}
             for resource in calendar.search(event=True):
                 data = resource.raw_data or str(resource.data or "").encode("utf-8")
                 uid = ics.item_uid(data)
@@ -114,7 +116,7 @@ def sync(url: str, calendar_name: str | None, user: str | None, password: str | 
         raise SyncError(_scrub(problem, password)) from None
 
 
-def _library():
+def _library() -> ModuleType:
     """caldav's error module, once caldav is known to be there; MissingLibrary when not."""
     try:
         from caldav.lib import error as dav_error
@@ -124,7 +126,7 @@ def _library():
     return dav_error
 
 
-def _client(url: str, user: str | None, password: str | None, timeout: float | None):
+def _client(url: str, user: str | None, password: str | None, timeout: float | None) -> Any:
     """A caldav client for `url`: `timeout` seconds per read (None: TIMEOUT_SECONDS), every
     request ended after it plus MARGIN_SECONDS in all (README "A screen you can trust")."""
     from caldav.davclient import DAVClient
@@ -139,21 +141,21 @@ def _with_deadline(client_class: type, seconds: float) -> type:
     """caldav's client class with a total deadline of `seconds` on every request (README "A screen
     you can trust")."""
 
-    class Client(client_class):
+    class Client(client_class):  # type: ignore[misc]  # caldav's client, untyped here
         deadline_passed = False
 
-        def __init__(self, *args, **kwargs) -> None:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # The socket of every answer, known once its headers are in: closing the session
             # leaves a body still being read to finish, however slowly it comes.
             self._sockets = Sockets()
             self.session.hooks.setdefault("response", []).append(self._traced)
 
-        def _traced(self, response, **_kwargs) -> None:
+        def _traced(self, response: Any, **_kwargs: Any) -> None:
             """niquests' response hook, called with the headers, before the body is read."""
             self._sockets.add(getattr(getattr(response.raw, "connection", None), "sock", None))
 
-        def request(self, *args, **kwargs):
+        def request(self, *args: Any, **kwargs: Any) -> Any:
             if self.deadline_passed:
                 # The session is closed; a request caldav tries after swallowing the timeout
                 # would only open a new connection to the same slow server.
@@ -168,7 +170,8 @@ def _with_deadline(client_class: type, seconds: float) -> type:
             self._sockets.shut_down()
             self.session.close()
 
-        def __exit__(self, kind, error, traceback) -> None:
+        def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                     traceback: TracebackType | None) -> None:
             super().__exit__(kind, error, traceback)
             # caldav turns some failures into others (a search that finds nothing, say): once
             # a deadline passed, whatever came of the sync is that timeout.
@@ -178,9 +181,9 @@ def _with_deadline(client_class: type, seconds: float) -> type:
     return Client
 
 
-def _find_calendar(client, url: str, name: str | None, shown: str,
+def _find_calendar(client: Any, url: str, name: str | None, shown: str,
                    default_name: str | None = None, create: bool = False,
-                   for_busy_time: bool = False):
+                   for_busy_time: bool = False) -> Any:
     """The calendar named `name` (display name or its last path part), or the one at `url`,
     or (no name, `url` not a calendar) the one named `default_name`; with `create`, a calendar
     named `name` (or `default_name`) that is not there is made, at `url` itself when `url`
@@ -250,7 +253,7 @@ def _find_calendar(client, url: str, name: str | None, shown: str,
                       "to make it", name=repr(name), url=shown))
 
 
-def _make_at(client, url: str, name: str | None):
+def _make_at(client: Any, url: str, name: str | None) -> Any:
     """A new calendar (MKCALENDAR) at `url`, shown as `name`: the URL's last part is its ID,
     the collection above it its parent."""
     from caldav.collection import CalendarSet
@@ -309,7 +312,7 @@ def _during(stage: str) -> str:
     return t("while writing")
 
 
-def _so_far(problem: str, written: int, items: list) -> str:
+def _so_far(problem: str, written: int, items: list[ics.Item]) -> str:
     """The problem, then how far the sync got."""
     if written == 0:
         return t("{problem}; nothing was changed there", problem=problem)
@@ -386,7 +389,8 @@ def time_range(url: str, calendar_name: str | None, user: str | None, password: 
                                password)) from None
 
 
-def _failure(error: Exception, dav_error, stage: str, shown: str, user: str | None) -> str:
+def _failure(error: Exception, dav_error: ModuleType, stage: str, shown: str,
+             user: str | None) -> str:
     """One line for what went wrong talking to the server at `stage`, built from known parts
     only (never the server's text); `dav_error` is caldav's error module."""
     if isinstance(error, dav_error.AuthorizationError):

@@ -52,7 +52,7 @@ _UID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,110}@planner", re.ASCII)
 _UNKNOWN = _dt.datetime(2000, 1, 1, tzinfo=_dt.UTC)
 _LAST_SECOND = _dt.datetime(9999, 12, 31, 23, 59, 59)  # UTC, as LAST-MODIFIED is written
 _TAIL = b"END:VCALENDAR\r\n"
-_HEADS: dict[tuple, bytes] = {}
+_HEADS: dict[tuple[object, ...], bytes] = {}
 _FOLD = re.compile(rb"\r?\n[ \t]")
 _UID_LINE = re.compile(rb"^UID(?:;[^:\r\n]*)?:([^\r\n]*)", re.M | re.I)
 _PRODID = re.compile(rb"^PRODID(?:;[^:\r\n]*)?:([^\r\n]*)", re.M | re.I)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import study_hours
 from planner.base.days import LAST_DAY
@@ -259,7 +259,7 @@ class Timetable:
 
     # --- free_slots ---------------------------------------------------------------------------
 
-    def free_days(self, first: _dt.date, days: int, minutes: int) -> list[dict]:
+    def free_days(self, first: _dt.date, days: int, minutes: int) -> list[dict[str, Any]]:
         """Each day's free slots of at least `minutes` and its minutes left (None: no limit)."""
         result = []
         for offset in range(days):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import study_hours
 from planner.calendar.busy import BusyEvent, read_busy
@@ -25,7 +25,7 @@ class Week(NamedTuple):
     """The `week --json` object's days, and what could not be read (one line each)."""
 
     start: _dt.date
-    days: list[dict]
+    days: list[dict[str, Any]]
     unknown: tuple[str, ...]  # busy calendars whose busy time is unknown
     warnings: tuple[str, ...]
 
@@ -45,7 +45,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     rows = [row for row in store.list_plans(home, demo, True, today, marks)
             if row.problem is None and not row.dropped and row.date in wanted]
     rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
-    sessions: dict[str, list[dict]] = {day: [] for day in wanted}
+    sessions: dict[str, list[dict[str, Any]]] = {day: [] for day in wanted}
     for row, begins in zip(rows, session_starts(rows, review_time), strict=True):
         session = {"run_id": plans.row_ref(row), "title": row.title,
                    "start": begins.strftime("%H:%M"), "minutes": row.minutes,
@@ -88,7 +88,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
                 () if busy is None else busy.warnings)
 
 
-def _busy(event: BusyEvent, begin: _dt.datetime, end: _dt.datetime) -> dict:
+def _busy(event: BusyEvent, begin: _dt.datetime, end: _dt.datetime) -> dict[str, object]:
     """One busy event on one day; an all-day one says so (the screen shows it as a line)."""
     shown: dict[str, object] = {"start": _clock(max(event.start, begin), begin),
                                 "end": _clock(min(event.end, end), begin), "title": event.title}

@@ -39,6 +39,8 @@ from planner.base.oserrors import os_reason
 from planner.memory.anki import MAX_PACKAGE_BYTES, MAX_TEXT_BYTES, query_seconds
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from planner.base.config import Config
 
 MIN_SECONDS, MAX_SECONDS = 2.0, 60.0  # a card's answer time is clamped to these
@@ -192,8 +194,8 @@ def _header(path: Path, name: str) -> bytes:
     return header
 
 
-def _load(connection, name: str, first_day: _dt.date, last_day: _dt.date, today: _dt.date,
-          now: _dt.datetime) -> AnkiDays:
+def _load(connection: sqlite3.Connection, name: str, first_day: _dt.date, last_day: _dt.date,
+          today: _dt.date, now: _dt.datetime) -> AnkiDays:
     """The load from an open connection: Anki's settings, the cards due, the answer time."""
     tables = {row[0] for row in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -254,10 +256,10 @@ def _load(connection, name: str, first_day: _dt.date, last_day: _dt.date, today:
                      for day, cards in sorted(days.items())}, seconds, None)
 
 
-def _seconds(connection, now: _dt.datetime) -> float:
+def _seconds(connection: sqlite3.Connection, now: _dt.datetime) -> float:
     """The median answer time of the latest review and relearning answers, 2-60 s."""
     latest = int((now + _FUTURE).timestamp() * 1000)
-    times = [value for (value,) in connection.execute(
+    times: list[int] = [value for (value,) in connection.execute(
         "SELECT time FROM revlog WHERE type IN (1, 2) AND typeof(time) = 'integer' AND time > 0 "
         "AND id <= ? ORDER BY id DESC LIMIT ?", (latest, ANSWERS))]
     if not times:
@@ -265,7 +267,7 @@ def _seconds(connection, now: _dt.datetime) -> float:
     return min(max(statistics.median(times) / 1000, MIN_SECONDS), MAX_SECONDS)
 
 
-def _legacy_settings(conf: object) -> dict:
+def _legacy_settings(conf: object) -> dict[str, object]:
     """rollover and creationOffset from a legacy collection's `col.conf` JSON."""
     found = _json(conf)
     if not isinstance(found, dict):

@@ -29,7 +29,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -494,18 +494,18 @@ def _fast_review(found: re.Match[str]) -> Review | None:
     return Review(review_id, note_id, run_id, moment, rating, minutes)
 
 
-def _text(data: dict, key: str) -> str:
+def _text(data: Mapping[str, object], key: str) -> str:
     value = data[key]
     if type(value) is not str or not value:
         raise _BadLine(t("{key} is {value}, not a non-empty string", key=key, value=_show(value)))
     return value
 
 
-def _optional_text(data: dict, key: str) -> str | None:
+def _optional_text(data: Mapping[str, object], key: str) -> str | None:
     return None if data[key] is None else _text(data, key)
 
 
-def _moment(data: dict, key: str) -> _dt.datetime:
+def _moment(data: Mapping[str, object], key: str) -> _dt.datetime:
     value = data[key]
     if type(value) is str and _UTC_TIME.fullmatch(value):
         try:
@@ -525,14 +525,14 @@ def _moment(data: dict, key: str) -> _dt.datetime:
                      value=_show(value)))
 
 
-def _rating(data: dict) -> str:
+def _rating(data: Mapping[str, object]) -> str:
     value = data["rating"]
     if type(value) is not str or value not in RATINGS:
         raise _BadLine(t("rating is {value}, not again, hard, good or easy", value=_show(value)))
     return value
 
 
-def _minutes(data: dict) -> int | None:
+def _minutes(data: Mapping[str, object]) -> int | None:
     value = data["minutes"]
     if value is None or (type(value) is int and 1 <= value <= MAX_MINUTES):
         return value
@@ -565,7 +565,7 @@ def moves(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
     return {event.run_id: (event.date, event.start) for event in events if type(event) is Move}
 
 
-def _day(data: dict) -> str:
+def _day(data: Mapping[str, object]) -> str:
     value = data["date"]
     if type(value) is not str or not _DAY.fullmatch(value):
         raise _BadLine(t("date is {value}, not a date YYYY-MM-DD", value=_show(value)))
@@ -578,7 +578,7 @@ def _day(data: dict) -> str:
     return value
 
 
-def _start(data: dict) -> str:
+def _start(data: Mapping[str, object]) -> str:
     value = data["start"]
     if type(value) is not str or not _CLOCK.fullmatch(value):
         raise _BadLine(t("start is {value}, not a 24-hour time HH:MM", value=_show(value)))

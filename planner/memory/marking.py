@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base.days import AfterLastDay, usable_time
 from planner.base.errors import Failure, UsageError
@@ -57,7 +57,7 @@ class Target(NamedTuple):
         return t("{file} (session {session})", file=self.row.file, session=session)
 
 
-def marks_from(events: Sequence) -> plans.Marks:
+def marks_from(events: Sequence[review_log.Event]) -> plans.Marks:
     """The done and dropped plans of the review log's events, and the notes reviewed for
     each (a plan or session is done when each of its notes is; README "Review memory")."""
     reviewed: dict[str, set[str]] = {}
@@ -211,7 +211,7 @@ def review_time(date: str | None, now: _dt.datetime) -> _dt.datetime:
     return moment
 
 
-def log_revisions(events: Sequence) -> dict[str, tuple[int, _dt.datetime]]:
+def log_revisions(events: Sequence[review_log.Event]) -> dict[str, tuple[int, _dt.datetime]]:
     """For each plan (`<run_id>`) or session (`<run_id>#n`) the log has changed: how many
     changes (a done, an undo, a drop, a drop-undo, a move; the review lines of one `done` are
     one) and when the last one was, so a plain export moves SEQUENCE and LAST-MODIFIED with the
@@ -337,7 +337,7 @@ def undo(home: HomePath, log: review_log.LogContents, review: review_log.Review)
 
 
 def review_rows(log: review_log.LogContents, titles: dict[str, str],
-                note: str | None = None) -> list[dict]:
+                note: str | None = None) -> list[dict[str, Any]]:
     """`planner reviews --json`: every review, newest first (by when it happened, then by the
     log's order), undone ones marked; `note`: only that note's."""
     undone = review_log.undone_ids(log.events)
@@ -348,7 +348,8 @@ def review_rows(log: review_log.LogContents, titles: dict[str, str],
             for review, _number in found]
 
 
-def review_row(review: review_log.Review, title: str | None, undone: bool = False) -> dict:
+def review_row(review: review_log.Review, title: str | None,
+               undone: bool = False) -> dict[str, Any]:
     """One review as `planner reviews --json` and `planner done --json` give it."""
     return {"review_id": review.review_id, "note_id": review.note_id, "title": title,
             "run_id": review.run_id,

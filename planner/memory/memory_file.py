@@ -16,6 +16,7 @@ import datetime as _dt
 import math
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -46,7 +47,7 @@ class Memory(NamedTuple):
 
     parameters: tuple[float, ...] | None
     reviews: int | None  # the counting reviews of the last fit (None: no fit)
-    data: dict
+    data: dict[str, object]
 
 
 NO_MEMORY = Memory(None, None, {})
@@ -90,7 +91,7 @@ def read_memory(home: str | os.PathLike[str]) -> Memory:
                   reviews if type(reviews) is int else None, data)
 
 
-def _field_problem(data: dict) -> str | None:
+def _field_problem(data: dict[str, object]) -> str | None:
     """What is wrong with memory.json's other fields (each checked when there), or None."""
     for key in ("fitted_at", "reset_at"):
         if key in data and not _utc_time(data[key]):
@@ -157,7 +158,7 @@ def valid_parameters(parameters: object) -> bool:
                     for value in parameters))
 
 
-def write_memory(home: str | os.PathLike[str], data: dict) -> None:
+def write_memory(home: str | os.PathLike[str], data: Mapping[str, object]) -> None:
     """Replace memory.json with `data` all at once; MemoryFileError with the file as it was."""
     path = memory_path(home)
     try:

@@ -277,13 +277,14 @@ def ready_when_saved(sessions: Iterable[SavedSession], name: str) -> int | None:
 
 def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
                 states: Mapping[str, NoteState], parameters: Sequence[float], today: _dt.date,
-                default_start: str = DEFAULT_START, recall_out: dict | None = None) -> dict:
+                default_start: str = DEFAULT_START,
+                recall_out: dict[str, float] | None = None) -> dict[str, Any]:
     """One goal as `planner goals --json` gives it: its sessions, how many of its notes are
     ready on its day with the saved sessions and with the reviews so far alone, and the notes
     not ready (least ready first, recall with the saved sessions); a past goal has no
     readiness."""
     past = goal.date < today
-    report: dict = {"name": goal.name, "date": goal.date.isoformat(), "past": past,
+    report: dict[str, Any] = {"name": goal.name, "date": goal.date.isoformat(), "past": past,
                     "notes": len(goal.note_ids), "sessions": goal_sessions(sessions, goal.name),
                     "ready": None, "not_ready": None}
     if past:
@@ -323,7 +324,7 @@ def ready_now(home: str | os.PathLike[str], goal: GoalTarget, memory: ReviewMemo
 
 
 def goal_notes(home: str | os.PathLike[str], goal: GoalTarget, memory: ReviewMemory,
-               today: _dt.date, default_start: str = DEFAULT_START) -> list[dict]:
+               today: _dt.date, default_start: str = DEFAULT_START) -> list[dict[str, Any]]:
     """The goal's notes least ready first, as `goal_notes` answers: ID, title, due date,
     recall now and on the goal's day (0-1, three decimals) and the saved sessions ahead
     holding each."""

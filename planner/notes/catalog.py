@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from planner.base import storage, strictjson
 from planner.base.errors import UsageError
@@ -22,6 +22,7 @@ from planner.notes.folder import MAX_ID, id_fault, parse_tags, read_note, scan_f
 if TYPE_CHECKING:
     from planner.notes.index import FileStat, IndexRow, NoteIndex, Parsed
 
+_T = TypeVar("_T")  # what a use of the index gives back
 NOTES_FILE = "notes.json"
 NOTES_CONFIG = "config.json"  # named in messages when no config file is given
 NOTES_FOLDER = "notes"
@@ -96,12 +97,12 @@ class Catalog:
         """Whether the model gets search_notes and get_note: a folder, or notes not all listed."""
         return self.source == "folder" or self.listed() is None
 
-    def search(self, query: str, limit: int) -> tuple[list[dict], int]:
+    def search(self, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
         """The best `limit` matches as {"id", "title", "snippet"}, and how many match in all."""
         rows, total = self._search(query, limit)
         return [{"id": row.id, "title": row.title, "snippet": row.snippet} for row in rows], total
 
-    def rows(self, query: str | None, limit: int | None) -> tuple[list[dict], int]:
+    def rows(self, query: str | None, limit: int | None) -> tuple[list[dict[str, Any]], int]:
         """`planner notes`: every note (or the best matches) as JSON rows, and the total."""
         if query is None:
             found, total = self._rows(limit), len(self)
@@ -223,7 +224,7 @@ class FolderCatalog(Catalog):
     def _search(self, query: str, limit: int | None) -> tuple[list[IndexRow], int]:
         return self._with_index(lambda index: index.search(query, limit))
 
-    def _with_index(self, use: Callable[[NoteIndex], object]):
+    def _with_index(self, use: Callable[[NoteIndex], _T]) -> _T:
         from planner.notes.index import IndexFailed
 
         try:

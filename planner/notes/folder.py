@@ -105,7 +105,7 @@ def read_note(folder: Path, entry: FileStat) -> Parsed | str:
     return note_fields(meta, body, entry[0])
 
 
-def note_fields(meta: dict, body: str, path: str) -> Parsed | str:
+def note_fields(meta: dict[object, object], body: str, path: str) -> Parsed | str:
     """ID, title and tags from front matter, a heading and the file name; or why not."""
     from planner.notes.index import Parsed
 
@@ -208,7 +208,7 @@ def parse_tags(value: object) -> tuple[str, ...] | None:
     if value is None or value == "":
         return ()
     if isinstance(value, str):
-        items: list = _TAG_SPLIT.split(value)
+        items: list[str] = _TAG_SPLIT.split(value)
     elif isinstance(value, list) and all(isinstance(item, str) for item in value):
         items = value
     else:

@@ -20,7 +20,7 @@ class FrontMatterError(ValueError):
     """The front matter cannot be read; the message is one line saying why."""
 
 
-def split_front_matter(text: str) -> tuple[dict, str]:
+def split_front_matter(text: str) -> tuple[dict[object, object], str]:
     """The front matter as a mapping ({} when there is none) and the body after it."""
     opening = _OPEN.match(text)
     if opening is None:

@@ -36,7 +36,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from planner.base import storage, strictjson
 from planner.base.i18n import kept_words, restored
@@ -133,7 +133,7 @@ def spaced(text: str) -> str:
     return _CJK.sub(_spread, text.replace(_MARK, ""))
 
 
-def _spread(match: re.Match) -> str:
+def _spread(match: re.Match[str]) -> str:
     return _MARK + _MARK.join(match.group()) + _MARK
 
 
@@ -228,7 +228,7 @@ class NoteIndex:
             raise
         return len(changed)
 
-    def _stored(self) -> dict[str, tuple]:
+    def _stored(self) -> dict[str, tuple[Any, ...]]:
         """path -> (path, size, mtime_ns, ino, rowid, cause, warned) of every file seen last
         time."""
         return {row[0]: row for row in self._db.execute(
@@ -309,7 +309,7 @@ class NoteIndex:
 
     def count(self) -> int:
         """How many notes (those whose ID another file shares left out)."""
-        return self._query(f"SELECT count(*) FROM files WHERE {_OFFERED}")[0][0]
+        return cast(int, self._query(f"SELECT count(*) FROM files WHERE {_OFFERED}")[0][0])
 
     def duplicates(self) -> list[tuple[str, list[str]]]:
         """(id, the paths of the files that have it) for every ID two or more files share."""
@@ -366,7 +366,7 @@ class NoteIndex:
                 for note_id, title, tags, path, snippet, original, body in found]
         return rows, total
 
-    def _query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+    def _query(self, sql: str, parameters: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
@@ -383,7 +383,7 @@ def _kept(said: str | None) -> object:
         return None
 
 
-def _changes(stored: dict[str, tuple], files: list[FileStat]) -> tuple[list[FileStat], list]:
+def _changes(stored: dict[str, Any], files: list[FileStat]) -> tuple[list[FileStat], list[Any]]:
     """The files to read again (new or changed) and the rowids to delete (changed or gone).
 
     `stored` is used up: what is left in it at the end is gone from the folder."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.errors import Failure
@@ -69,7 +69,7 @@ class PlanRow(NamedTuple):
     minutes: int
     title: str
     note_ids: list[str]
-    notes: list[dict]
+    notes: list[dict[str, Any]]
     simulated: bool
     session: int | None  # n (from 1) for a session of a series or study plan
     done: bool
@@ -84,7 +84,7 @@ class PlanRow(NamedTuple):
     reviewed: tuple[str, ...] = ()
     missed: bool = False  # its day has passed, neither done nor dropped
 
-    def to_json(self, mark_moved: bool = True) -> dict:
+    def to_json(self, mark_moved: bool = True) -> dict[str, Any]:
         """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
         `missed` when missed (only then: a home with none lists what it always did)."""
         data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
@@ -149,7 +149,7 @@ def row_ref(row: PlanRow) -> str:
 
 def plan_file_content(
     plan: Proposal, *, simulated: bool, run_id: str,
-    created_at: str, notes: Sequence, goal: str | None = None,
+    created_at: str, notes: Sequence[Any], goal: str | None = None,
     readiness: SavedReadiness | None = None,
 ) -> bytes:
     """The plan file (version 2; a series version 3; a study plan version 4, with its goal;
@@ -157,7 +157,7 @@ def plan_file_content(
     newline."""
     study = isinstance(plan, StudyPlan)
     saved = readiness if study else None  # a plan or a series has no goal to be ready for
-    data: dict = {
+    data: dict[str, object] = {
         "version": READINESS_VERSION if saved is not None else STUDY_VERSION if study else
         SERIES_VERSION if isinstance(plan, ReviewSeries) else PLAN_VERSION,
         "simulated": simulated,
@@ -261,7 +261,7 @@ def _rows(file: str, name: str, data: object) -> list[PlanRow]:
             for number, date in enumerate(plan["dates"] if series else [plan["date"]], 1)]
 
 
-def _study_rows(file: str, data: dict) -> list[PlanRow]:
+def _study_rows(file: str, data: dict[str, Any]) -> list[PlanRow]:
     """The rows of a version-4 or 5 file: one per session, each with its own notes and start
     (and, version 5, its plan's readiness when saved)."""
     plan = data["plan"]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Collection
-from typing import NamedTuple
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
 
 from planner.base import strictjson
 from planner.base.i18n import Message, t
@@ -18,15 +18,16 @@ from planner.plans.schema import (
     MAX_TITLE,
     MIN_SESSIONS,
     SERIES_FIELDS,
-    START,
-    kind_of,
 )
-from planner.plans.schema import PlanError as InvalidArguments
+from planner.plans.schema import START as START
 from planner.plans.schema import field_name as field_name
+from planner.plans.schema import kind_of as kind_of
 
 TOOL_NAME = "save_review_plan"
 SERIES_TOOL_NAME = "save_review_series"
 MAX_ARGUMENTS_BYTES = 4096
+# The error a tool's arguments raise, by the name its callers catch.
+InvalidArguments = schema.PlanError
 # A tool's `date` is checked by the plan's rule (planner.conversation.lookups' `from`, too).
 check_date = schema.date
 # The limits a person meets, stated to the model as the README states them (README "Going on with a
@@ -54,7 +55,7 @@ class ReviewPlan(NamedTuple):
         """The review's date, as a one-session tuple (a series gives all of its dates)."""
         return (self.date,)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The plan as the JSON object that is saved and recorded (start only when known)."""
         data = {
             "title": self.title,
@@ -82,7 +83,7 @@ class ReviewSeries(NamedTuple):
         """Every session's date, in order."""
         return self.dates
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The series as the JSON object that is saved and recorded (start only when known)."""
         data = {
             "title": self.title,
@@ -95,7 +96,7 @@ class ReviewSeries(NamedTuple):
         return data
 
 
-def tool_definition(note_ids: Collection[str] | None) -> dict:
+def tool_definition(note_ids: Collection[str] | None) -> dict[str, Any]:
     """save_review_plan as a Chat Completions `tools` entry; None: IDs not listed (no enum)."""
     properties = _properties(note_ids)
     properties["date"] = {
@@ -111,7 +112,7 @@ def tool_definition(note_ids: Collection[str] | None) -> dict:
     ), properties, FIELDS)
 
 
-def series_tool_definition(note_ids: Collection[str] | None) -> dict:
+def series_tool_definition(note_ids: Collection[str] | None) -> dict[str, Any]:
     """save_review_series as a `tools` entry: one title, notes and minutes on several dates."""
     properties = _properties(note_ids)
     properties["dates"] = {
@@ -134,7 +135,7 @@ def series_tool_definition(note_ids: Collection[str] | None) -> dict:
 _DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 
 
-def start_property(whose: str) -> dict:
+def start_property(whose: str) -> dict[str, object]:
     return {
         "type": "string",
         "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
@@ -143,7 +144,7 @@ def start_property(whose: str) -> dict:
     }
 
 
-def title_property() -> dict:
+def title_property() -> dict[str, object]:
     """The schema of `title`, the same in every save tool."""
     return {
         "type": "string",
@@ -153,9 +154,9 @@ def title_property() -> dict:
     }
 
 
-def note_ids_property(note_ids: Collection[str] | None) -> dict:
+def note_ids_property(note_ids: Collection[str] | None) -> dict[str, object]:
     """The schema of `note_ids`, the same in every save tool; None: IDs not listed."""
-    items: dict = {"type": "string"}
+    items: dict[str, object] = {"type": "string"}
     if note_ids is not None:
         items["enum"] = sorted(note_ids)
     return {
@@ -168,7 +169,7 @@ def note_ids_property(note_ids: Collection[str] | None) -> dict:
     }
 
 
-def _properties(note_ids: Collection[str] | None) -> dict:
+def _properties(note_ids: Collection[str] | None) -> dict[str, object]:
     """The fields a plan and a series share: title, note_ids and minutes."""
     return {
         "title": title_property(),
@@ -182,7 +183,8 @@ def _properties(note_ids: Collection[str] | None) -> dict:
     }
 
 
-def _function(name: str, description: str, properties: dict, fields: tuple[str, ...]) -> dict:
+def _function(name: str, description: str, properties: Mapping[str, object],
+              fields: tuple[str, ...]) -> dict[str, object]:
     # Properties in the order of `fields`, as the model reads them.
     return {
         "type": "function",
@@ -226,7 +228,7 @@ def parse_series_arguments(arguments: object, note_ids: Collection[str],
     )
 
 
-def load_object(arguments: object, limit: int = MAX_ARGUMENTS_BYTES) -> dict:
+def load_object(arguments: object, limit: int = MAX_ARGUMENTS_BYTES) -> dict[str, Any]:
     """Parse the arguments text as one JSON object of at most `limit` bytes, refusing anything
     ambiguous."""
     if not isinstance(arguments, str):

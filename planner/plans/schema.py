@@ -23,8 +23,8 @@ import datetime as _dt
 import json
 import re
 import unicodedata
-from collections.abc import Collection, Sequence
-from typing import Protocol
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Protocol
 
 from planner.base import days
 from planner.base.i18n import t
@@ -241,7 +241,7 @@ def minutes(value: object, *, stored: bool = False) -> int:
     return value
 
 
-def sessions(value: object, *, stored: bool = False) -> list:
+def sessions(value: object, *, stored: bool = False) -> list[Any]:
     """A study plan's 1 to MAX_STUDY_SESSIONS sessions (each checked by the caller)."""
     field = "plan.sessions" if stored else "sessions"
     if type(value) is not list or not 1 <= len(value) <= MAX_STUDY_SESSIONS:
@@ -261,7 +261,8 @@ def session_fields(stored: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return ((*SESSION_FIELDS, START), ()) if stored else (SESSION_FIELDS, (START,))
 
 
-def an_object(value: object, field: str, *, stored: bool = False, items: bool = False) -> dict:
+def an_object(value: object, field: str, *, stored: bool = False,
+              items: bool = False) -> dict[str, Any]:
     """A JSON object (`items`: the field is a list of them)."""
     if type(value) is not dict:
         raise PlanError(field, t("must be an object, got {kind}", kind=kind_of(value))
@@ -270,7 +271,7 @@ def an_object(value: object, field: str, *, stored: bool = False, items: bool = 
     return value
 
 
-def exact(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (),
+def exact(data: Mapping[str, object], required: tuple[str, ...], optional: tuple[str, ...] = (),
           where: str = "", *, stored: bool = False) -> None:
     """Every required field present and no other: the first missing (a file's by name), else the
     first unknown by name. Arguments name the field itself (within `where`, if given); a file
@@ -394,14 +395,14 @@ def plan_file(data: object, name: str) -> int:
     return version
 
 
-def _run(data: dict, keys: tuple[str, ...]) -> None:
+def _run(data: dict[str, Any], keys: tuple[str, ...]) -> None:
     exact(data, keys, (), t("a plan file"), stored=True)
     if not is_run_id(data["run_id"]):
         raise PlanError("run_id", t("must be letters, digits, '.', '_' or '-' (at most 100)"))
     created_at(data["created_at"])
 
 
-def _study_file(data: dict, version: int) -> None:
+def _study_file(data: dict[str, Any], version: int) -> None:
     """A version-4 file: a goal, and sessions each with its own date, start, minutes, notes;
     version 5: the same and the readiness it was saved with."""
     _run(data, _V5_KEYS if version == READINESS_VERSION else _V4_KEYS)
@@ -470,7 +471,7 @@ def readiness(value: object) -> tuple[int, int, int | None]:
     return value["ready"], of, value["best"]
 
 
-def notes(value: object, ids: list) -> list:
+def notes(value: object, ids: list[str]) -> list[Any]:
     """The plan's notes as they were titled when it was saved, in the order of `ids`."""
     if type(value) is not list or len(value) != len(ids):
         raise PlanError("notes", t("must list the plan's notes"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base.i18n import t
 from planner.plans import schema
@@ -42,9 +42,9 @@ class Session(NamedTuple):
     note_ids: tuple[str, ...]
     start: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The session as the plan file holds it (start only when known)."""
-        data: dict = {"date": self.date}
+        data: dict[str, object] = {"date": self.date}
         if self.start is not None:
             data[START] = self.start
         data["minutes"] = self.minutes
@@ -79,13 +79,13 @@ class StudyPlan(NamedTuple):
         """A study plan has no common start: each session has its own."""
         return None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The plan as the JSON object that is saved and recorded."""
         return {"title": self.title,
                 "sessions": [session.as_dict() for session in self.sessions]}
 
 
-def study_tool_definition(note_ids: Collection[str] | None) -> dict:
+def study_tool_definition(note_ids: Collection[str] | None) -> dict[str, Any]:
     """save_study_plan as a Chat Completions `tools` entry; None: IDs not listed (no enum)."""
     session = {
         "type": "object",
