@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base.errors import Failure
+from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
 from planner.calendar.study_placing import place_study
@@ -29,7 +31,7 @@ from planner.memory.readiness import (
     recall_on_day,
     session_moment,
 )
-from planner.plans.schema import MAX_STUDY_SESSIONS
+from planner.plans.schema import MAX_STUDY_SESSIONS, PlanError
 from planner.plans.study import Session, StudyPlan
 
 if TYPE_CHECKING:
@@ -112,7 +114,11 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     plan = _packed(days, ids, minutes_per_note, title, given, order)
     if plan is None:
         return BestPlan(goal, None, ready_count(base, goal.retention), len(ids), 0, base, ())
-    placed = place_study(timetable, plan).plan  # every session checked as a proposal's
+    try:
+        placed = place_study(timetable, plan).plan  # every session checked as a proposal's
+    except PlanError as error:  # never expected: the plan is made of the timetable's free time
+        raise Failure(t("planner's own plan did not pass its own checks ({reason}); nothing "
+                        "was saved; please report this", reason=str(error))) from None
     sessions = [*before, *((session_moment(_dt.date.fromisoformat(session.date),
                                            session.start), session.note_ids)
                            for session in placed.sessions)]

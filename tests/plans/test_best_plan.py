@@ -263,3 +263,32 @@ def test_save_in_a_terminal_saves_planner_plan_as_a_study_plan(home: Path) -> No
     assert json.loads(again.stdout)["sessions"] == []
     costs = run_planner("costs", "--json")
     assert costs.returncode == 0, costs.stderr
+
+
+def test_a_plan_its_own_checks_refuse_is_one_line_not_a_traceback(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never expected (the plan is made of free time); if it happens, a Failure says so."""
+    from planner.base.errors import Failure
+    from planner.calendar import best_plan as module
+    from planner.plans.schema import PlanError
+
+    student_home(home)
+
+    def refuse(timetable, plan):
+        raise PlanError("sessions", "session 1 (2026-12-07): overlaps busy time 19:00–20:30")
+
+    monkeypatch.setattr(module, "place_study", refuse)
+    from planner.base.config import load_config
+    from planner.cli.goals import goal_catalog
+    from planner.cli.own_plan import own_plan
+    from planner.cli.run import goal_target, timetable_for
+    from planner.memory.review_memory import ReviewMemory
+
+    config = load_config(home / "config.json", home)
+    catalog = goal_catalog(home, config)
+    goal = goal_target(catalog, config, config.goals[0])
+    assert goal is not None
+    memory = ReviewMemory(home, catalog, config.desired_retention)
+    timetable = timetable_for(config, home, "live", today(), goal.deadline, goal=goal)
+    with pytest.raises(Failure, match="did not pass its own checks"):
+        own_plan(timetable, goal, memory, config, _dt.datetime.now(), home, frozenset())
