@@ -162,7 +162,10 @@ def start_up_commands(env: dict) -> dict[str, tuple]:
 
 def report(home: Path, url: str, rounds: int, start_up_only: bool = False,
            compare: str | None = None) -> None:
-    (home / "config.json").write_text(json.dumps({"base_url": url}))
+    # Study all day: every round saves a demo plan and a live one at the first free time, and
+    # an evening's three hours would be full after nine rounds (the demo then asks a question).
+    (home / "config.json").write_text(json.dumps({"base_url": url,
+                                                  "study_hours": {"daily": ["00:00-23:59"]}}))
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(NO_COLOR="1", DEEPSEEK_API_KEY=KEY, TERM="dumb")
     python = sys.executable
