@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from planner.base.config import Config
     from planner.calendar.best_plan import BestPlan
     from planner.calendar.timetable import Timetable
-    from planner.memory.readiness import GoalTarget
+    from planner.memory.readiness import GoalOutlook, GoalTarget
     from planner.memory.review_memory import ReviewMemory
 
 
@@ -134,7 +134,8 @@ def _confirm(best: BestPlan, folder: Path, config: Config, catalog, timetable: T
     from planner.ui.conversation import TerminalPerson
 
     assert best.plan is not None
-    outlook = readiness_line(folder, "live", best.goal, best.plan, memory, today, config)
+    outlook = _needed(readiness_line(folder, "live", best.goal, best.plan, memory, today,
+                                     config))
     outcome = confirm_own_plan(best.plan, request=request, goal_name=best.goal.name,
                                person=TerminalPerson(str(folder)), home=folder, config=config,
                                catalog=catalog, timetable=timetable, readiness=outlook,
@@ -177,7 +178,8 @@ def replan_goal(folder: Path, config: Config, catalog, memory: ReviewMemory,
     ui.notice(t("Ready on {date}: {before} of {total} now, {after} with the new plan.",
                 date=goal.date.isoformat(), before=before, total=len(goal.note_ids),
                 after=best.ready))
-    outlook = readiness_line(folder, "live", goal, best.plan, memory, today, config, replacing)
+    outlook = _needed(readiness_line(folder, "live", goal, best.plan, memory, today, config,
+                                     replacing))
     outcome = confirm_own_plan(best.plan, request=f"planner plan --goal {goal.name} --replan",
                                goal_name=goal.name, person=TerminalPerson(str(folder)),
                                home=folder, config=config, catalog=catalog, timetable=timetable,
@@ -187,3 +189,10 @@ def replan_goal(folder: Path, config: Config, catalog, memory: ReviewMemory,
         ui.error(outcome.error)
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
+
+
+def _needed(outlook: GoalOutlook) -> GoalOutlook:
+    """Planner's own plan leaves out only the notes it could not make ready: a note ready
+    without a session is not named as left out."""
+    short = {note for note, _recall in outlook.not_ready}
+    return outlook._replace(uncovered=tuple(note for note in outlook.uncovered if note in short))

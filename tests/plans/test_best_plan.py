@@ -229,6 +229,7 @@ def test_without_a_terminal_nothing_is_saved(home: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "On " + EXAM.isoformat() + ": 27 of 27 notes ready" in result.stdout
     assert "No terminal to confirm on: treated as cancel." in result.stdout
+    assert "Left out" not in result.stdout  # the nine notes ready already need no session
     assert not (home / "plans").exists() or list((home / "plans").iterdir()) == []
     (folder,) = run_dirs(home)
     summary = read_summary(folder)
