@@ -73,7 +73,7 @@ def tools() -> list[types.Tool]:
 
 
 def call(home: Home, name: str, arguments: dict[str, Any] | None,
-         client: tuple[str | None, str | None]) -> tuple[dict, bool]:
+         client: tuple[str | None, str | None]) -> tuple[dict[str, Any], bool]:
     """One tool call, as a run answers it: the answer and whether it is an error."""
     # The run's checks read the arguments as the JSON text a model sends.
     text = json.dumps({} if arguments is None else arguments, ensure_ascii=False)
@@ -106,7 +106,7 @@ def server(home: Home) -> Server:
     async def call_tool(context: ServerRequestContext,
                         params: types.CallToolRequestParams) -> types.CallToolResult:
         client = _client(context)
-        done: list[tuple[dict, bool]] = []
+        done: list[tuple[dict[str, Any], bool]] = []
 
         def work() -> None:
             done.append(call(home, params.name, params.arguments, client))
@@ -129,7 +129,7 @@ def server(home: Home) -> Server:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def _take_back(home: Home, done: list[tuple[dict, bool]]) -> None:
+def _take_back(home: Home, done: list[tuple[dict[str, Any], bool]]) -> None:
     for result, _failed in done:
         if result.get("status") == "pending":
             try:

@@ -5,7 +5,7 @@ when they pass, never saved (README "planner for other agents")."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.agents import staged
 from planner.agents.world import World, rejected
@@ -56,7 +56,7 @@ def check(world: World, kind: str, arguments: str) -> Checked:
 
 
 def propose(world: World, tool: str, arguments: str,
-            client: tuple[str | None, str | None]) -> tuple[dict, bool]:
+            client: tuple[str | None, str | None]) -> tuple[dict[str, Any], bool]:
     """Check the proposal; staged when it passes. The answer, and whether it is a rejection."""
     kind = KINDS[tool]
     try:
@@ -73,7 +73,7 @@ def propose(world: World, tool: str, arguments: str,
             "confirm": f"planner pending {staged_id}"}, False
 
 
-def outlook(world: World, passed: Checked) -> dict | None:
+def outlook(world: World, passed: Checked) -> dict[str, Any] | None:
     """The goal's readiness on its day with this plan and without it; None without a goal."""
     if passed.goal is None or not isinstance(passed.plan, StudyPlan):
         return None
@@ -86,7 +86,7 @@ def outlook(world: World, passed: Checked) -> dict | None:
             "retention": line.retention}
 
 
-def schemas() -> dict[str, tuple[str, dict]]:
+def schemas() -> dict[str, tuple[str, dict[str, Any]]]:
     """Each propose tool's description and input schema: the save tool's, with a study plan's
     optional goal, and saying that it stages rather than saves."""
     study = study_tool_definition(None)["function"]

@@ -13,7 +13,7 @@ import datetime as _dt
 import hashlib
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
 from planner.base.i18n import t
@@ -43,7 +43,7 @@ class Staged(NamedTuple):
     staged_at: _dt.datetime
     client: tuple[str | None, str | None]  # name and version, as the client gave them
     goal: str | None
-    proposal: dict  # the save tool's arguments, every start given
+    proposal: dict[str, Any]  # the save tool's arguments, every start given
     chosen: tuple[bool, ...]  # for each session, whether planner chose its start
 
     def is_stale(self, now: _dt.datetime) -> bool:
@@ -51,7 +51,7 @@ class Staged(NamedTuple):
         return now - self.staged_at > STALE_AFTER
 
     @property
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         """The proposal as the propose tool's arguments (with its goal, for a study plan)."""
         return self.proposal if self.goal is None else {"goal": self.goal, **self.proposal}
 
@@ -67,8 +67,8 @@ def client_of(name: object, version: object) -> tuple[str | None, str | None]:
             version[:MAX_CLIENT] if isinstance(version, str) else None)
 
 
-def stage(home: Path, kind: str, proposal: dict, chosen: tuple[bool, ...], goal: str | None,
-          client: tuple[str | None, str | None]) -> str:
+def stage(home: Path, kind: str, proposal: dict[str, Any], chosen: tuple[bool, ...],
+          goal: str | None, client: tuple[str | None, str | None]) -> str:
     """Write the staged file; its ID. OSError when it cannot be written (nothing is left)."""
     data = {"version": VERSION, "id": "", "kind": kind, "staged_at": now_iso(),
             "client": {"name": client[0], "version": client[1]}, "goal": goal,
@@ -107,7 +107,7 @@ def _create(target: Path, content: bytes) -> bool:
             pass
 
 
-def digest(data: dict) -> str:
+def digest(data: dict[str, Any]) -> str:
     """The SHA-256 of everything but the digest: a file edited after staging no longer matches."""
     rest = {key: value for key, value in data.items() if key != "digest"}
     return hashlib.sha256(storage.to_json(rest)).hexdigest()

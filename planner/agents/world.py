@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from planner.memory.readiness import GoalTarget
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import Catalog
+    from planner.plans.files import Marks
 
 GOALS = "goals"
 _MISSING = object()
@@ -56,7 +57,7 @@ class World:
         from planner.calendar.ics import local_zone
         from planner.calendar.timetable import Timetable
 
-        def marks():
+        def marks() -> Marks:
             from planner.memory.marking import quiet_marks
 
             return quiet_marks(self.home)
@@ -97,7 +98,7 @@ class World:
 
         return target(goal, goal_scope(self.catalog, goal, self.config.file).note_ids)
 
-    def goal_reports(self) -> dict:
+    def goal_reports(self) -> dict[str, Any]:
         """Every goal as `planner goals --json` lists it, cut to fit an answer."""
         from planner.base.errors import PlannerError
         from planner.memory import readiness
@@ -149,11 +150,11 @@ class Lookup(NamedTuple):
 
     name: str
     description: str
-    input_schema: dict
+    input_schema: dict[str, Any]
     tool: Callable[[World], Tool]
 
 
-def _from_run(schema: dict, build: Callable[[World], Tool]) -> Lookup:
+def _from_run(schema: dict[str, Any], build: Callable[[World], Tool]) -> Lookup:
     """A lookup offered exactly as a run offers it to the model."""
     function = schema["function"]
     return Lookup(function["name"], function["description"], function["parameters"], build)
@@ -166,7 +167,7 @@ def _goal_notes(world: World) -> Tool:
         goal = world.goal(data.pop("goal", _MISSING))
         return goal, lookups.check_goal_notes(json.dumps(data, ensure_ascii=False))
 
-    def run(checked: tuple[GoalTarget, lookups.GoalNotesArguments]) -> dict:
+    def run(checked: tuple[GoalTarget, lookups.GoalNotesArguments]) -> dict[str, Any]:
         goal, arguments = checked
         return lookups.run_goal_notes(goal, world.memory, world.timetable(goal), world.today,
                                       arguments)
@@ -184,7 +185,7 @@ def _suggest(world: World) -> Tool:
         goal = world.goal(data.pop("goal", _MISSING))
         return goal, lookups.check_page(json.dumps(data, ensure_ascii=False), MAX_SUGGEST_LIMIT)
 
-    def run(checked: tuple[GoalTarget, lookups.GoalNotesArguments]) -> dict:
+    def run(checked: tuple[GoalTarget, lookups.GoalNotesArguments]) -> dict[str, Any]:
         goal, arguments = checked
         return Suggestion(goal, world.memory, world.timetable(goal)).page(arguments)
 
@@ -273,7 +274,7 @@ LOOKUPS: tuple[Lookup, ...] = (
 )
 
 
-def answer(lookup: Lookup, world: World, arguments: str) -> tuple[dict, bool]:
+def answer(lookup: Lookup, world: World, arguments: str) -> tuple[dict[str, Any], bool]:
     """The lookup's answer to `arguments` (a JSON text) as a run gives it to the model, and
     whether it is a rejection."""
     tool = lookup.tool(world)
@@ -285,17 +286,18 @@ def answer(lookup: Lookup, world: World, arguments: str) -> tuple[dict, bool]:
     return bounded_result(tool.run(checked), MAX_TURN_RESULT_BYTES), False
 
 
-def rejected(problem: str, lines: tuple[str, ...] = ()) -> dict:
+def rejected(problem: str, lines: tuple[str, ...] = ()) -> dict[str, Any]:
     """A rejection as a run sends it to the model: the problem, then one line per session."""
     return {"status": "rejected", "error": Lines((problem, *lines))}
 
 
-def answer_text(result: dict) -> str:
+def answer_text(result: dict[str, Any]) -> str:
     """An answer's JSON text, byte for byte the tool message a run sends the model."""
-    return tool_message("", result)["content"]
+    text: str = tool_message("", result)["content"]
+    return text
 
 
-def _size(result: dict) -> int:
+def _size(result: dict[str, Any]) -> int:
     """The answer's size as bounded_result measures it."""
     from planner.base import storage
 

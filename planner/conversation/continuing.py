@@ -21,6 +21,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from planner.base import storage, strictjson
 from planner.base.errors import UsageError
@@ -44,7 +45,8 @@ class CannotContinue(UsageError):
     """The earlier run cannot be continued; str() is the one line the person reads."""
 
 
-def earlier_conversation(home: Path, run_id: str, request: str | None = None) -> list[dict]:
+def earlier_conversation(home: Path, run_id: str,
+                         request: str | None = None) -> list[dict[str, Any]]:
     """The messages of run `run_id` to continue from, without its system message. An answer
     that no request carried, or that only a failed call's request carried, and that the
     person types again as `request` is left to `request`: it is sent once."""
@@ -88,7 +90,7 @@ def earlier_conversation(home: Path, run_id: str, request: str | None = None) ->
     return messages + carried + unsent
 
 
-def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict]:
+def _unsent_answers(summary: RunSummary, last: int, replied: bool) -> list[dict[str, Any]]:
     """The person's answers to the last reply that no request carried (the calls ran out, or
     the run ended before the next call), each exactly once (README "中文界面"). An answer that a
     later
@@ -131,7 +133,7 @@ def _why(error: Exception, name: str) -> str:
     return text.split(f"{name} ", 1)[1] if f"{name} " in text else text
 
 
-def _messages(body: object, name: str, run_id: str) -> tuple[list[dict], bool]:
+def _messages(body: object, name: str, run_id: str) -> tuple[list[dict[str, Any]], bool]:
     """The recorded request's messages after its system message; whether it was Responses."""
     damaged = _damaged(run_id, name)
     if not isinstance(body, dict):
@@ -217,7 +219,7 @@ def _item_fault(item: object) -> str | None:
 
 
 def _last_reply(reply: object, responses: bool, summary: RunSummary, run_id: str,
-                name: str) -> list[dict]:
+                name: str) -> list[dict[str, Any]]:
     """The last reply as messages: its words, or its calls each answered by what happened."""
     if reply is None:
         return []
@@ -250,7 +252,7 @@ def _turn(reply: object, responses: bool) -> Turn | None:
         return None
 
 
-def _result(call_id: str, steps: tuple[Step, ...]) -> dict:
+def _result(call_id: str, steps: tuple[Step, ...]) -> dict[str, Any]:
     """What the earlier run really did with one call of its last reply, from its steps."""
     for index, step in enumerate(steps):
         if step.call_id != call_id:
@@ -262,7 +264,7 @@ def _result(call_id: str, steps: tuple[Step, ...]) -> dict:
     return dict(NOT_RUN)
 
 
-def _decision(after: tuple[Step, ...]) -> dict:
+def _decision(after: tuple[Step, ...]) -> dict[str, Any]:
     """The person's decision on a proposal, with the change they asked for, if any."""
     for number, step in enumerate(after):
         if step.kind == "proposal":

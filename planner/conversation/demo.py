@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from typing import Any
 
 from planner.base import strictjson
 from planner.model.client import ScriptedClient
@@ -21,13 +22,13 @@ def demo_request(today: _dt.date) -> str:
     return f"请把N1和N2安排在{day}复习20分钟，标题为{DEMO_TITLE}。只保存本地计划。"
 
 
-def demo_plan(today: _dt.date) -> dict:
+def demo_plan(today: _dt.date) -> dict[str, Any]:
     """The plan the scripted model proposes for the demo request."""
     day = (today + _dt.timedelta(days=1)).isoformat()
     return {"title": DEMO_TITLE, "note_ids": ["N1", "N2"], "date": day, "minutes": 20}
 
 
-def _completion(message: dict, finish_reason: str) -> dict:
+def _completion(message: dict[str, Any], finish_reason: str) -> dict[str, Any]:
     """A Chat Completions response body with one choice and unknown usage."""
     return {
         "id": "demo-completion",
@@ -38,7 +39,7 @@ def _completion(message: dict, finish_reason: str) -> dict:
     }
 
 
-def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
+def proposal_reply(plan: dict[str, Any] = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict[str, Any]:
     """A scripted reply with one save_review_plan call."""
     call = {
         "id": call_id,
@@ -48,7 +49,7 @@ def proposal_reply(plan: dict = DEMO_PLAN, call_id: str = DEMO_CALL_ID) -> dict:
     return _completion({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls")
 
 
-def explanation_reply(body: dict) -> dict:
+def explanation_reply(body: dict[str, Any]) -> dict[str, Any]:
     """The scripted second reply: explains (in Chinese, the request's language) the real result."""
     # The last message is the tool result: a Chat Completions tool message, or a Responses
     # function_call_output item when config's api is "responses".

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from planner.base.days import AfterLastDay
@@ -115,7 +115,7 @@ class ModelText(NamedTuple):
 class Result(NamedTuple):
     """What the program really did with a proposal: saved (with its path) or cancelled."""
 
-    result: dict
+    result: dict[str, Any]
     path: str | None
 
 
@@ -196,7 +196,7 @@ class Outcome(NamedTuple):
     simulated: bool = False
     plan: Proposal | None = None
     approved: bool | None = None
-    tool_result: dict | None = None
+    tool_result: dict[str, Any] | None = None
     error: str | None = None
     question: str | None = None  # the model's last text without a tool call
     explanation: str | None = None

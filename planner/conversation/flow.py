@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from planner.base import storage
 from planner.base.config import Config, study_windows
@@ -91,7 +91,7 @@ def run_flow(
     limits: Limits | None = None,
     registry: Registry | None = None,
     memory: ReviewMemory | None = None,
-    continues: tuple[str, list[dict]] | None = None,
+    continues: tuple[str, list[dict[str, Any]]] | None = None,
     timetable: Timetable | None = None,
 ) -> Outcome:
     """Run the whole loop once and return its outcome; only the program ever writes.
@@ -158,11 +158,11 @@ class _Run(RunState):
     # A run for a goal: planner's own plan (suggest_study_plan) and, for the proposal in hand,
     # the readiness its result carries back.
     suggestion: Suggestion | None = None
-    worth: dict | None = None
+    worth: dict[str, Any] | None = None
 
     # --- the loop ---------------------------------------------------------------------------
 
-    def loop(self, messages: list[dict]) -> Outcome:
+    def loop(self, messages: list[dict[str, Any]]) -> Outcome:
         """Each turn sends one request; the reply decides what comes next, within the limits."""
         step: NextStep = Continue(())
         while True:
@@ -334,7 +334,7 @@ class _Run(RunState):
             return self._no_explanation()
         return ExplainOnly((turn.message, tool_message(call.id, self._sent(result.to_json()))))
 
-    def _sent(self, result: dict) -> dict:
+    def _sent(self, result: dict[str, Any]) -> dict[str, Any]:
         """A result as sent back: a study plan's carries its readiness (README "A study plan
         to a goal")."""
         return result if self.worth is None else {**result, "readiness": self.worth}
@@ -568,7 +568,7 @@ class _Run(RunState):
         self._save_or_stop(NOTHING_SAVED)
         return Continue((turn.message, *answers))
 
-    def _refuse_all(self, number: int, turn: Turn) -> list[dict]:
+    def _refuse_all(self, number: int, turn: Turn) -> list[dict[str, Any]]:
         """Calls where only an explanation may come: none is run; each is answered refused."""
         answers = []
         for call in turn.calls:

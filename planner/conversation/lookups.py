@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import unicodedata
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import storage
 from planner.base.i18n import t
@@ -75,7 +75,7 @@ class SlotArguments:
     def __init__(self, first: str, days: int, minutes: int) -> None:
         self.first, self.days, self.minutes = first, days, minutes
 
-    def _asdict(self) -> dict:
+    def _asdict(self) -> dict[str, Any]:
         """As the model gave them, for the records and the screen."""
         return {"from": self.first, "days": self.days, "minutes": self.minutes}
 
@@ -330,7 +330,7 @@ def check_slots(arguments: object, today: _dt.date) -> SlotArguments:
                          _whole(data, "minutes", *SLOT_MINUTES))
 
 
-def _whole(data: dict, field: str, low: int, high: int) -> int:
+def _whole(data: dict[str, Any], field: str, low: int, high: int) -> int:
     value = data[field]
     # bool is an int subclass, and 7.0 or "7" are not integers: none is converted.
     if type(value) is not int:
@@ -341,7 +341,8 @@ def _whole(data: dict, field: str, low: int, high: int) -> int:
     return value
 
 
-def _object(arguments: object, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict:
+def _object(arguments: object, required: tuple[str, ...],
+            allowed: tuple[str, ...]) -> dict[str, Any]:
     data = load_object(arguments)
     for name in required:
         if name not in data:
@@ -364,7 +365,7 @@ def _printable(field: str, value: str) -> None:
 # --- running ---------------------------------------------------------------------------------
 
 
-def run_search(catalog: Catalog, arguments: SearchArguments) -> dict:
+def run_search(catalog: Catalog, arguments: SearchArguments) -> dict[str, Any]:
     """The best matches, cut to fit MAX_RESULT_BYTES (`total` still counts every match)."""
     from planner.notes.catalog import NotesError
 
@@ -385,7 +386,7 @@ def run_search(catalog: Catalog, arguments: SearchArguments) -> dict:
     return result
 
 
-def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
+def run_get(catalog: Catalog, arguments: GetArguments) -> dict[str, Any]:
     """One note, its text cut at MAX_TEXT characters (or less, to fit) and saying so."""
     from planner.notes.catalog import NotesError
 
@@ -412,7 +413,7 @@ def run_get(catalog: Catalog, arguments: GetArguments) -> dict:
     return result
 
 
-def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> dict:
+def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> dict[str, Any]:
     """The notes due by today + days, as `planner due --json` lists them, cut to fit."""
     from planner.notes.catalog import NotesError
 
@@ -429,11 +430,11 @@ def run_due(memory: ReviewMemory, today: _dt.date, arguments: DueArguments) -> d
     return result
 
 
-def run_slots(timetable: Timetable, arguments: SlotArguments) -> dict:
+def run_slots(timetable: Timetable, arguments: SlotArguments) -> dict[str, Any]:
     """Each day's free slots, cut to fit: the last days go first, then a day's last slots."""
     days = timetable.free_days(_dt.date.fromisoformat(arguments.first), arguments.days,
                                arguments.minutes)
-    result: dict = {"days": days}
+    result: dict[str, Any] = {"days": days}
     # Whole days while more than one is left: the answer ends at the last day that fits, and
     # says where to go on from.
     while _size(result) > MAX_RESULT_BYTES and len(days) > 1:
@@ -448,7 +449,7 @@ def run_slots(timetable: Timetable, arguments: SlotArguments) -> dict:
 
 
 def run_goal_notes(goal: GoalTarget, memory: ReviewMemory, timetable: Timetable,
-                   today: _dt.date, arguments: GoalNotesArguments) -> dict:
+                   today: _dt.date, arguments: GoalNotesArguments) -> dict[str, Any]:
     """The goal's notes least ready first, from `offset`, cut to fit."""
     from planner.memory.readiness import goal_notes
     from planner.notes.catalog import NotesError
@@ -476,7 +477,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _size(result: dict) -> int:
+def _size(result: dict[str, Any]) -> int:
     """The result's size as the flow sends and bounds it."""
     return len(storage.to_json(result))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from planner.base import i18n
 from planner.base.config import Config
@@ -112,7 +112,7 @@ def registry_for(notes: Sequence[Note] | Catalog, today: _dt.date | None = None,
 
 def system_message(notes: Sequence[Note] | Catalog, today: _dt.date,
                    memory: ReviewMemory | None = None,
-                   timetable: Timetable | None = None) -> dict:
+                   timetable: Timetable | None = None) -> dict[str, Any]:
     """The assistant's role, the notes it may refer to (or how to find them), today's date,
     and (with due information) one line on the notes due today."""
     catalog = as_catalog(notes)
@@ -213,15 +213,16 @@ def _best_words(timetable: Timetable, memory: ReviewMemory | None) -> str:
 
 def first_messages(request: str, notes: Sequence[Note] | Catalog, today: _dt.date,
                    memory: ReviewMemory | None = None,
-                   timetable: Timetable | None = None) -> list[dict]:
+                   timetable: Timetable | None = None) -> list[dict[str, Any]]:
     """The messages of the first request: system, then the person's request."""
     return [system_message(notes, today, memory, timetable),
             {"role": "user", "content": request}]
 
 
-def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[Note] | Catalog,
-                       today: _dt.date, memory: ReviewMemory | None = None,
-                       timetable: Timetable | None = None) -> list[dict]:
+def continued_messages(request: str, earlier: Sequence[dict[str, Any]],
+                       notes: Sequence[Note] | Catalog, today: _dt.date,
+                       memory: ReviewMemory | None = None,
+                       timetable: Timetable | None = None) -> list[dict[str, Any]]:
     """The first messages of a continued run (README "Going on with a conversation"): today's
     system message, the earlier
     run's conversation after its own system message, then the person's next message."""
@@ -231,8 +232,8 @@ def continued_messages(request: str, earlier: Sequence[dict], notes: Sequence[No
 
 
 def build_request(
-    config: Config, messages: list[dict], registry: Registry, tool_choice: str
-) -> dict:
+    config: Config, messages: list[dict[str, Any]], registry: Registry, tool_choice: str
+) -> dict[str, Any]:
     """The exact JSON body sent over the run's wire (dry-run prints this same body): config's
     max_tokens in `max_tokens_field`, built in the Chat shape and given to the wire
     (planner.model.wire), which sends it as it is or as a Responses request."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from planner.base import answers
 from planner.base.config import Config
@@ -46,8 +46,10 @@ class StopRun(Exception):
 class RunState:
     """The state of one run between turns."""
 
-    def __init__(self, record, client, person, config, notes, home, mode, today, limits,
-                 registry, memory=None, timetable=None) -> None:
+    def __init__(self, record: RunRecord, client: ModelClient, person: Person, config: Config,
+                 notes: Catalog, home: Path, mode: str, today: _dt.date, limits: Limits,
+                 registry: Registry, memory: ReviewMemory | None = None,
+                 timetable: Timetable | None = None) -> None:
         self.record: RunRecord = record
         self.client: ModelClient = client
         self.person: Person = person
@@ -127,7 +129,7 @@ class RunState:
 
     # --- calls and records ------------------------------------------------------------------
 
-    def _call(self, number: int, body: dict, explain_only: bool) -> object:
+    def _call(self, number: int, body: dict[str, Any], explain_only: bool) -> object:
         """Record the request, send it once, record the response or the error."""
         request_name, response_name = call_file_names(number)
         entry = CallEntry(request_name, response_name, now_iso())

@@ -9,7 +9,7 @@ plan --goal` shows.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from planner.base import storage
 from planner.conversation.lookups import GoalNotesArguments, check_page
@@ -95,7 +95,7 @@ class Suggestion:
                                    base=self.base)
         return self._best
 
-    def bound(self) -> dict | None:
+    def bound(self) -> dict[str, Any] | None:
         """What `planner goals --json` says of planner's plan for a goal: `best`, its notes
         ready and its minutes; None for a goal whose eve has passed or that has no notes."""
         if not self.goal.note_ids or self.goal.deadline < _dt.date.today():
@@ -103,7 +103,7 @@ class Suggestion:
         best = self.best()
         return {"ready": best.ready, "minutes": best.minutes}
 
-    def page(self, arguments: GoalNotesArguments) -> dict:
+    def page(self, arguments: GoalNotesArguments) -> dict[str, Any]:
         """A page of planner's plan, cut to fit 4 KiB (the last sessions go first)."""
         best = self.best()
         every = () if best.plan is None else best.plan.sessions
@@ -116,7 +116,7 @@ class Suggestion:
             sessions.pop()
         return result
 
-    def readiness(self, plan: Proposal, outlook: GoalOutlook | None) -> dict | None:
+    def readiness(self, plan: Proposal, outlook: GoalOutlook | None) -> dict[str, Any] | None:
         """A save_study_plan result's `readiness`: the proposal's ready notes and planner's best;
         None for another tool, or when it could not be predicted."""
         if outlook is None or not isinstance(plan, StudyPlan):

@@ -23,10 +23,10 @@ class Tool(NamedTuple):
     """
 
     name: str
-    schema: dict
+    schema: dict[str, Any]
     check: Callable[[object], Any]  # the tool's own checked-arguments type
     needs_confirmation: bool = False
-    run: Callable[[Any], dict] | None = None
+    run: Callable[[Any], dict[str, Any]] | None = None
 
 
 class Registry:
@@ -38,7 +38,7 @@ class Registry:
         if len(self._by_name) != len(self.tools):
             raise ValueError("two tools share a name")
 
-    def definitions(self) -> list[dict]:
+    def definitions(self) -> list[dict[str, Any]]:
         """The `tools` entries of a Chat Completions request."""
         return [tool.schema for tool in self.tools]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base import storage
 from planner.base.i18n import t
@@ -47,13 +47,13 @@ def is_near_miss(line: str) -> bool:
 class Continue(NamedTuple):
     """Send these messages next; the model may call tools again."""
 
-    messages: tuple[dict, ...]
+    messages: tuple[dict[str, Any], ...]
 
 
 class ExplainOnly(NamedTuple):
     """Send these messages next; the model may only explain (tool_choice none)."""
 
-    messages: tuple[dict, ...]
+    messages: tuple[dict[str, Any], ...]
 
 
 class Finish(NamedTuple):
@@ -102,7 +102,7 @@ def plan_record(plan: Proposal) -> PlanRecord:
                       getattr(plan, "dates", None), plan.start)
 
 
-def bounded_result(result: dict, room: int) -> dict:
+def bounded_result(result: dict[str, Any], room: int) -> dict[str, Any]:
     """A lookup's result as sent to the model: at most MAX_RESULT_BYTES of JSON, within room."""
     size = len(storage.to_json(result))
     if size > MAX_RESULT_BYTES:
@@ -115,7 +115,7 @@ def bounded_result(result: dict, room: int) -> dict:
     return result
 
 
-def short_summary(result: dict) -> str:
+def short_summary(result: dict[str, Any]) -> str:
     """A lookup's result in a few words, for the screen and the summary."""
     if "error" in result:
         return t("error: {error}", error=str(result["error"])[:120])

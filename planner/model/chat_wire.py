@@ -9,7 +9,7 @@ tests/provider_replies.py.
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base import strictjson
 from planner.base.i18n import t
@@ -184,7 +184,8 @@ def parse_reply(body: object, dialect: Dialect | str | None = None) -> Turn:
     return Turn(text, calls, finish, _assistant(message, content, raw_calls, rules), reasoning)
 
 
-def _assistant(message: dict, content: object, raw_calls: list | None, rules: Dialect) -> dict:
+def _assistant(message: dict[str, Any], content: object, raw_calls: list[Any] | None,
+               rules: Dialect) -> dict[str, Any]:
     """The assistant message to send back, following the provider's rules."""
     if isinstance(content, list) and not rules.keep_list_content:
         # Plain-text content is what every OpenAI-compatible server accepts back.
@@ -211,13 +212,13 @@ def content_text(content: object) -> str | None:
     return None
 
 
-def _joined_text(parts: list) -> str:
+def _joined_text(parts: list[Any]) -> str:
     texts = [part.get("text") for part in parts
              if isinstance(part, dict) and part.get("type") == "text"]
     return "".join(text for text in texts if isinstance(text, str))
 
 
-def reasoning_text(message: dict) -> str | None:
+def reasoning_text(message: dict[str, Any]) -> str | None:
     """The reasoning a provider sent beside the answer (field or thinking parts), if any."""
     for name in ("reasoning_content", "reasoning"):
         value = message.get(name)
@@ -327,7 +328,7 @@ def _tool_call(raw: object, rules: Dialect) -> ToolCall:
     return ToolCall(call_id, function.get("name"), function.get("arguments"))
 
 
-def _only_choice(body: object) -> dict:
+def _only_choice(body: object) -> dict[str, Any]:
     choices = body.get("choices") if isinstance(body, dict) else None
     if not isinstance(choices, list) or not choices:
         raise ReplyError(t("the reply has no choices"))

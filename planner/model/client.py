@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from planner.base import providers, strictjson
 from planner.base.config import Config
@@ -30,7 +30,7 @@ _MAX_DEPTH = 64
 class ModelCallError(Exception):
     """A model call failed; `record` is what the response file keeps instead of a body."""
 
-    def __init__(self, message: str, record: dict) -> None:
+    def __init__(self, message: str, record: dict[str, Any]) -> None:
         super().__init__(message)
         self.record = record
 
@@ -42,7 +42,7 @@ class ModelClient(Protocol):
     # False for a scripted model that cannot read the person's feedback (the demo).
     revisable: bool
 
-    def complete(self, body: dict) -> object:
+    def complete(self, body: dict[str, Any]) -> object:
         """Send one request; return the decoded JSON response body or raise ModelCallError."""
         ...
 
@@ -51,7 +51,7 @@ class ModelClient(Protocol):
         ...
 
 
-Reply = object | Callable[[dict], object]
+Reply = object | Callable[[dict[str, Any]], object]
 
 
 class ScriptedClient:
@@ -62,7 +62,7 @@ class ScriptedClient:
     def __init__(self, replies: Iterable[Reply], revisable: bool = True,
                  wire: ChatWire = CHAT) -> None:
         self.replies = list(replies)
-        self.requests: list[dict] = []
+        self.requests: list[dict[str, Any]] = []
         self.revisable = revisable
         # The wire format of the scripted replies (planner.model.wire).
         self.wire = wire
@@ -70,7 +70,7 @@ class ScriptedClient:
     def read_turn(self, body: object) -> Turn:
         return self.wire.read(body)
 
-    def complete(self, body: dict) -> object:
+    def complete(self, body: dict[str, Any]) -> object:
         self.requests.append(copy.deepcopy(body))
         if not self.replies:
             raise ModelCallError(t("the scripted model has no reply left"),
@@ -111,7 +111,7 @@ class LiveClient:
             http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._traced]}),
         )
 
-    def complete(self, body: dict) -> object:
+    def complete(self, body: dict[str, Any]) -> object:
         openai = self._openai
         if not (self._key.isascii() and self._key.isprintable()):
             # The SDK would crash with a raw UnicodeEncodeError, or echo the key in its message.
@@ -176,7 +176,7 @@ class LiveClient:
         """httpx's request hook: the connections the request opens are reported to _opened."""
         request.extensions["trace"] = self._opened
 
-    def _opened(self, event: str, info: dict) -> None:
+    def _opened(self, event: str, info: dict[str, Any]) -> None:
         """httpcore's trace events: a new TCP or TLS connection's socket is kept."""
         if event.endswith((".connect_tcp.complete", ".start_tls.complete")):
             stream = info.get("return_value")
@@ -241,7 +241,7 @@ _OVERLOADED = {
 }
 
 
-def reply_usage(reply: object) -> dict | None:
+def reply_usage(reply: object) -> dict[str, Any] | None:
     """A decoded reply's usage in the Chat Completions shape costs reads; None: none given.
 
     Chat Completions usage is returned as received; Responses usage (input_tokens,

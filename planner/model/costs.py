@@ -16,6 +16,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from planner.base.config import Prices
 
 MILLION = 1_000_000
 COST_DECIMALS = 12
@@ -116,13 +120,13 @@ class Tally:
         self.input_cache_miss_tokens += other.input_cache_miss_tokens
         self.output_tokens += other.output_tokens
 
-    def cost(self, prices) -> float:
+    def cost(self, prices: Prices) -> float:
         """The price of the known part; `prices` has input_cache_hit, input_cache_miss, output."""
         return price_tokens(
             (self.input_cache_hit_tokens, self.input_cache_miss_tokens, self.output_tokens), prices
         )
 
-    def as_dict(self, prices) -> dict:
+    def as_dict(self, prices: Prices) -> dict[str, Any]:
         """The counts and the known cost, as the costs JSON shows them."""
         return {
             "calls": self.calls,
@@ -134,7 +138,7 @@ class Tally:
         }
 
 
-def price_tokens(split: tuple[int, int, int], prices) -> float:
+def price_tokens(split: tuple[int, int, int], prices: Prices) -> float:
     """The cost of (hit, miss, output) tokens at prices per million tokens."""
     hit, miss, output = split
     total = hit * prices.input_cache_hit + miss * prices.input_cache_miss + output * prices.output

@@ -18,6 +18,7 @@ types/responses (Response, ResponseUsage, ResponseReasoningItem, ResponseFunctio
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from planner.base.i18n import t
 from planner.model.chat_wire import GENERIC, Dialect, error_fields, looks_like_tool_markup
@@ -32,14 +33,14 @@ _CHAT_FIELDS = ("model", "messages", "tools", "tool_choice", "stream", "max_toke
                 "max_completion_tokens")
 
 
-def request_body(chat: dict) -> dict:
+def request_body(chat: dict[str, Any]) -> dict[str, Any]:
     """The Responses body for a Chat Completions body built by protocol.build_request.
 
     Provider fields (config's extra_body) stay at the top level, except `reasoning_effort`,
     which the Responses API calls `reasoning.effort`.
     """
     limit = chat.get("max_completion_tokens", chat.get("max_tokens"))
-    body: dict = {
+    body: dict[str, Any] = {
         "model": chat["model"],
         "input": input_items(chat["messages"]),
         "tools": [flat_tool(tool) for tool in chat.get("tools", ())],
@@ -61,7 +62,7 @@ def request_body(chat: dict) -> dict:
     return body
 
 
-def flat_tool(tool: dict) -> dict:
+def flat_tool(tool: dict[str, Any]) -> dict[str, Any]:
     """A Chat Completions tool ({"type", "function": {...}}) as a Responses function tool."""
     function = tool.get("function", {})
     flat = {"type": "function", "name": function.get("name")}
@@ -74,7 +75,7 @@ def flat_tool(tool: dict) -> dict:
     return flat
 
 
-def input_items(messages: list[dict]) -> list[dict]:
+def input_items(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Chat-style messages as Responses input items, in order.
 
     An assistant message read from a Responses reply brings back that reply's output items
@@ -82,7 +83,7 @@ def input_items(messages: list[dict]) -> list[dict]:
     Completions run being continued) becomes an assistant message and function_call items.
     A tool message becomes the function_call_output paired with its call by call_id.
     """
-    items: list[dict] = []
+    items: list[dict[str, Any]] = []
     for message in messages:
         role = message.get("role")
         if role in ("system", "developer", "user"):
@@ -109,15 +110,15 @@ def input_items(messages: list[dict]) -> list[dict]:
     return items
 
 
-def messages_from_input(items: list) -> list[dict]:
+def messages_from_input(items: list[Any]) -> list[dict[str, Any]]:
     """The Chat-style messages of a recorded Responses `input` (to continue a run).
 
     The inverse of input_items: consecutive reasoning, function_call and assistant message
     items become one assistant message that sends them back as they were; function_call_output
     items become tool messages.
     """
-    messages: list[dict] = []
-    pending: list[dict] = []
+    messages: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
 
     def flush() -> None:
         if pending:
@@ -145,10 +146,10 @@ def messages_from_input(items: list) -> list[dict]:
     return messages
 
 
-def assistant_message(output: list) -> dict:
+def assistant_message(output: list[Any]) -> dict[str, Any]:
     """The Chat-style assistant message for a reply's output items (kept unchanged inside)."""
     text = "".join(_message_texts(output)).strip() or None
-    message: dict = {"role": "assistant", "content": text}
+    message: dict[str, Any] = {"role": "assistant", "content": text}
     calls = [{"id": item.get("call_id"), "type": "function",
               "function": {"name": item.get("name"), "arguments": item.get("arguments")}}
              for item in output if isinstance(item, dict) and item.get("type") == "function_call"]
@@ -227,7 +228,7 @@ def incomplete_problem(details: object) -> str:
              reason=json.dumps(reason)[:40])
 
 
-def chat_usage(usage: object) -> dict | None:
+def chat_usage(usage: object) -> dict[str, Any] | None:
     """Responses usage in the Chat Completions shape costs.split_usage reads.
 
     input_tokens -> prompt_tokens, output_tokens -> completion_tokens, and the cached and
@@ -236,7 +237,7 @@ def chat_usage(usage: object) -> dict | None:
     """
     if not isinstance(usage, dict) or "input_tokens" not in usage:
         return None
-    converted: dict = {"prompt_tokens": usage.get("input_tokens"),
+    converted: dict[str, Any] = {"prompt_tokens": usage.get("input_tokens"),
                        "completion_tokens": usage.get("output_tokens")}
     if "total_tokens" in usage:
         converted["total_tokens"] = usage["total_tokens"]
@@ -249,7 +250,7 @@ def chat_usage(usage: object) -> dict | None:
     return converted
 
 
-def _function_call(item: dict, dialect: Dialect) -> ToolCall:
+def _function_call(item: dict[str, Any], dialect: Dialect) -> ToolCall:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id.strip():
         if dialect.missing_id_hint:
@@ -265,7 +266,7 @@ def _function_call(item: dict, dialect: Dialect) -> ToolCall:
     return ToolCall(call_id, item.get("name"), item.get("arguments"))
 
 
-def _message_texts(output: list) -> list[str]:
+def _message_texts(output: list[Any]) -> list[str]:
     texts: list[str] = []
     for item in output:
         if not (isinstance(item, dict) and item.get("type") == "message"):

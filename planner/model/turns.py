@@ -8,7 +8,7 @@ when it sends. Standard library only (planner.base.i18n is too).
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from planner.base.i18n import t
 
@@ -40,12 +40,12 @@ class Turn(NamedTuple):
     text: str | None
     calls: tuple[ToolCall, ...]
     finish: object
-    message: dict
+    message: dict[str, Any]
     # The model's reasoning (thinking) when the provider sent it apart; never shown as the answer.
     reasoning: str | None = None
 
 
-def tool_message(call_id: str, result: dict) -> dict:
+def tool_message(call_id: str, result: dict[str, Any]) -> dict[str, Any]:
     """The real result of one call, paired with it by the model's call ID."""
     return {"role": "tool", "tool_call_id": call_id,
             "content": json.dumps(result, ensure_ascii=False)}

@@ -7,6 +7,8 @@ else asks which wire it is; this module is the only place that reads the `api` s
 
 from __future__ import annotations
 
+from typing import Any
+
 from planner.model.chat_wire import GENERIC, Dialect, parse_reply
 from planner.model.turns import Turn
 
@@ -26,7 +28,7 @@ class ChatWire:
     # A 404 here is a wrong base_url or model; nothing about another API to suggest.
     has_other_api = False
 
-    def request_body(self, body: dict) -> dict:
+    def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
         """The body to send; a conversation continued from a Responses run loses the output
         items kept for that API (they are not a Chat field)."""
         if any(OUTPUT_ITEMS in message for message in body["messages"]):
@@ -52,7 +54,7 @@ class ResponsesWire(ChatWire):
     # A 404 may mean a server without the Responses API: the line suggests "api": "chat".
     has_other_api = True
 
-    def request_body(self, body: dict) -> dict:
+    def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
         from planner.model.responses_wire import request_body
 
         return request_body(body)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base.errors import UsageError
 from planner.base.goals import FOLDER_PREFIX, TAG_PREFIX
@@ -43,7 +43,7 @@ class Scope(NamedTuple):
 def resolve(catalog: Catalog, selectors: Sequence[str], goal_name: str = "",
             source: str = "config.json") -> Scope:
     """The notes `selectors` name in `catalog`; GoalTooLarge past MAX_GOAL_NOTES."""
-    rows: list[dict] | None = None
+    rows: list[dict[str, Any]] | None = None
     found: dict[str, None] = {}
     unmatched: list[str] = []
     for selector in selectors:
@@ -71,14 +71,14 @@ def goal_scope(catalog: Catalog, goal: Goal, source: str = "config.json") -> Sco
     return resolve(catalog, goal.notes, goal.name, source)
 
 
-def _in_folder(rows: list[dict], name: str) -> list[str]:
+def _in_folder(rows: list[dict[str, Any]], name: str) -> list[str]:
     """The notes whose file lies under folder `name` (at any depth)."""
     prefix = name.strip("/") + "/"
     return [row["id"] for row in rows if isinstance(row["path"], str)
             and row["path"].startswith(prefix)]
 
 
-def _tagged(catalog: Catalog, rows: list[dict], name: str) -> list[str]:
+def _tagged(catalog: Catalog, rows: list[dict[str, Any]], name: str) -> list[str]:
     """The notes with the tag `name` or one nested in it, in front matter or inline."""
     wanted = name.strip().lstrip("#").rstrip("/").casefold()
     inline = _inline_pattern(wanted)
@@ -107,7 +107,7 @@ def _inline_pattern(wanted: str) -> re.Pattern[str]:
                       re.IGNORECASE | re.MULTILINE)
 
 
-def _candidates(catalog: Catalog, rows: list[dict], wanted: str) -> set[str]:
+def _candidates(catalog: Catalog, rows: list[dict[str, Any]], wanted: str) -> set[str]:
     """The notes whose text may hold the tag: a search narrows a folder of notes (every text
     holding the tag holds its words); notes kept in memory are all read."""
     if catalog.source != "folder":

@@ -21,7 +21,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import storage
 from planner.base.errors import Failure, UsageError
@@ -36,6 +36,9 @@ from planner.records.run_record import MESSAGES, RECORDS_DIR, SUMMARY, process_s
 # The status names live in planner.records.status; imported here so history.RUNNING etc. still work.
 from planner.records.status import DAMAGED, INTERRUPTED, RUNNING, WORDS, run_word
 from planner.records.summary import CallEntry, DamagedRun, RunSummary
+
+if TYPE_CHECKING:
+    from planner.base.config import Prices
 
 Run = RunSummary | DamagedRun
 
@@ -84,7 +87,7 @@ def _scan(home: HomePath) -> tuple[list[str], frozenset[str]]:
     return names, frozenset(links)
 
 
-def _is_dir(entry: os.DirEntry) -> bool:
+def _is_dir(entry: os.DirEntry[str]) -> bool:
     try:
         # Follows a link only to learn what it points to (stat opens nothing, never waits).
         return entry.is_dir()
@@ -223,7 +226,7 @@ class RunRow(NamedTuple):
             return WORDS[DAMAGED]
         return run_word(self.status, self.tool_result, self.approved)
 
-    def cost(self, prices) -> float | None:
+    def cost(self, prices: Prices) -> float | None:
         """The known part of its cost; None when simulated (never priced), damaged, or when
         the prices are for another model (README "Going on with a conversation": costs are never
         invented)."""
@@ -231,7 +234,7 @@ class RunRow(NamedTuple):
             return None
         return self.tally.cost(prices)
 
-    def to_json(self, prices) -> dict:
+    def to_json(self, prices: Prices) -> dict[str, Any]:
         """One `planner runs --json` entry (see the README section on `planner runs`)."""
         tally = self.tally
         return {
@@ -250,7 +253,7 @@ class RunRow(NamedTuple):
             "problem": self.problem,
         }
 
-    def cost_json(self, prices) -> dict:
+    def cost_json(self, prices: Prices) -> dict[str, Any]:
         """One entry of `planner costs --json`: the run's counts and known cost."""
         assert self.tally is not None  # only priced runs are in the report
         # cost null: the prices are for another model (as in `runs --json`).
@@ -304,7 +307,7 @@ class CostReport(NamedTuple):
     simulated: int  # demo runs: never priced
     damaged: int  # runs whose summary.json cannot be used
 
-    def priced(self, prices) -> Tally:
+    def priced(self, prices: Prices) -> Tally:
         """The counts of the runs whose model the prices are for: the total's known cost."""
         tally = Tally()
         for run in self.runs:
@@ -312,18 +315,18 @@ class CostReport(NamedTuple):
                 tally.add(run.tally)  # type: ignore[arg-type]
         return tally
 
-    def known_cost(self, prices) -> float | None:
+    def known_cost(self, prices: Prices) -> float | None:
         """The total's known cost; None when no run asked the model the prices are for (no
         prices at all, or another model's): unknown, never 0."""
         if self.runs and not any(prices.applies_to(run.model) for run in self.runs):
             return None  # (no runs at all have cost nothing)
         return self.priced(prices).cost(prices)
 
-    def unpriced(self, prices) -> int:
+    def unpriced(self, prices: Prices) -> int:
         """How many runs asked a model the prices are not for: their cost is unknown."""
         return sum(1 for run in self.runs if not prices.applies_to(run.model))
 
-    def to_json(self, prices, limit: int | None = None) -> dict:
+    def to_json(self, prices: Prices, limit: int | None = None) -> dict[str, Any]:
         """The `planner costs --json` object; `limit` shortens the list, never the total."""
         runs = self.runs if limit is None else self.runs[:limit]
         return {
@@ -378,7 +381,7 @@ class PricedCall(NamedTuple):
     split: tuple[int, int, int] | None  # cache-hit input, cache-miss input, output tokens
     cost: float | None  # None when unknown or simulated
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         entry, split = self.entry, self.split
         return {
             "number": self.number,
@@ -409,13 +412,13 @@ class RunDetail(NamedTuple):
     calls: tuple[PricedCall, ...]
     files: tuple[str, ...]
     recorded: object  # summary.json's JSON value as read (for --json), None if unreadable
-    messages: dict = {}  # messages.json: each recorded program line's template and values
+    messages: dict[str, Any] = {}  # messages.json: each recorded program line's template and values
 
     @property
     def problem(self) -> str | None:
         return self.summary.why if isinstance(self.summary, DamagedRun) else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The `planner show --json` object: derived facts, each call, the files, the summary."""
         summary = self.summary
         damaged = isinstance(summary, DamagedRun)
@@ -436,7 +439,7 @@ class RunDetail(NamedTuple):
         }
 
 
-def run_detail(home: HomePath, run_id: str, prices) -> RunDetail:
+def run_detail(home: HomePath, run_id: str, prices: Prices) -> RunDetail:
     """One run in full, for `planner show`; a damaged one says why."""
     folder = records_dir(home)
     path = os.path.join(folder, run_id)
@@ -465,7 +468,7 @@ def run_detail(home: HomePath, run_id: str, prices) -> RunDetail:
                      value, recorded_lines(path))
 
 
-def recorded_lines(folder: str) -> dict:
+def recorded_lines(folder: str) -> dict[str, Any]:
     """A run's messages.json (README "Records"); {} when it is missing, damaged or no file:
     its lines are then shown in the words summary.json holds."""
     try:

@@ -51,7 +51,7 @@ class RunRecord:
     def __init__(self, folder: Path, summary: RunSummary) -> None:
         self.folder = folder
         self.summary = summary
-        self.messages: dict[str, dict] = {}  # as messages.json holds them
+        self.messages: dict[str, dict[str, Any]] = {}  # as messages.json holds them
 
     @classmethod
     def start(cls, home: Path, **fields: Any) -> RunRecord:
@@ -116,9 +116,9 @@ class RunRecord:
         storage.write_atomic(self.folder / name, storage.to_json(data))
 
 
-def recorded_messages(data: object) -> dict[str, dict]:
+def recorded_messages(data: object) -> dict[str, dict[str, Any]]:
     """Every program line in `data` (a summary's JSON value), by its English words."""
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     stack = [data]
     while stack:
         value = stack.pop()

@@ -47,9 +47,9 @@ class PlanRecord(NamedTuple):
     dates: tuple[str, ...] | None = None
     start: str | None = None  # "HH:MM" (README "Study hours"), written only when known
     # A study plan's sessions, each as its plan file holds it; then no date, dates or start.
-    sessions: tuple[dict, ...] | None = None
+    sessions: tuple[dict[str, Any], ...] | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         notes = None if self.note_ids is None else list(self.note_ids)
         if self.sessions is not None:
             return {"title": self.title, "sessions": [dict(item) for item in self.sessions]}
@@ -72,8 +72,8 @@ class ToolResult(NamedTuple):
     path: str | None = None
     error: str | None = None
 
-    def to_json(self) -> dict:
-        data: dict = {"status": self.status}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"status": self.status}
         if self.path is not None:
             data["path"] = self.path
         if self.error is not None:
@@ -91,10 +91,10 @@ class CallEntry(NamedTuple):
     response: str | None = None
     started_at: str | None = None
     duration_ms: int | None = None
-    usage: dict | None = None
+    usage: dict[str, Any] | None = None
     error: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"request": self.request, "response": self.response,
                 "started_at": self.started_at, "duration_ms": self.duration_ms,
                 "usage": self.usage, "error": self.error}
@@ -124,8 +124,8 @@ class Step(NamedTuple):
     near_misses: tuple[str, ...] = ()
     max_calls: int | None = None
 
-    def to_json(self) -> dict:
-        data: dict = {"call": self.call, "kind": self.kind}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"call": self.call, "kind": self.kind}
         for name in STEP_FIELDS.get(self.kind, ()):  # type: ignore[arg-type]
             if name == "plan":
                 data[name] = None if self.plan is None else self.plan.to_json()
@@ -195,7 +195,7 @@ class RunSummary:
     goal: str | None  # the goal the run plans for (--goal NAME), else None
     # Each call's usage (calls[i].usage), what `planner costs` counts: kept apart, so that
     # counting never converts the rest of each call.
-    usages: tuple[dict | None, ...]
+    usages: tuple[dict[str, Any] | None, ...]
     _plan: PlanRecord | None | _Unread
 
     _fields = ("run_id", "status", "version", "mode", "simulated", "stage", "request", "model",
@@ -224,7 +224,7 @@ class RunSummary:
         self.process_start, self.question, self.explanation = process_start, question, explanation
         self.continues, self.until, self.goal = continues, until, goal
         self.usages = tuple([call.usage for call in calls])
-        self._recorded: dict | None = None
+        self._recorded: dict[str, Any] | None = None
 
     if not TYPE_CHECKING:  # the type checker keeps checking attribute names
 
@@ -283,7 +283,7 @@ class DamagedRun(NamedTuple):
 # --- The one writer ---------------------------------------------------------------------------
 
 
-def to_json(summary: RunSummary) -> dict:
+def to_json(summary: RunSummary) -> dict[str, Any]:
     """summary.json's JSON object (version 2), keys in the order planner has always written.
 
     `continues` is written only by a run that continues another, `until` only by a run with a
@@ -444,7 +444,7 @@ class _Unread:
 _UNREAD = _Unread()
 
 
-def _convert_the_rest(summary: RunSummary, recorded: dict) -> None:
+def _convert_the_rest(summary: RunSummary, recorded: dict[str, Any]) -> None:
     """The fields of a recorded summary that listing runs never reads, converted together."""
     get = recorded.get
     (summary.stage, summary.request, summary.base_url, summary.target, summary.error,
@@ -501,7 +501,7 @@ def _plan(value: object) -> PlanRecord | None:
     ))
 
 
-def _study_plan(title: object, sessions: list) -> PlanRecord:
+def _study_plan(title: object, sessions: list[Any]) -> PlanRecord:
     """A recorded study plan: its sessions as they are, and for the screens the union of their
     notes, their dates and their minutes in all."""
     kept = tuple(item for item in sessions if type(item) is dict)
@@ -530,7 +530,7 @@ def _result(value: object) -> ToolResult | None:
 _NO_CALL = CallEntry()
 
 
-def _calls(calls: list) -> tuple[CallEntry, ...]:
+def _calls(calls: list[Any]) -> tuple[CallEntry, ...]:
     """The call entries; one that is not an object is a call with nothing known about it."""
     entries: list[CallEntry] = []
     add = entries.append
@@ -556,7 +556,7 @@ def _steps(value: object) -> tuple[Step, ...]:
     return tuple([_step(step) for step in value if type(step) is dict])
 
 
-def _step(value: dict) -> Step:
+def _step(value: dict[str, Any]) -> Step:
     get = value.get
     kind = get("kind")
     call = _int(get("call"))
