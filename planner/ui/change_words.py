@@ -10,6 +10,7 @@ from planner.base.inert import inert_line
 
 if TYPE_CHECKING:
     from planner.plans.changes import Change
+    from planner.plans.study import Session
 
 
 def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
@@ -54,7 +55,7 @@ def _session_words(before: object, after: object) -> str:
     """A study plan's session that changed: what of it changed; or the session added or
     removed, whole."""
     if not isinstance(before, tuple):
-        added: tuple = after  # type: ignore[assignment]
+        added: tuple[int, Session] = after  # type: ignore[assignment]
         return _("Session {number} added: {session}").format(
             number=added[0], session=_session_text(added[1]))
     if not isinstance(after, tuple):
@@ -72,11 +73,11 @@ def _session_words(before: object, after: object) -> str:
     return _("Session {number}: {what}").format(number=number, what=_("; ").join(parts))
 
 
-def _when(session) -> str:
+def _when(session: Session) -> str:
     return f"{inert_line(session.date)} {inert_line(session.start or '--:--')}"
 
 
-def _session_text(session) -> str:
+def _session_text(session: Session) -> str:
     return _("{when}, {minutes} min, {notes}").format(
         when=_when(session), minutes=session.minutes, notes=_days(session.note_ids))
 

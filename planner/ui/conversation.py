@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -33,8 +33,9 @@ from planner.conversation.events import (
     Result,
 )
 from planner.ui.change_words import change_rows
-from planner.ui.console import TTY, cut_by_terminal, err, notice, out, print_line
+from planner.ui.console import cut_by_terminal, err, notice, out, print_line
 from planner.ui.dates import describe_date
+from planner.ui.plain import TTY
 from planner.ui.wrapping import Hanging, spans, wrap_block
 
 if TYPE_CHECKING:
@@ -521,7 +522,7 @@ def _plan_panel(screen: Console, rows: Sequence[PanelRow], simulated: bool,
 # --- What happened, and what the model said --------------------------------------------------
 
 
-def show_result(result: dict, home_display: str) -> None:
+def show_result(result: dict[str, Any], home_display: str) -> None:
     """The program's own result, printed before anything the model says."""
     status = result.get("status")
     if status == "saved":

@@ -13,7 +13,8 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
-from planner.ui.console import TTY, discard_pending_input
+from planner.ui.console import discard_pending_input
+from planner.ui.plain import TTY
 
 # The most characters a line can hold: a paste beyond it is cut where the person sees it end.
 # Twice what can be sent (flow.MAX_ANSWER), so a line too long to send is still refused there

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 
@@ -18,7 +19,7 @@ WIDTH = 80
 MAX_NAMED = 10  # notes named one by one; the rest are counted
 
 
-def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _dt.date,
+def goals_report(reports: Sequence[dict[str, Any]], retentions: Sequence[float], today: _dt.date,
                  when_saved: Sequence[int | None] = ()) -> None:
     """One block per goal: its name and day, its notes, its sessions (and those missed, with
     the readiness now and when its plan was saved: `when_saved`, by goal) and, for a goal
@@ -34,7 +35,8 @@ def goals_report(reports: Sequence[dict], retentions: Sequence[float], today: _d
         _goal(report, retention, today, saved)
 
 
-def _goal(report: dict, retention: float, today: _dt.date, saved: int | None = None) -> None:
+def _goal(report: dict[str, Any], retention: float, today: _dt.date,
+          saved: int | None = None) -> None:
     day = _dt.date.fromisoformat(report["date"])
     head = Text(inert_line(report["name"]), style="bold")
     when = _("{date} ({weekday}, {distance})").format(
@@ -77,7 +79,7 @@ def _goal(report: dict, retention: float, today: _dt.date, saved: int | None = N
         _line(Text(_("Not ready: {notes}").format(notes=named), style="yellow"), 2)
 
 
-def _missed(count: int, ready: dict | None, total: int, saved: int | None) -> None:
+def _missed(count: int, ready: dict[str, Any] | None, total: int, saved: int | None) -> None:
     """`3 sessions missed; ready on the day now 12 of 27 (18 when saved)`: said only when a
     session was missed, the readiness only for a goal ahead."""
     if not count:

@@ -7,7 +7,8 @@ from rich.console import Console
 from rich.text import Text
 
 from planner.base.inert import inert_block, inert_line
-from planner.ui.console import TTY, out
+from planner.ui.console import out
+from planner.ui.plain import TTY
 from planner.ui.wrapping import wrap_plain, wrap_text
 
 _console: Console | None = None

@@ -6,6 +6,7 @@ either language."""
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -19,7 +20,7 @@ CHART_WIDTH = 80
 BAR = "█"
 
 
-def fit_report(record: dict, had_fit: bool, adopted: bool, reason: str) -> None:
+def fit_report(record: dict[str, Any], had_fit: bool, adopted: bool, reason: str) -> None:
     """The two sets of parameters' out-of-sample scores side by side, and what was decided."""
     from planner.base.i18n import shown
 
@@ -50,7 +51,7 @@ def fit_report(record: dict, had_fit: bool, adopted: bool, reason: str) -> None:
         info(_("Not adopted: {reason}.").format(reason=shown(reason)))
 
 
-def forecast_chart(rows: list[dict], today: _dt.date, minutes: float) -> None:
+def forecast_chart(rows: list[dict[str, Any]], today: _dt.date, minutes: float) -> None:
     """One bar a day: the reviews due (day 1 holds the overdue ones too) and their minutes."""
     total = sum(row["reviews"] for row in rows)
     info(_("Reviews due in the next {days} days: {total:,} (about {minutes:g} min each; today "
@@ -79,7 +80,7 @@ def forecast_chart(rows: list[dict], today: _dt.date, minutes: float) -> None:
         out.print(line, no_wrap=True, overflow="crop", crop=True, width=width)
 
 
-def simulation_table(rows: list[dict], days: int, current: float) -> None:
+def simulation_table(rows: list[dict[str, Any]], days: int, current: float) -> None:
     """The simulated days at each desired retention, side by side, to choose one."""
     info(_("Simulated over {days} days (fsrs-rs-python), per desired retention:").format(
         days=days))

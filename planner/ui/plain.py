@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 
 from planner.base.i18n import _, shown
 from planner.base.inert import inert_line
@@ -84,7 +85,7 @@ def notice(message: str) -> None:
     stream.flush()
 
 
-def indexing_progress():
+def indexing_progress() -> Callable[[int, int], None] | None:
     """A line on a terminal's stderr, redrawn in place while the notes are first indexed, and
     erased when done; None when stderr is not a terminal (pipes and files get nothing)."""
     if not is_terminal(sys.stderr):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -30,6 +30,8 @@ from planner.ui.table_cells import (
 from planner.ui.wrapping import Listed
 
 if TYPE_CHECKING:
+    from rich.table import Column, Table
+
     from planner.plans.files import PlanRow
 
 
@@ -166,7 +168,7 @@ def _status(row: PlanRow) -> Text:
 # --- planner notes ----------------------------------------------------------------------------
 
 
-def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> None:
+def notes_table(rows: list[dict[str, Any]], total: int, where: str, query: str | None) -> None:
     """`planner notes`: ID, title and file (and tags when wide), or the best matches' snippets."""
     wide = out.width >= WIDE
     where = shown_line(where)
@@ -215,7 +217,7 @@ def notes_table(rows: list[dict], total: int, where: str, query: str | None) -> 
 # --- planner where ----------------------------------------------------------------------------
 
 
-def where_report(report: dict) -> None:
+def where_report(report: dict[str, Any]) -> None:
     """`planner where`: the home and why, the config file, the notes source and the index."""
     from rich.table import Table
 
@@ -262,7 +264,7 @@ def where_report(report: dict) -> None:
     out.print(grid)
 
 
-def _where_more(report: dict) -> list[tuple[str, str, str]]:
+def _where_more(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     """`planner where`'s rows for the busy calendars, the goals (when the config has them) and
     the memory model: (label, place, detail)."""
     rows = []
@@ -313,7 +315,7 @@ def _where_more(report: dict) -> list[tuple[str, str, str]]:
 # --- planner due ------------------------------------------------------------------------------
 
 
-def due_table(rows: list[dict], total: int, today: _dt.date, days: int,
+def due_table(rows: list[dict[str, Any]], total: int, today: _dt.date, days: int,
               next_due: _dt.date | AfterLastDay | None) -> None:
     """`planner due`: the notes due by today + days, most overdue first; or one line saying
     nothing is, and when the next review falls due."""
@@ -377,7 +379,7 @@ def _day_words(day: _dt.date | AfterLastDay, today: _dt.date) -> str:
 # --- planner reviews --------------------------------------------------------------------------
 
 
-def reviews_table(rows: list[dict], where: str, note: str | None,
+def reviews_table(rows: list[dict[str, Any]], where: str, note: str | None,
                   every: Sequence[str] = ()) -> None:
     """`planner reviews`: the review log, newest first; undone reviews marked (they no longer
     count). A review ID cut to fit ends in `…` after a start that no other ID of `every` (the
@@ -434,12 +436,12 @@ def reviews_table(rows: list[dict], where: str, note: str | None,
 _RATING = {"again": "red", "hard": "yellow", "good": "green", "easy": "cyan"}
 
 
-def _room_for_last(grid, width: int) -> None:
+def _room_for_last(grid: Table, width: int) -> None:
     """The last column gets the room the others leave: cut, it ends in `…` (Rich would let the
     table run past the screen and the terminal cut it silently)."""
     from rich.cells import cell_len
 
-    def span(column) -> int:
+    def span(column: Column) -> int:
         widest = max((cell_len(line) for cell in [column.header, *column._cells]
                       for line in str(getattr(cell, "plain", cell)).split("\n")), default=0)
         if column.no_wrap:
@@ -485,7 +487,7 @@ def _local_time(value: object) -> str:
 # --- planner done -----------------------------------------------------------------------------
 
 
-def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
+def review_recorded(shown: str, title: str, rows: list[dict[str, Any]], today: _dt.date,
                     day: _dt.date) -> None:
     """What `planner done` recorded, and each note's next due date."""
     from rich.table import Table
@@ -511,7 +513,7 @@ def review_recorded(shown: str, title: str, rows: list[dict], today: _dt.date,
         ids=ids))
 
 
-def review_undone(row: dict, today: _dt.date) -> None:
+def review_undone(row: dict[str, Any], today: _dt.date) -> None:
     """What `planner done --undo` did: the review no longer counts; the note's due date now."""
     due = parse_due(row["next_due"])
     then = _local_time(row["reviewed_at"])

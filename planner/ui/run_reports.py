@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.panel import Panel
 from rich.text import Text
@@ -35,6 +35,7 @@ from planner.ui.table_cells import (
 from planner.ui.wrapping import Wrapped
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from rich.table import Table
 
     from planner.base.config import Prices
@@ -286,7 +287,7 @@ def _run_detail(detail: RunDetail) -> None:
     class ProseGrid(Table):
         """A grid whose last column is prose, wrapped by planner's rules (README "中文界面")."""
 
-        def add_row(self, *cells, **options) -> None:  # type: ignore[override]
+        def add_row(self, *cells: RenderableType | None, **options: Any) -> None:
             *head, last = cells
             super().add_row(*head, Wrapped(last) if isinstance(last, Text) else last,
                             **options)

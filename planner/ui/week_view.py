@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from rich import box
 from rich.cells import cell_len
@@ -19,7 +20,7 @@ _GAP = 1  # cells between two columns: the box's divider
 _MIN_WIDTH = 8
 
 
-def week_table(days: list[dict], today: _dt.date) -> None:
+def week_table(days: list[dict[str, Any]], today: _dt.date) -> None:
     """The week: per day its study hours, busy time, sessions, due notes and planned minutes."""
     width = max((out.width - _GAP * (len(days) - 1)) // len(days), _MIN_WIDTH)
     # A rule under the headers only: no vertical lines, so every cell is the column's width.
@@ -58,7 +59,7 @@ def week_table(days: list[dict], today: _dt.date) -> None:
                         style="dim"))
 
 
-def _day_cell(day: dict, width: int) -> Text:
+def _day_cell(day: dict[str, Any], width: int) -> Text:
     """One day's column: each line at most `width` cells."""
     text = Text()
     lines: list[tuple[str, str]] = []

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from planner.base.typesetting import unit_after
 
 if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+    from rich.measure import Measurement
     from rich.text import Text
 
 INDENT = 2
@@ -185,7 +187,7 @@ class Wrapped:
     def __init__(self, text: Text) -> None:
         self.text = text
 
-    def __rich_measure__(self, console, options):
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         from rich.measure import Measurement
 
         lines = self.text.plain.split("\n")
@@ -195,7 +197,7 @@ class Wrapped:
                          for start, end, _spaced in _atoms(line)), default=0)
         return Measurement(min(narrowest, widest), widest).clamp(max_width=options.max_width)
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield wrap_block(self.text, options.max_width)
 
 
@@ -233,7 +235,7 @@ class Listed:
     def __init__(self, items: list[str], separator: str, style: str = "") -> None:
         self.items, self.separator, self.style = items, separator, style
 
-    def __rich_measure__(self, console, options):
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         from rich.measure import Measurement
 
         mark = self.separator.rstrip()
@@ -243,7 +245,7 @@ class Listed:
         narrowest = max((cell_len(word) for word in words), default=1)
         return Measurement(min(narrowest, widest), widest).clamp(max_width=options.max_width)
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.text import Text
 
         yield Text("\n".join(pack(self.items, self.separator, options.max_width)),
