@@ -57,32 +57,7 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
         info(_("No runs in {where} yet: planner --demo makes one (offline, nothing to pay).")
              .format(where=where))
         return
-    columns: dict[str, list[Text]] = {
-        "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
-    unknown = unpriced = False
-    for row in rows:
-        tally = row.tally
-        if tally is None:  # damaged: the problem takes the title's place
-            title, price = text_cell(shown_line(row.problem), "red"), "-"
-        else:
-            title = text_cell(row.title)
-            cost = row.cost(prices)
-            if row.simulated:
-                price = _("simulated")
-            elif cost is None:
-                price, unpriced = _("unknown"), True
-            else:
-                price = money_words(cost, tally.unknown_calls)
-                unknown = unknown or bool(tally.unknown_calls)
-        title.no_wrap, title.overflow = True, "ellipsis"
-        for name, cell in (
-            ("Run ID", text_cell(row.run_id)), ("Time", text_cell(when_words(row.created_at))),
-            ("Mode", text_cell(mode_words(row.mode))), ("Status", status_cell(row.word)),
-            ("Calls", text_cell(count_words(None if tally is None else tally.calls))),
-            ("Title", title),
-            ("Cost", text_cell(price)),
-        ):
-            columns[name].append(cell)
+    columns, unknown, unpriced = _run_cells(rows, prices)
     head = column_headers()
     cost_header = _("Cost {currency}").format(currency=prices.currency)
     least = min(TITLE_ROOM, span_of(head["Title"], columns["Title"]))
@@ -133,7 +108,41 @@ def runs_table(rows: Sequence[RunRow], prices: Prices, total: int, where: str) -
                 "--json lists them all.").format(count=len(rows), total=total))
 
 
+def _run_cells(rows: Sequence[RunRow], prices: Prices) -> tuple[dict[str, list[Text]], bool, bool]:
+    """Each column's cells, one per run; whether a cost leaves out calls, whether one is unknown."""
+    columns: dict[str, list[Text]] = {
+        "Run ID": [], "Time": [], "Mode": [], "Status": [], "Calls": [], "Title": [], "Cost": []}
+    unknown = unpriced = False
+    for row in rows:
+        tally = row.tally
+        if tally is None:  # damaged: the problem takes the title's place
+            title, price = text_cell(shown_line(row.problem), "red"), "-"
+        else:
+            title = text_cell(row.title)
+            cost = row.cost(prices)
+            if row.simulated:
+                price = _("simulated")
+            elif cost is None:
+                price, unpriced = _("unknown"), True
+            else:
+                price = money_words(cost, tally.unknown_calls)
+                unknown = unknown or bool(tally.unknown_calls)
+        title.no_wrap, title.overflow = True, "ellipsis"
+        for name, cell in (
+            ("Run ID", text_cell(row.run_id)), ("Time", text_cell(when_words(row.created_at))),
+            ("Mode", text_cell(mode_words(row.mode))), ("Status", status_cell(row.word)),
+            ("Calls", text_cell(count_words(None if tally is None else tally.calls))),
+            ("Title", title),
+            ("Cost", text_cell(price)),
+        ):
+            columns[name].append(cell)
+    return columns, unknown, unpriced
+
+
 # --- planner costs ----------------------------------------------------------------------------
+
+# One number column: its name, one cell per run, and the total of all runs.
+_Numbers = tuple[str, list[Text], str]
 
 
 def costs_table(report: CostReport, prices: Prices, limit: int | None, where: str,
@@ -146,49 +155,19 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     """
     total, priced = report.total, len(report.runs)
     if not priced:
-        if report.simulated and report.damaged:
-            line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s) "
-                     "and {damaged} damaged run(s).")
-        elif report.simulated:
-            line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s).")
-        elif report.damaged:
-            line = _("No priced runs in {where}: left out {damaged} damaged run(s).")
-        else:
-            line = _("No runs in {where} yet, so nothing has cost anything.")
-        info(line.format(where=where, simulated=report.simulated, damaged=report.damaged))
+        _no_priced_runs(report, where)
         return
     runs = report.runs if limit is None else report.runs[:limit]
-    tallies = [_counted(run) for run in runs]
     # The total cost is the known part: runs whose model the prices are for (README "Going on with a
     # conversation").
     known = report.known_cost(prices)
-    total_money = _("unknown") if known is None else money_words(known)
+    wide, narrow = _cost_columns(runs, total, known, prices)
     ids = [text_cell(run.run_id) for run in runs]
     states = [status_cell(run.word) for run in runs]
     footer = _("total, {count} runs").format(count=priced)
-
-    def column(name: str, counts: list[int], all_runs: int) -> tuple[str, list[Text], str]:
-        return name, [text_cell(count_words(count)) for count in counts], count_words(all_runs)
-
-    wide = [
-        column("Calls", [tally.calls for tally in tallies], total.calls),
-        column("Unknown", [tally.unknown_calls for tally in tallies], total.unknown_calls),
-        column("Input hit", [tally.input_cache_hit_tokens for tally in tallies],
-               total.input_cache_hit_tokens),
-        column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
-               total.input_cache_miss_tokens),
-        column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
-        ("Cost", [text_cell(_run_money(run, prices)) for run in runs], total_money),
-    ]
-    narrow = [
-        column("Tokens", [tally.tokens for tally in tallies], total.tokens),
-        ("Cost", [text_cell(_run_money(run, prices, True)) for run in runs],
-         total_money if known is None else money_words(known, total.unknown_calls)),
-    ]
-
     head = column_headers()
 
-    def left_with(numbers: list[tuple[str, list[Text], str]]) -> int:
+    def left_with(numbers: list[_Numbers]) -> int:
         spans = [span_of(head["Run ID"], ids, footer), span_of(head["Status"], states),
                  *(span_of(head[name], cells, foot) for name, cells, foot in numbers)]
         return fit_widths(out.width, spans)[1]
@@ -211,6 +190,54 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
         grid.add_row(id_cells[index], states[index],
                      *(cells[index] for _name, cells, _foot in numbers))
     out.print(grid)
+    _costs_notes(report, prices, numbers is narrow, by_number, len(runs))
+
+
+def _no_priced_runs(report: CostReport, where: str) -> None:
+    """`planner costs` with no priced run: one line, naming the runs left out."""
+    if report.simulated and report.damaged:
+        line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s) "
+                 "and {damaged} damaged run(s).")
+    elif report.simulated:
+        line = _("No priced runs in {where}: left out {simulated} simulated (demo) run(s).")
+    elif report.damaged:
+        line = _("No priced runs in {where}: left out {damaged} damaged run(s).")
+    else:
+        line = _("No runs in {where} yet, so nothing has cost anything.")
+    info(line.format(where=where, simulated=report.simulated, damaged=report.damaged))
+
+
+def _cost_columns(runs: list[RunRow], total: Tally, known: float | None,
+                  prices: Prices) -> tuple[list[_Numbers], list[_Numbers]]:
+    """The number columns (name, one cell per run, the total): every count, or the tokens summed."""
+    tallies = [_counted(run) for run in runs]
+    total_money = _("unknown") if known is None else money_words(known)
+
+    def column(name: str, counts: list[int], all_runs: int) -> _Numbers:
+        return name, [text_cell(count_words(count)) for count in counts], count_words(all_runs)
+
+    wide = [
+        column("Calls", [tally.calls for tally in tallies], total.calls),
+        column("Unknown", [tally.unknown_calls for tally in tallies], total.unknown_calls),
+        column("Input hit", [tally.input_cache_hit_tokens for tally in tallies],
+               total.input_cache_hit_tokens),
+        column("Input miss", [tally.input_cache_miss_tokens for tally in tallies],
+               total.input_cache_miss_tokens),
+        column("Output", [tally.output_tokens for tally in tallies], total.output_tokens),
+        ("Cost", [text_cell(_run_money(run, prices)) for run in runs], total_money),
+    ]
+    narrow = [
+        column("Tokens", [tally.tokens for tally in tallies], total.tokens),
+        ("Cost", [text_cell(_run_money(run, prices, True)) for run in runs],
+         total_money if known is None else money_words(known, total.unknown_calls)),
+    ]
+    return wide, narrow
+
+
+def _costs_notes(report: CostReport, prices: Prices, narrow: bool, by_number: bool,
+                 shown: int) -> None:
+    """The notes under the costs table: prices, tokens in total, and what the table leaves out."""
+    total, priced = report.total, len(report.runs)
     if prices.model:
         table_note(_("Prices per million tokens: input cache hit {hit}, input cache miss {miss}, "
                      "output {output}.").format(hit=prices.input_cache_hit,
@@ -220,7 +247,7 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
                                      miss=count_words(total.input_cache_miss_tokens),
                                      output=count_words(total.output_tokens)))
     if total.unknown_calls:
-        if numbers is narrow:
+        if narrow:
             line = _("{count} call(s) have unknown usage (failed, or not reported; +N? beside a "
                      "cost): not priced, not counted as zero; the cost is the known part only.")
         else:
@@ -241,9 +268,9 @@ def costs_table(report: CostReport, prices: Prices, limit: int | None, where: st
     if report.damaged:
         table_note(_("Left out: {count} damaged run(s) whose summary.json cannot be used (see "
                 "planner runs).").format(count=report.damaged))
-    if len(runs) < priced:
+    if shown < priced:
         table_note(_("Showing the newest {count} of {total} priced runs; the total covers them "
-                     "all. --limit N shows more (0: all).").format(count=len(runs), total=priced))
+                     "all. --limit N shows more (0: all).").format(count=shown, total=priced))
 
 
 def _run_money(run: RunRow, prices: Prices, marked: bool = False) -> str:
