@@ -287,6 +287,13 @@ def error_line(status: int, codes: set[str], server: str, env: str | None,
     server = f"“{server}”" if server else ""
     if fix is not None and status in (400, 422):
         return _fix_line(status, fix, server, config_file)
+    line = _line_by_code(status, codes, server, env, config_file)
+    return line if line is not None else _line_by_status(status, server, other_api, config_file)
+
+
+def _line_by_code(status: int, codes: set[str], server: str, env: str | None,
+                  config_file: str) -> str | None:
+    """error_line's line when the provider's code, or words, name the problem; else None."""
     if (codes & _BAD_KEY or status == 401) and env:
         if server:
             return t("{status}: the API key was refused ({server}); check {env}",
@@ -332,6 +339,11 @@ def error_line(status: int, codes: set[str], server: str, env: str | None,
                      status=status, server=server)
         return t("{status}: the model wrote a tool call the server could not read; run again, "
                  "or choose another model", status=status)
+    return None
+
+
+def _line_by_status(status: int, server: str, other_api: bool, config_file: str) -> str:
+    """error_line's line by the HTTP status alone, when no code the provider sent names it."""
     if status == 403:
         if server:
             return t("{status}: access was denied ({server}); check the key's permissions for "
