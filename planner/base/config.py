@@ -238,6 +238,14 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         raise ConfigError(t("{source}: must be a JSON object", source=source))
     defaults = Config()
     _no_unknown(data, set(KEYS), source, "")
+    values = _endpoint_values(data, source, defaults)
+    _add_request_values(data, source, defaults, values)
+    _add_study_values(data, source, defaults, values)
+    return defaults._replace(**values)
+
+
+def _endpoint_values(data: dict[str, Any], source: str, defaults: Config) -> dict[str, Any]:
+    """The keys of the endpoint, checked: the provider's preset, then model, base_url, the key."""
     # The preset first, so that every key given explicitly replaces its value.
     # provider null: no preset, as when the key is left out.
     values: dict[str, Any] = _preset(data["provider"], source) if data.get("provider") is not None \
@@ -257,6 +265,12 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
             and not values["api_key_env"].replace("_", "").isalnum():
         raise ConfigError(t("{source}: key 'api_key_env' must be an environment variable name",
                             source=source))
+    return values
+
+
+def _add_request_values(data: dict[str, Any], source: str, defaults: Config,
+                        values: dict[str, Any]) -> None:
+    """The keys of each request (limits, body, API, key command, prices), checked into `values`."""
     if "timeout_seconds" in data:
         values["timeout_seconds"] = _number(
             data["timeout_seconds"], source, "timeout_seconds", MAX_TIMEOUT_SECONDS
@@ -283,6 +297,11 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
         model = values.get("model", defaults.model)
         values["prices"] = _prices(data["prices"], source,
                                    values.get("prices", defaults.prices), model)
+
+
+def _add_study_values(data: dict[str, Any], source: str, defaults: Config,
+                      values: dict[str, Any]) -> None:
+    """The keys of the notes, reviews, study hours, calendars and goals, checked into `values`."""
     if "notes_dir" in data:
         values["notes_dir"] = _notes_dir(data["notes_dir"], source)
     if "review_time" in data:
@@ -316,7 +335,6 @@ def parse_config(data: object, source: str = DEFAULT_CONFIG_FILE) -> Config:
             values["goals"] = goals_module.parse(data["goals"], retention)
         except goals_module.BadGoals as error:
             raise ConfigError(t("{source}: {problem}", source=source, problem=error)) from None
-    return defaults._replace(**values)
 
 
 def study_windows(config: Config) -> Mapping[str, tuple[tuple[int, int], ...]]:
