@@ -1,7 +1,7 @@
 """What every command shares: the home and config options, the workspace, one-line exits."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -9,14 +9,11 @@ from planner import ui
 from planner.base.i18n import t
 from planner.base.inert import short_values
 from planner.base.oserrors import os_reason
-from planner.records import status
+from planner.cli.exits import exit_failed, exit_usage
 
 if TYPE_CHECKING:
     from planner.base.config import Config
 
-
-EXIT_USAGE = status.EXIT_USAGE
-EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
 HOME_ENV = "PLANNER_HOME"  # planner.base.home.HOME_ENV (not imported here: --help stays light)
 HELP_OPTION_NAMES = ["-h", "--help"]
@@ -148,17 +145,6 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
     # Messages that say what to change name this file, the one really in use. A ConfigError
     # rises: it is a UsageError (exit 2), said by planner.cli.app.
     return load_config(path, home)._replace(file=str(path))
-
-def exit_usage(message: str) -> NoReturn:
-    ui.error(message)
-    raise typer.Exit(EXIT_USAGE)
-
-
-def exit_failed(error: object) -> NoReturn:
-    """A command that failed: its one line, exit 1."""
-    ui.error(str(error))
-    raise typer.Exit(status.EXIT_FAILED)
-
 
 def say_warnings(lines: list[str]) -> None:
     for line in lines:

@@ -13,10 +13,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed
 
 if TYPE_CHECKING:
     from planner.base.config import Config

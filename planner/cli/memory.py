@@ -18,11 +18,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage
 
 RATING_NUMBERS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
 

@@ -13,9 +13,9 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     Workspace,
-    exit_usage,
     open_workspace,
 )
+from planner.cli.exits import exit_usage
 
 if TYPE_CHECKING:
     pass

@@ -16,11 +16,10 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     complete_goal,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage
 
 if TYPE_CHECKING:
     from planner.base.config import Config

@@ -12,11 +12,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage
 
 if TYPE_CHECKING:
     import datetime as _dt

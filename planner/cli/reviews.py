@@ -9,19 +9,17 @@ from planner import ui
 from planner.base import answers
 from planner.base.i18n import t
 from planner.cli.common import (
-    EXIT_INTERRUPTED,
     TABLE_LIMIT,
     ConfigOption,
     HomeOption,
     JsonFlag,
     Workspace,
     complete_run,
-    exit_failed,
-    exit_usage,
     open_workspace,
     pick_run,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage, interrupted
 
 if TYPE_CHECKING:
     import datetime as _dt
@@ -83,10 +81,8 @@ def _newest_saved(folder: Path, wanted: str) -> str:
         exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
     label = f"{plans.PLANS_DIR['live']}/" if folder == Path(".") else \
         f"{folder}/{plans.PLANS_DIR['live']}/"
-    try:
-        names = store.plan_names(store.plans_dir(folder, False))
-    except plans.PlansError as error:
-        exit_failed(error)
+    # A PlansError rises: a Failure (exit 1).
+    names = store.plan_names(store.plans_dir(folder, False))
     # Run IDs begin with their time: the newest sorts last.
     ids = sorted((name.removesuffix(".json") for name in names), reverse=True)
     if not ids:
@@ -102,10 +98,7 @@ def _session_ref(text: str) -> tuple[str, int | None]:
     """RUN or RUN#n: the run and the session number (None: the whole plan)."""
     from planner.plans import files as plans
 
-    try:
-        return plans.split_ref(text)
-    except ValueError as error:
-        exit_usage(str(error))
+    return plans.split_ref(text)  # a UsageError rises
 
 
 def session_rows(rows: list["PlanRow"], number: int | None) -> list["PlanRow"]:
@@ -241,11 +234,8 @@ def done_command(
             ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
                 target=shown(target.shown), title=target.row.title,
                 notes=", ".join(note_ids)))
-            try:
+            with interrupted(t("interrupted (Ctrl+C); nothing was recorded")):
                 rating = _ask_rating() or "good"
-            except KeyboardInterrupt:
-                ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
-                raise typer.Exit(EXIT_INTERRUPTED) from None
     recorded = marking.record_done(folder, target, note_ids, rating, minutes,
                           reviewed_at)
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
