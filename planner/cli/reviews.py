@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
-    from planner.plans.files import PlanRow
+    from planner.memory.log import Review
+    from planner.memory.marking import Target
+    from planner.plans.files import Marks, PlanRow
 
 # README "Review memory". The decisions and the writes are in planner.memory.marking, the schedules
 # in
@@ -177,9 +179,7 @@ def done_command(
     """
     import datetime as _dt
 
-    from planner.base.i18n import _, shown
     from planner.memory import marking
-    from planner.memory.review_memory import ReviewMemory
 
     workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
@@ -205,7 +205,22 @@ def done_command(
     today = now.astimezone().date()
     log = marking.read_log(folder)
     say_warnings(log.warnings)
-    marks = marking.marks_from(log.events)
+    target = _done_target(folder, config, run_id, note, today, marking.marks_from(log.events))
+    note_ids = marking.chosen_notes(target, note or ())
+    marking.check_after_saved(target, reviewed_at)
+    if rating is None:
+        rating = _asked_rating(target, note_ids)
+    recorded = marking.record_done(folder, target, note_ids, rating, minutes,
+                          reviewed_at)
+    _done_said(folder, config, target, note_ids, recorded, reviewed_at, today, as_json)
+
+
+def _done_target(folder: Path, config: "Config", run_id: str | None, note: list[str] | None,
+                 today: "_dt.date", marks: "Marks") -> "Target":
+    """The plan or session `planner done` records: RUN's, else the latest open one holding
+    --note's notes, else the notes on their own, else the latest open plan."""
+    from planner.memory import marking
+
     if run_id is None and note:
         # A review needs no plan: notes that no open plan holds are recorded on their own.
         try:
@@ -215,29 +230,39 @@ def done_command(
         if target is None or not set(note) <= set(target.row.note_ids):
             target = marking.without_plan(note,
                                 _quiet_catalog(folder, config), today)
-    elif run_id is None:
-        target = marking.latest_open(folder, today, marks)
-    else:
-        wanted, number = _session_ref(run_id)
-        found = pick_plan_run(folder, wanted)
-        rows = session_rows(marking.plan_rows(folder, found, today, marks),
-                             number)
-        target = marking.target_of(rows, found)
-    note_ids = marking.chosen_notes(target, note or ())
-    marking.check_after_saved(target, reviewed_at)
-    if rating is None:
-        # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
-        rating = "good"
-        if ui.has_terminal():
-            # Shown only, and translated here: the plan's title is the model's words, never
-            # matched against the catalog.
-            ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
-                target=shown(target.shown), title=target.row.title,
-                notes=", ".join(note_ids)))
-            with interrupted(t("interrupted (Ctrl+C); nothing was recorded")):
-                rating = _ask_rating() or "good"
-    recorded = marking.record_done(folder, target, note_ids, rating, minutes,
-                          reviewed_at)
+        return target
+    if run_id is None:
+        return marking.latest_open(folder, today, marks)
+    wanted, number = _session_ref(run_id)
+    found = pick_plan_run(folder, wanted)
+    rows = session_rows(marking.plan_rows(folder, found, today, marks),
+                         number)
+    return marking.target_of(rows, found)
+
+
+def _asked_rating(target: "Target", note_ids: list[str]) -> str:
+    """The rating asked on the terminal (like SAVE, never read from a pipe); with none, good."""
+    from planner.base.i18n import _, shown
+
+    rating = "good"
+    if ui.has_terminal():
+        # Shown only, and translated here: the plan's title is the model's words, never
+        # matched against the catalog.
+        ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
+            target=shown(target.shown), title=target.row.title,
+            notes=", ".join(note_ids)))
+        with interrupted(t("interrupted (Ctrl+C); nothing was recorded")):
+            rating = _ask_rating() or "good"
+    return rating
+
+
+def _done_said(folder: Path, config: "Config", target: "Target", note_ids: list[str],
+               recorded: list["Review"], reviewed_at: "_dt.datetime", today: "_dt.date",
+               as_json: bool) -> None:
+    """What `planner done` recorded, with each note's next due date; what is left of a session."""
+    from planner.memory import marking
+    from planner.memory.review_memory import ReviewMemory
+
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = marking.next_due(memory, note_ids)
     titles = {item["id"]: item["title"] for item in target.row.notes}
