@@ -5,9 +5,8 @@ one puts them together and runs them so that output that cannot be written ends 
 """
 
 import gc
-import os
 import sys
-from typing import Any, TextIO
+from typing import Any
 
 import typer
 
@@ -33,6 +32,7 @@ from planner.cli.common import HELP_OPTION_NAMES
 from planner.cli.exits import said
 from planner.cli.help import translate_commands, use_language, whole_names
 from planner.records import status
+from planner.ui.guarded import Output
 
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
 HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
@@ -142,46 +142,6 @@ def _wants_json(command, arguments: list[str]) -> bool:
         if found is not None:
             group = found
     return any("--json" in getattr(param, "opts", ()) for param in group.params)
-
-
-class Output:
-    """stdout that never raises: the first write error is kept, later output dropped."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.failure: OSError | None = None
-        self.written = False  # whether anything was written: a --json failure writes JSON
-
-    def write(self, text: str) -> int:
-        self.written = self.written or bool(text)
-        if self.failure is None:
-            try:
-                return self.stream.write(text)
-            except OSError as error:
-                self.lost(error)
-        return len(text)
-
-    def flush(self) -> None:
-        if self.failure is None:
-            try:
-                self.stream.flush()
-            except OSError as error:
-                self.lost(error)
-
-    def lost(self, error: OSError) -> None:
-        self.failure = error
-        # Descriptor 1 becomes /dev/null: what is still buffered, and the interpreter's
-        # own flush at exit, go nowhere instead of failing a second time.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self.stream.fileno())
-            os.close(devnull)
-        except (OSError, ValueError):
-            pass
-
-    def __getattr__(self, name: str) -> Any:
-        # isatty, fileno, encoding, buffer, ...: Rich and the JSON writers see the stream.
-        return getattr(self.stream, name)
 
 
 def main() -> None:

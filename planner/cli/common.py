@@ -8,8 +8,7 @@ import typer
 from planner import ui
 from planner.base.i18n import t
 from planner.base.inert import short_values
-from planner.base.oserrors import os_reason
-from planner.cli.exits import exit_failed, exit_usage
+from planner.cli.exits import exit_usage, failing_on_os
 
 if TYPE_CHECKING:
     from planner.base.config import Config
@@ -47,12 +46,10 @@ class Workspace(NamedTuple):
         """The home, created first (0700) when it is the per-user data folder not made yet."""
         from planner.base.home import Home, ensure
 
-        try:
+        with failing_on_os(lambda reason: t(
+                "could not create the home folder {home} ({reason}); nothing was written (use "
+                "--home DIR to choose another folder)", home=self.home, reason=reason)):
             ensure(Home(self.home, self.rule))
-        except OSError as error:
-            exit_failed(t("could not create the home folder {home} ({reason}); nothing was written "
-                      "(use --home DIR to choose another folder)", home=self.home,
-                      reason=os_reason(error)))
         return self.home
 
 

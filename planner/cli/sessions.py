@@ -146,12 +146,9 @@ def _deadline(folder: Path, config: object, row: "PlanRow") -> _dt.date | None:
     try:
         summary = history.read_run(str(Path(history.records_dir(folder)) / row.run_id),
                                    row.run_id, False)[0]
-    except (OSError, ValueError):
-        return None
-    until = None if isinstance(summary, DamagedRun) else summary.until
-    try:
+        until = None if isinstance(summary, DamagedRun) else summary.until
         return _dt.date.fromisoformat(until) if until else None
-    except ValueError:
+    except (OSError, ValueError):  # no records, or a run's --until that is no date: no limit
         return None
 
 
