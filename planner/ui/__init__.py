@@ -29,6 +29,38 @@ _LAZY = {
     "read_edited_line": "editor", "week_table": "week_view",
 }
 
+# What callers may use (the lazy names above), for the type checker's explicit exports.
+__all__ = [
+    "ask_hidden",
+    "costs_table",
+    "cut_by_terminal",
+    "due_table",
+    "err",
+    "error",
+    "fit_report",
+    "forecast_chart",
+    "has_terminal",
+    "indexing_progress",
+    "info",
+    "notes_table",
+    "notice",
+    "out",
+    "plans_table",
+    "print_json",
+    "print_json_lines",
+    "read_edited_line",
+    "read_tty_line",
+    "review_recorded",
+    "review_undone",
+    "reviews_table",
+    "run_detail",
+    "runs_table",
+    "simulation_table",
+    "week_table",
+    "where_report",
+    "write_bytes",
+]
+
 if TYPE_CHECKING:  # the same names, for the type checker
     from planner.ui.console import (  # noqa: F401
         ask_hidden,
