@@ -1,7 +1,7 @@
 """The run modes: --demo, --dry-run, --request (live) and --continue, and how a run ends."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple, cast
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, cast
 
 import typer
 
@@ -21,7 +21,7 @@ from planner.cli.exits import ended, exit_usage, interrupted
 
 if TYPE_CHECKING:
     import datetime as _dt
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from planner.base.config import Config
     from planner.base.goals import Goal
@@ -29,7 +29,13 @@ if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.conversation.events import Outcome
     from planner.memory.readiness import GoalTarget
+    from planner.memory.review_memory import ReviewMemory
+    from planner.model.client import ModelClient
     from planner.model.costs import Tally
+    from planner.notes.catalog import Catalog, Note
+    from planner.plans.files import Marks
+
+    Password = Callable[[str, str | None], str | None]
 
 
 def _version(value: bool) -> None:
@@ -325,7 +331,7 @@ def _earlier_goal(home: Path, run_id: str) -> str | None:
     return None if isinstance(summary, DamagedRun) else summary.goal
 
 
-def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | None":
+def goal_target(notes: "Catalog", config: "Config", goal: "Goal | None") -> "GoalTarget | None":
     """The run's goal with its notes; a selector matching nothing is one warning."""
     if goal is None:
         return None
@@ -339,8 +345,9 @@ def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | N
 
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
-                  goal: "GoalTarget | None" = None, password=None,
-                  replaced: frozenset[str] = frozenset(), marks=None) -> "Timetable":
+                  goal: "GoalTarget | None" = None, password: "Password | None" = None,
+                  replaced: frozenset[str] = frozenset(),
+                  marks: "Callable[[], Marks] | None" = None) -> "Timetable":
     """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
     and
     goal."""
@@ -350,7 +357,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.cli.plans import ask_caldav_password
     from planner.memory.anki_load import collection_path
 
-    def read_marks():
+    def read_marks() -> "Marks":
         # Read only when a session is placed (never by a dry run): imported then.
         from planner.memory.marking import quiet_marks
 
@@ -373,7 +380,7 @@ def _nothing_given(ctx: typer.Context) -> bool:
                for name in ctx.params)
 
 
-def _memory(home: Path, notes, config: "Config"):
+def _memory(home: Path, notes: "Catalog", config: "Config") -> "ReviewMemory":
     """The review memory of a live run and its dry run (README "Review memory"); its warnings on
     stderr."""
     from planner.memory.review_memory import ReviewMemory
@@ -383,7 +390,7 @@ def _memory(home: Path, notes, config: "Config"):
     return memory
 
 
-def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[dict]]:
+def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[dict[str, Any]]]:
     """The run --continue names and its conversation (an answer typed again as the request
     is sent once); exit 2 when it cannot go on."""
     from planner.conversation.continuing import earlier_conversation
@@ -417,8 +424,8 @@ def continue_default(args: list[str]) -> list[str]:
     return given
 
 
-def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
-             continues: tuple[str, list[dict]] | None = None,
+def _dry_run(config: "Config", notes: "Catalog", request: str, home: Path = Path("."),
+             continues: tuple[str, list[dict[str, Any]]] | None = None,
              until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
              replaced: frozenset[str] = frozenset()) -> None:
     """Build the first request with the live path's own function; send nothing."""
@@ -503,8 +510,8 @@ def _demo(config: "Config", home: Path) -> "Outcome":
                 timetable=timetable_for(config, home, "demo", today, busy=False))
 
 
-def _live(config: "Config", notes, workspace: Workspace, request: str,
-          continues: tuple[str, list[dict]] | None = None,
+def _live(config: "Config", notes: "Catalog", workspace: Workspace, request: str,
+          continues: tuple[str, list[dict[str, Any]]] | None = None,
           until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
           replaced: frozenset[str] = frozenset()) -> "Outcome":
     import datetime as _dt
@@ -524,7 +531,7 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
                 _memory(home, notes, config), continues, timetable)
 
 
-def _caldav_passwords_first(config: "Config"):
+def _caldav_passwords_first(config: "Config") -> "Password":
     """The password of every CalDAV busy calendar, asked (or found) now, before the run's first
     request; busy time, read later, takes them from here."""
     from planner.cli.plans import ask_caldav_password
@@ -535,8 +542,10 @@ def _caldav_passwords_first(config: "Config"):
     return lambda url, user: answers.get((url, user))
 
 
-def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
-         memory=None, continues: tuple[str, list[dict]] | None = None,
+def _run(request: str, client: "ModelClient", config: "Config",
+         notes: "Sequence[Note] | Catalog", home: Path, mode: str,
+         memory: "ReviewMemory | None" = None,
+         continues: tuple[str, list[dict[str, Any]]] | None = None,
          timetable: "Timetable | None" = None) -> "Outcome":
     from planner.conversation.flow import run_flow
     from planner.ui.conversation import TerminalPerson
@@ -578,7 +587,7 @@ def _run_cost(tally: "Tally", config: "Config") -> None:
                  config.model)
 
 
-def _notes(home: Path, config: "Config"):
+def _notes(home: Path, config: "Config") -> "Catalog":
     """The run's notes catalog (notes folder, notes.json or the samples); warnings on stderr."""
     from planner.notes.catalog import load_catalog
 
