@@ -57,7 +57,7 @@ class Commands(typer.core.TyperGroup):
     """planner's commands: a PlannerError rising from one ends as its line and exit code."""
 
     # Unannotated: Click's Context type lives in typer's private _click module.
-    def invoke(self, ctx):
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except PlannerError as failure:
@@ -132,7 +132,7 @@ app.command("pending", short_help="Proposals agents staged: confirm one with SAV
     pending.pending_command)
 
 
-def _wants_json(command, arguments: list[str]) -> bool:
+def _wants_json(command: Any, arguments: list[str]) -> bool:
     """Whether the command line runs a command that has --json, with --json."""
     if command is None or "--json" not in arguments:
         return False
@@ -167,7 +167,7 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     output = Output(sys.stdout)
-    sys.stdout = output  # type: ignore[assignment]  # a TextIO in all that is used of it
+    sys.stdout = output
     arguments: list[str] = []
     command = None
     try:

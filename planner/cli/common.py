@@ -12,6 +12,7 @@ from planner.cli.exits import exit_usage, failing_on_os
 
 if TYPE_CHECKING:
     from planner.base.config import Config
+    from planner.base.home import Home
 
 
 HOME_ENV = "PLANNER_HOME"  # planner.base.home.HOME_ENV (not imported here: --help stays light)
@@ -91,7 +92,7 @@ def _expanded(path: Path) -> Path:
     return Path(expand_user(text))
 
 
-def _other_home_said(ctx: typer.Context, chosen) -> None:
+def _other_home_said(ctx: typer.Context, chosen: "Home") -> None:
     """One line, the first time in this folder, when it is the home only because it holds
     planner's folders while the data folder has a config.json (planner where says it always)."""
     from planner.base.home import first_time_said, other_home

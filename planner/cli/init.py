@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
 
@@ -87,12 +87,12 @@ def init_command(
             path=target, backup=backup.name))
 
 
-def _place(source: dict) -> str:
+def _place(source: dict[str, Any]) -> str:
     """A busy calendar's file, folder or URL, as config.json holds it."""
     return str(source.get("ics") or source.get("vdir") or source.get("caldav") or "?")
 
 
-def _current(screen: Screen, target: Path) -> dict:
+def _current(screen: Screen, target: Path) -> dict[str, Any]:
     """What config.json holds now, as written (the defaults when it is missing or unusable)."""
     from planner.base import storage, strictjson
     from planner.base.config import ConfigError, load_config
@@ -115,7 +115,7 @@ def _current(screen: Screen, target: Path) -> dict:
 class Answers(NamedTuple):
     """The config to write, and a key to store in the OS keyring after SAVE (or None)."""
 
-    data: dict
+    data: dict[str, Any]
     secret: str | None
     key_user: str
 
@@ -166,7 +166,7 @@ class Screen:
 
         self.warn(_("Not used: {reason}").format(reason=shown(str(refused))))
 
-    def confirm(self, target: Path, data: dict) -> bool:
+    def confirm(self, target: Path, data: dict[str, Any]) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
         from planner.base.answers import is_full_width
         from planner.base.inert import inert_line
@@ -196,7 +196,7 @@ class Screen:
 class Questions:
     """The questions in order, each answer checked in the config it would become."""
 
-    def __init__(self, screen: Screen, target: Path, current: dict) -> None:
+    def __init__(self, screen: Screen, target: Path, current: dict[str, Any]) -> None:
         self.screen = screen
         self.target = target
         self.data = dict(current)
@@ -413,7 +413,7 @@ class Questions:
         for number, source in enumerate(self.data.get("busy_calendars") or []):
             self.all_day(number, source)
 
-    def all_day(self, number: int, source: dict) -> None:
+    def all_day(self, number: int, source: dict[str, Any]) -> None:
         """Whether one busy calendar's all-day events are busy (the default) or free."""
         from planner.base.inert import inert_line
 
@@ -506,13 +506,13 @@ def _store_key(answers: Answers) -> None:
               user=answers.key_user, service=keys.SERVICE))
 
 
-def _config_text(data: dict) -> bytes:
+def _config_text(data: dict[str, Any]) -> bytes:
     import json
 
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _write(target: Path, data: dict) -> Path | None:
+def _write(target: Path, data: dict[str, Any]) -> Path | None:
     """config.json written whole: a new file created exclusively, or the old one kept as
     config.json.bak-<time> and the new one moved in (never edited in place). The backup's
     path, or None."""

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
-    from planner.plans.files import PlanRow
+    from planner.calendar.vdir import Counts
+    from planner.plans.files import Marks, PlanRow
 
 # planner.plans.files is imported inside each command, and planner.calendar.ics (with icalendar,
 # ~50 ms) only by export, so --help, --dry-run and --demo never load them.
@@ -66,7 +67,7 @@ def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
     return bool(count)
 
 
-def _marks(folder: Path):
+def _marks(folder: Path) -> "Marks":
     """The done and dropped marks of the review log; none (with one warning) when it cannot
     be read, so the plans are still listed."""
     from planner.memory import marking
@@ -234,7 +235,7 @@ def _written(data: bytes, output: Path | None) -> None:
             exit_usage(_exists(output))
 
 
-def _log_revisions(home: Path) -> dict:
+def _log_revisions(home: Path) -> dict[str, tuple[int, "_dt.datetime"]]:
     """How the review log changed each plan (README "中文界面"); none when it cannot be read (its
     warnings are said where the plans are listed)."""
     from planner.memory import log as review_log
@@ -301,7 +302,7 @@ def _feed_line(change: str, one: bool, **values: object) -> str:
             t("Feed {feed}: updated ({count} events from {folder}/).", **values))
 
 
-def _counts(counts) -> dict[str, int]:
+def _counts(counts: "Counts") -> dict[str, int]:
     return {"created": counts.created, "updated": counts.updated,
             "unchanged": counts.unchanged}
 

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
+    from planner.base.days import AfterLastDay
     from planner.memory.log import Review
     from planner.memory.marking import Target
+    from planner.notes.catalog import Catalog
     from planner.plans.files import Marks, PlanRow
 
 # README "Review memory". The decisions and the writes are in planner.memory.marking, the schedules
@@ -314,11 +316,11 @@ def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
     ui.review_undone(row, _dt.date.today())
 
 
-def _iso(day) -> str | None:
+def _iso(day: "_dt.date | AfterLastDay | None") -> str | None:
     return None if day is None else day.isoformat()
 
 
-def _quiet_catalog(folder: Path, config: "Config"):
+def _quiet_catalog(folder: Path, config: "Config") -> "Catalog | None":
     """The notes for titles and sr-due dates; None when they cannot be read (the log still
     decides every note planner has reviewed)."""
     from planner.notes.catalog import NotesError, load_catalog
@@ -468,7 +470,7 @@ def due_command(
     _anki_due(config, today, days)
 
 
-def _anki_due(config, today: "_dt.date", days: int) -> None:
+def _anki_due(config: "Config", today: "_dt.date", days: int) -> None:
     """One line: the review cards due in Anki by the same day and their minutes, when
     anki_collection is set (README "Your week")."""
     import datetime as _dt
