@@ -22,3 +22,9 @@ class Failure(PlannerError):
     """What was asked could not be carried out (a file, a folder, a log, a server): exit 1."""
 
     exit_code = 1
+
+
+class Interrupted(PlannerError):
+    """Ctrl+C stopped what was asked; the line says what was left as it was: exit 130."""
+
+    exit_code = 130

@@ -25,8 +25,14 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.base.errors import UsageError
 from planner.base.i18n import _, language, t
 from planner.plans.files import PlanRow, is_run_id
+
+
+class CalendarRefused(UsageError, ValueError):
+    """A plan that cannot become a calendar event (its UID, its time): exit 2."""
+
 
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
@@ -88,7 +94,7 @@ def parse_clock(text: str) -> _dt.time:
     """"HH:MM" (24-hour) as a time; ValueError naming the rule otherwise."""
     match = _CLOCK.fullmatch(text) if isinstance(text, str) else None
     if match is None:
-        raise ValueError(t("review_time must be a 24-hour time \"HH:MM\", got {value}",
+        raise CalendarRefused(t("review_time must be a 24-hour time \"HH:MM\", got {value}",
                            value=repr(text)))
     return _dt.time(int(match[1]), int(match[2]))
 
@@ -195,11 +201,11 @@ def event_uid(run_id: str, session: int | None = None) -> str:
     """`<run_id>@planner`, or `<run_id>-<n>@planner` for session n (from 1) of a series."""
     # A UID is written unescaped and becomes a file name: only planner's run-ID form.
     if not is_run_id(run_id):
-        raise ValueError(t("{run_id} cannot become a calendar UID", run_id=repr(run_id)))
+        raise CalendarRefused(t("{run_id} cannot become a calendar UID", run_id=repr(run_id)))
     if session is None:
         return f"{run_id}{UID_SUFFIX}"
     if type(session) is not int or session < 1:
-        raise ValueError(t("session numbers start at 1, got {session}", session=repr(session)))
+        raise CalendarRefused(t("session numbers start at 1, got {session}", session=repr(session)))
     return f"{run_id}-{session}{UID_SUFFIX}"
 
 
@@ -212,7 +218,7 @@ def events_from_rows(rows: Iterable[PlanRow]) -> list[EventSpec]:
         if row.problem is not None:
             continue
         if not is_run_id(row.run_id):
-            raise ValueError(t("{file}: its run ID cannot become a calendar UID",
+            raise CalendarRefused(t("{file}: its run ID cannot become a calendar UID",
                                file=row.file))
         notes = tuple((note["id"], note.get("title")) for note in row.notes)
         events.append(EventSpec(
@@ -277,11 +283,11 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
     planned, seen = [], set()
     for spec in events:
         if not _UID.fullmatch(spec.uid):
-            raise ValueError(t("{file}: {uid} is not a planner calendar UID", file=spec.file,
+            raise CalendarRefused(t("{file}: {uid} is not a planner calendar UID", file=spec.file,
                                uid=repr(spec.uid)))
         if spec.uid in seen:
             # Two events with one UID would merge into one in every calendar.
-            raise ValueError(t("{file}: the calendar UID {uid} appears twice", file=spec.file,
+            raise CalendarRefused(t("{file}: the calendar UID {uid} appears twice", file=spec.file,
                                uid=spec.uid))
         seen.add(spec.uid)
         try:
@@ -293,7 +299,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
             # README "A screen you can trust": plan dates end at 9999-12-30, but the plans before it
             # that day can push
             # its start past the calendar's end. One line, like any event that cannot be made.
-            raise ValueError(t("{file}: its event on {date} would start too near the end of "
+            raise CalendarRefused(t("{file}: its event on {date} would start too near the end of "
                                "the calendar (9999-12-31), after the plans before it that day",
                                file=spec.file, date=spec.date)) from None
         # Everything the event's text is made from, except `created` (only a new event's

@@ -200,7 +200,7 @@ def name_vdir(folder: str | os.PathLike[str], name: str) -> bool:
 def vdir_name(uid: str) -> str:
     """The vdir file name of an event: its UID and .ics (planner's UIDs are file-name safe)."""
     if not _SAFE_NAME.fullmatch(uid) or len(uid) > 200:
-        raise ValueError(t("{uid} cannot be written as a file name", uid=repr(uid)))
+        raise ics.CalendarRefused(t("{uid} cannot be written as a file name", uid=repr(uid)))
     return f"{uid}.ics"
 
 

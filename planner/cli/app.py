@@ -5,6 +5,8 @@ one puts them together and runs them so that output that cannot be written ends 
 """
 
 import gc
+import sys
+from typing import Any
 
 import typer
 
@@ -27,8 +29,10 @@ from planner.cli import (
     sessions,
 )
 from planner.cli.common import HELP_OPTION_NAMES
+from planner.cli.exits import said
 from planner.cli.help import translate_commands, use_language, whole_names
 from planner.records import status
+from planner.ui.guarded import Output
 
 # \b keeps the block as written (Click rewraps other paragraphs to the terminal's width).
 HELP = """A model proposes a review plan, planner checks it, you confirm it, then it is saved.
@@ -49,17 +53,11 @@ when it holds one of those, else your data folder; planner where tells which.
 """
 
 
-def said(failure: PlannerError) -> int:
-    """A failure of the family (planner.base.errors) said in its one line; its exit code."""
-    ui.error(str(failure))
-    return failure.exit_code
-
-
 class Commands(typer.core.TyperGroup):
     """planner's commands: a PlannerError rising from one ends as its line and exit code."""
 
     # Unannotated: Click's Context type lives in typer's private _click module.
-    def invoke(self, ctx):
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except PlannerError as failure:
@@ -134,7 +132,7 @@ app.command("pending", short_help="Proposals agents staged: confirm one with SAV
     pending.pending_command)
 
 
-def _wants_json(command, arguments: list[str]) -> bool:
+def _wants_json(command: Any, arguments: list[str]) -> bool:
     """Whether the command line runs a command that has --json, with --json."""
     if command is None or "--json" not in arguments:
         return False
@@ -159,9 +157,6 @@ def main() -> None:
     without CJK (PYTHONIOENCODING=ascii) is no failure: what it cannot encode is written as a
     backslash escape.
     """
-    import os
-    import sys
-
     if sys.stdout is None:
         # Python found descriptor 1 closed. Nothing could be shown, and the first file opened
         # would get descriptor 1: refuse before anything is read, run or written.
@@ -171,54 +166,31 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-
-    class Output:
-        """stdout that never raises: the first write error is kept, later output dropped."""
-
-        def __init__(self, stream) -> None:
-            self.stream = stream
-            self.failure: OSError | None = None
-            self.written = False  # whether anything was written: a --json failure writes JSON
-
-        def write(self, text: str) -> int:
-            self.written = self.written or bool(text)
-            if self.failure is None:
-                try:
-                    return self.stream.write(text)
-                except OSError as error:
-                    self.lost(error)
-            return len(text)
-
-        def flush(self) -> None:
-            if self.failure is None:
-                try:
-                    self.stream.flush()
-                except OSError as error:
-                    self.lost(error)
-
-        def lost(self, error: OSError) -> None:
-            self.failure = error
-            # Descriptor 1 becomes /dev/null: what is still buffered, and the interpreter's
-            # own flush at exit, go nowhere instead of failing a second time.
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, self.stream.fileno())
-                os.close(devnull)
-            except (OSError, ValueError):
-                pass
-
-        def __getattr__(self, name: str):
-            # isatty, fileno, encoding, buffer, ...: Rich and the JSON writers see the stream.
-            return getattr(self.stream, name)
-
     output = Output(sys.stdout)
     sys.stdout = output
-    ending = SystemExit(status.EXIT_OK)
     arguments: list[str] = []
     command = None
     try:
         arguments = run.continue_default(sys.argv[1:])
         command = typer.main.get_command(app)
+        ending = program(command, arguments)
+    except PlannerError as failure:
+        # Commands.invoke says what rises from a command; this says what rises before one runs.
+        ending = SystemExit(said(failure))
+    if ending.code not in (None, status.EXIT_OK) and not output.written \
+            and _wants_json(command, arguments):
+        # Machine output stays machine output: a --json command that failed, whatever the
+        # failure, answers JSON on stdout too (its one line is on stderr).
+        from planner.ui.console import last_error
+
+        ui.print_json({"error": last_error, "exit_code": ending.code})
+    output.flush()
+    raise _output_lost(output, ending)
+
+
+def program(command: Any, arguments: list[str]) -> SystemExit:
+    """The command line run, without error handling: how it ended (a PlannerError rises)."""
+    try:
         whole_names()
         if use_language(arguments) == "zh":
             translate_commands(command)
@@ -228,34 +200,29 @@ def main() -> None:
         gc.enable()
         command(args=arguments, prog_name="planner")
     except SystemExit as done:
-        ending = done
-    except PlannerError as failure:
-        # Commands.invoke maps what rises from a command; this maps what rises before one runs.
-        ending = SystemExit(said(failure))
+        return done
     finally:
         # Every file is written and closed by now. Freezing the heap spares the interpreter's
         # final collection a sweep over every object of every imported module: ~80 ms at exit
         # once the SDK is loaded, a real wait for the person at the prompt.
         gc.freeze()
-    if ending.code not in (None, status.EXIT_OK) and not output.written \
-            and _wants_json(command, arguments):
-        # Machine output stays machine output: a --json command that failed, whatever the
-        # failure, answers JSON on stdout too (its one line is on stderr).
-        from planner.ui.console import last_error
+    return SystemExit(status.EXIT_OK)
 
-        ui.print_json({"error": last_error, "exit_code": ending.code})
-    output.flush()
-    if output.failure is not None:
-        error = output.failure
-        # A reader that stopped reading (`planner plans | head -1`) took what it wanted: no
-        # line about it (README "中文界面"); the exit code still says the output was cut off.
-        if not isinstance(error, BrokenPipeError):
-            try:
-                ui.error(t("could not write the output to stdout: {reason}; what was written "
-                           "is incomplete", reason=os_reason(error)))
-            except OSError:
-                pass
-        if ending.code in (None, status.EXIT_OK):
-            ending = SystemExit(status.EXIT_FAILED)
-    raise ending
 
+def _output_lost(output: Output, ending: SystemExit) -> SystemExit:
+    """How the program ends once stdout failed: one line (none for a broken pipe), exit 1
+    unless the command already ended with its own failure code."""
+    if output.failure is None:
+        return ending
+    error = output.failure
+    # A reader that stopped reading (`planner plans | head -1`) took what it wanted: no
+    # line about it (README "中文界面"); the exit code still says the output was cut off.
+    if not isinstance(error, BrokenPipeError):
+        try:
+            ui.error(t("could not write the output to stdout: {reason}; what was written "
+                       "is incomplete", reason=os_reason(error)))
+        except OSError:
+            pass
+    if ending.code in (None, status.EXIT_OK):
+        return SystemExit(status.EXIT_FAILED)
+    return ending

@@ -1,22 +1,19 @@
 """What every command shares: the home and config options, the workspace, one-line exits."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
 from planner import ui
 from planner.base.i18n import t
 from planner.base.inert import short_values
-from planner.base.oserrors import os_reason
-from planner.records import status
+from planner.cli.exits import exit_usage, failing_on_os
 
 if TYPE_CHECKING:
     from planner.base.config import Config
+    from planner.base.home import Home
 
-
-EXIT_USAGE = status.EXIT_USAGE
-EXIT_INTERRUPTED = status.EXIT_INTERRUPTED
 
 HOME_ENV = "PLANNER_HOME"  # planner.base.home.HOME_ENV (not imported here: --help stays light)
 HELP_OPTION_NAMES = ["-h", "--help"]
@@ -50,12 +47,10 @@ class Workspace(NamedTuple):
         """The home, created first (0700) when it is the per-user data folder not made yet."""
         from planner.base.home import Home, ensure
 
-        try:
+        with failing_on_os(lambda reason: t(
+                "could not create the home folder {home} ({reason}); nothing was written (use "
+                "--home DIR to choose another folder)", home=self.home, reason=reason)):
             ensure(Home(self.home, self.rule))
-        except OSError as error:
-            exit_failed(t("could not create the home folder {home} ({reason}); nothing was written "
-                      "(use --home DIR to choose another folder)", home=self.home,
-                      reason=os_reason(error)))
         return self.home
 
 
@@ -97,7 +92,7 @@ def _expanded(path: Path) -> Path:
     return Path(expand_user(text))
 
 
-def _other_home_said(ctx: typer.Context, chosen) -> None:
+def _other_home_said(ctx: typer.Context, chosen: "Home") -> None:
     """One line, the first time in this folder, when it is the home only because it holds
     planner's folders while the data folder has a config.json (planner where says it always)."""
     from planner.base.home import first_time_said, other_home
@@ -148,17 +143,6 @@ def _config(path: Path | None, home: Path = Path(".")) -> "Config":
     # Messages that say what to change name this file, the one really in use. A ConfigError
     # rises: it is a UsageError (exit 2), said by planner.cli.app.
     return load_config(path, home)._replace(file=str(path))
-
-def exit_usage(message: str) -> NoReturn:
-    ui.error(message)
-    raise typer.Exit(EXIT_USAGE)
-
-
-def exit_failed(error: object) -> NoReturn:
-    """A command that failed: its one line, exit 1."""
-    ui.error(str(error))
-    raise typer.Exit(status.EXIT_FAILED)
-
 
 def say_warnings(lines: list[str]) -> None:
     for line in lines:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -13,14 +13,15 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed
 
 if TYPE_CHECKING:
     from planner.base.config import Config
     from planner.memory.readiness import GoalTarget, Planned
+    from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import Catalog
     from planner.plans.files import Marks, PlanRow
 
@@ -114,8 +115,8 @@ def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
         return []
 
 
-def _best(folder: Path, config: Config, goal: GoalTarget, memory, rows: list[PlanRow],
-          saved: list[Planned], recall: dict[str, float]) -> dict | None:
+def _best(folder: Path, config: Config, goal: GoalTarget, memory: ReviewMemory, rows: list[PlanRow],
+          saved: list[Planned], recall: dict[str, float]) -> dict[str, Any] | None:
     """What planner's own plan would reach for a goal ahead, on top of its saved sessions
     (`rows` and `saved`, read once for every goal, and `recall` with them)."""
     from planner.cli.run import timetable_for

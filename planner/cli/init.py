@@ -13,20 +13,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
 
 from planner import ui
+from planner.base.errors import Interrupted
 from planner.base.i18n import N_, _, lookup, t
-from planner.base.oserrors import os_reason
 from planner.cli.common import (
-    EXIT_INTERRUPTED,
-    EXIT_USAGE,
     ConfigOption,
     HomeOption,
     open_workspace,
 )
+from planner.cli.exits import exit_usage, failing_on_os, interrupted
 from planner.cli.init_answers import NONE_WORDS, Refused, goal_date_answer, hours_answer
 
 if TYPE_CHECKING:
@@ -41,8 +40,9 @@ REMOVE = object()  # an answer that takes its key out of config.json (the defaul
 SAVE_PROMPT = N_("Type SAVE to write this config.json; anything else cancels: ")
 
 
-class Interrupted(Exception):
+def _left() -> Interrupted:
     """The person left (Ctrl+C, end of input, the terminal gone): nothing is written."""
+    return Interrupted(t("interrupted; nothing was written"))
 
 
 def init_command(
@@ -56,37 +56,30 @@ def init_command(
     Example: planner init
     """
     if not (sys.stdin.isatty() and ui.has_terminal()):
-        ui.error(t("planner init asks its questions on a terminal; run it in one (nothing was "
-                   "written)"))
-        raise typer.Exit(EXIT_USAGE)
+        exit_usage(t("planner init asks its questions on a terminal; run it in one (nothing was "
+                     "written)"))
     workspace = open_workspace(ctx, home, config_path)
     from planner.base.config import DEFAULT_CONFIG_FILE
 
     target = workspace.config_path or workspace.home / DEFAULT_CONFIG_FILE
     if target.is_symlink():
-        _stop(t("{path} is a link; planner init never replaces it (edit the file it points "
+        exit_usage(t("{path} is a link; planner init never replaces it (edit the file it points "
                 "to, or give --config PATH)", path=target))
     if target.exists() and not target.is_file():
-        _stop(t("{path} is not a plain file; planner init never replaces it (give --config "
+        exit_usage(t("{path} is not a plain file; planner init never replaces it (give --config "
                 "PATH)", path=target))
     screen = Screen()
-    try:
-        answers = Questions(screen, target, _current(screen, target)).ask_all()
-        if not screen.confirm(target, answers.data):
-            screen.say(_("Nothing was written."))
-            return
-    except Interrupted:
-        ui.error(t("interrupted; nothing was written"))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    try:
+    # The person leaving a question (Interrupted) rises: one line, exit 130.
+    answers = Questions(screen, target, _current(screen, target)).ask_all()
+    if not screen.confirm(target, answers.data):
+        screen.say(_("Nothing was written."))
+        return
+    with interrupted(t("interrupted; {path} was left as it was", path=target)):
         if workspace.config_path is None:
             workspace.writable()  # the per-user data folder is made now, after SAVE, if need be
         if answers.secret is not None:
             _store_key(answers)
         backup = _write(target, answers.data)  # whole or not at all, Ctrl+C included
-    except KeyboardInterrupt:
-        ui.error(t("interrupted; {path} was left as it was", path=target))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
     if backup is None:
         screen.say(_("Written: {path}").format(path=target))
     else:
@@ -94,17 +87,12 @@ def init_command(
             path=target, backup=backup.name))
 
 
-def _place(source: dict) -> str:
+def _place(source: dict[str, Any]) -> str:
     """A busy calendar's file, folder or URL, as config.json holds it."""
     return str(source.get("ics") or source.get("vdir") or source.get("caldav") or "?")
 
 
-def _stop(message: str) -> NoReturn:
-    ui.error(message)
-    raise typer.Exit(EXIT_USAGE)
-
-
-def _current(screen: Screen, target: Path) -> dict:
+def _current(screen: Screen, target: Path) -> dict[str, Any]:
     """What config.json holds now, as written (the defaults when it is missing or unusable)."""
     from planner.base import storage, strictjson
     from planner.base.config import ConfigError, load_config
@@ -127,7 +115,7 @@ def _current(screen: Screen, target: Path) -> dict:
 class Answers(NamedTuple):
     """The config to write, and a key to store in the OS keyring after SAVE (or None)."""
 
-    data: dict
+    data: dict[str, Any]
     secret: str | None
     key_user: str
 
@@ -151,12 +139,10 @@ class Screen:
         shown = question if not default else _("{question} [{default}]").format(
             question=question, default=inert_line(default))
         while True:
-            try:
+            with interrupted(t("interrupted; nothing was written")):
                 line = ui.read_edited_line(fitted_prompt(shown + " "))
-            except KeyboardInterrupt:
-                raise Interrupted from None
             if line is None or not line.endswith("\n"):
-                raise Interrupted  # the terminal went away, or Ctrl+D: nobody is answering
+                raise _left()  # the terminal went away, or Ctrl+D: nobody is answering
             # What is written is what the person saw: no control character, no escape.
             problem = unsendable(line)
             if problem is None:
@@ -180,7 +166,7 @@ class Screen:
 
         self.warn(_("Not used: {reason}").format(reason=shown(str(refused))))
 
-    def confirm(self, target: Path, data: dict) -> bool:
+    def confirm(self, target: Path, data: dict[str, Any]) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
         from planner.base.answers import is_full_width
         from planner.base.inert import inert_line
@@ -192,10 +178,8 @@ class Screen:
         init_screen.show_block(_config_text(data).decode("utf-8"))
         prompt = lookup(SAVE_PROMPT)
         for _attempt in range(2):
-            try:
+            with interrupted(t("interrupted; nothing was written")):
                 line = ui.read_tty_line(fitted_prompt(prompt), discard_typed_ahead=True)
-            except KeyboardInterrupt:
-                raise Interrupted from None
             if line == "SAVE\n":
                 return True
             if line is None or not line.endswith("\n") or not is_near_miss(line):
@@ -212,7 +196,7 @@ class Screen:
 class Questions:
     """The questions in order, each answer checked in the config it would become."""
 
-    def __init__(self, screen: Screen, target: Path, current: dict) -> None:
+    def __init__(self, screen: Screen, target: Path, current: dict[str, Any]) -> None:
         self.screen = screen
         self.target = target
         self.data = dict(current)
@@ -349,7 +333,7 @@ class Questions:
                 secret = ui.ask_hidden(_("Key for {user} (input hidden): ").format(
                     user=self.key_user)).strip()
             except (KeyboardInterrupt, EOFError):
-                raise Interrupted from None
+                raise _left() from None
             if secret:
                 return secret
             self.screen.warn(_("Not used: {reason}").format(reason=_("no key was typed")))
@@ -429,7 +413,7 @@ class Questions:
         for number, source in enumerate(self.data.get("busy_calendars") or []):
             self.all_day(number, source)
 
-    def all_day(self, number: int, source: dict) -> None:
+    def all_day(self, number: int, source: dict[str, Any]) -> None:
         """Whether one busy calendar's all-day events are busy (the default) or free."""
         from planner.base.inert import inert_line
 
@@ -517,26 +501,26 @@ def _store_key(answers: Answers) -> None:
     try:
         keys.set_key(answers.key_user, answers.secret or "")
     except keys.KeyProblem as problem:
-        ui.error(t("{problem}; config.json was not written", problem=problem))
-        raise typer.Exit(EXIT_USAGE) from None
+        exit_usage(t("{problem}; config.json was not written", problem=problem))
     ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
               user=answers.key_user, service=keys.SERVICE))
 
 
-def _config_text(data: dict) -> bytes:
+def _config_text(data: dict[str, Any]) -> bytes:
     import json
 
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _write(target: Path, data: dict) -> Path | None:
+def _write(target: Path, data: dict[str, Any]) -> Path | None:
     """config.json written whole: a new file created exclusively, or the old one kept as
     config.json.bak-<time> and the new one moved in (never edited in place). The backup's
     path, or None."""
     from planner.base import storage
 
     text = _config_text(data)
-    try:
+    with failing_on_os(lambda reason: t("could not write {path} ({reason}); it was left as it "
+                                        "was", path=target, reason=reason)):
         if not os.path.lexists(target):
             # "x": a config.json made meanwhile by someone else is never overwritten.
             storage.create_exclusive(target, text)
@@ -557,7 +541,3 @@ def _write(target: Path, data: dict) -> Path | None:
             os.unlink(backup)
             raise
         return backup
-    except OSError as error:
-        ui.error(t("could not write {path} ({reason}); it was left as it was", path=target,
-                   reason=os_reason(error)))
-        raise typer.Exit(1) from None

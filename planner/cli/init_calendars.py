@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,11 +38,11 @@ def found_calendars(environ: os._Environ[str] | dict[str, str] = os.environ) -> 
     return found[:MAX_FOUND]
 
 
-def _config_home(environ) -> Path:
+def _config_home(environ: Mapping[str, str]) -> Path:
     return Path(environ.get("XDG_CONFIG_HOME") or Path(environ.get("HOME", "~")) / ".config")
 
 
-def _expanded(value: str, environ) -> Path:
+def _expanded(value: str, environ: Mapping[str, str]) -> Path:
     """A path as khal and vdirsyncer read it: quotes dropped, ~ and $VARS expanded."""
     value = value.strip().strip("\"'")
     home = environ.get("HOME")
@@ -59,7 +60,7 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _khal(environ) -> list[Found]:
+def _khal(environ: Mapping[str, str]) -> list[Found]:
     """The calendars in khal's config: each `[[name]]` of `[calendars]` with its `path`
     (`type = discover`: every folder its glob matches)."""
     text = None
@@ -101,7 +102,7 @@ def _khal(environ) -> list[Found]:
     return found
 
 
-def _vdirsyncer(environ) -> list[Found]:
+def _vdirsyncer(environ: Mapping[str, str]) -> list[Found]:
     """The folders of vdirsyncer's `filesystem` storages: one per collection (subfolder)."""
     candidates = [Path(environ["VDIRSYNCER_CONFIG"])] if environ.get("VDIRSYNCER_CONFIG") else []
     candidates += [Path(environ.get("HOME", "~")) / ".vdirsyncer" / "config",

@@ -8,11 +8,11 @@ from planner import ui
 from planner.base.i18n import t
 from planner.base.install import install_command
 from planner.cli.common import (
-    EXIT_INTERRUPTED,
     ConfigOption,
     HomeOption,
     open_workspace,
 )
+from planner.cli.exits import ended, interrupted
 
 if TYPE_CHECKING:
     pass
@@ -29,7 +29,7 @@ def key_command(ctx: typer.Context) -> None:
     if ctx.invoked_subcommand is None:
         # Plain `planner key`: its help, exit 0, as plain `planner` does.
         typer.echo(ctx.get_help())
-        raise typer.Exit()
+        ended()
 
 ProviderArgument = Annotated[
     str | None,
@@ -56,7 +56,7 @@ def key_set_command(
 
     config = open_workspace(ctx, home, config_path).config()
     # A KeyProblem rises: exit 2 for no keyring or a refused key, else 1 (its exit_code).
-    try:
+    with interrupted(t("interrupted (Ctrl+C); nothing was stored")):
         user = keys.user_for(config, provider)
         keys.check_keyring()
         if not ui.has_terminal():
@@ -64,9 +64,6 @@ def key_set_command(
                                     "it in a terminal (nothing was stored)"))
         secret = ui.ask_hidden(_("Key for {user} (input hidden): ").format(user=user))
         keys.set_key(user, secret)
-    except KeyboardInterrupt:
-        ui.error(t("interrupted (Ctrl+C); nothing was stored"))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
     ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
               user=user, service=keys.SERVICE))
     if provider is None or user == keys.key_user(config):

@@ -8,7 +8,7 @@ the days ahead planner.memory.forecast; the screens are planner.ui.memory_report
 
 import datetime as _dt
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,11 +18,14 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage
+
+if TYPE_CHECKING:
+    from planner.base.config import Config
+    from planner.memory.fit import Fit
 
 RATING_NUMBERS = {"again": 1, "hard": 2, "good": 3, "easy": 4}
 
@@ -72,8 +75,8 @@ def fit_command(
     skipped_lines = {"undone": undone, "unreadable": len(log.warnings) - bool(future)}
     if future:
         skipped_lines["future"] = len(future)
-    sources: list[dict] = [{"kind": "log", "name": review_log.LOG_NAME, "reviews": len(counted),
-                            "skipped": skipped_lines}]
+    sources: list[dict[str, Any]] = [{"kind": "log", "name": review_log.LOG_NAME,
+                                      "reviews": len(counted), "skipped": skipped_lines}]
     reviews += _anki_reviews(anki or [], sources)
     total = len(reviews)
     if total < fitting.MIN_REVIEWS:
@@ -107,7 +110,7 @@ def fit_command(
     ui.fit_report(record, memory.parameters is not None, adopted, reason)
 
 
-def _refused(line: str, total: int, sources: list[dict], as_json: bool) -> None:
+def _refused(line: str, total: int, sources: list[dict[str, Any]], as_json: bool) -> None:
     """A fit that was not made: its line; with --json, JSON on stdout and the line on stderr."""
     if as_json:
         ui.print_json({"adopted": False, "reason": line, "reviews": total, "sources": sources})
@@ -116,7 +119,7 @@ def _refused(line: str, total: int, sources: list[dict], as_json: bool) -> None:
         ui.info(line)
 
 
-def _decide(result) -> tuple[bool, str]:
+def _decide(result: "Fit") -> tuple[bool, str]:
     """Whether the fitted parameters are adopted, and why (one line)."""
     from planner.memory.schedule import check_parameters
 
@@ -136,8 +139,8 @@ def _decide(result) -> tuple[bool, str]:
                     metrics=metrics)
 
 
-def _anki_reviews(files: list[Path], sources: list[dict]) -> list[tuple[object, _dt.datetime,
-                                                                         int]]:
+def _anki_reviews(files: list[Path], sources: list[dict[str, Any]]
+                  ) -> list[tuple[object, _dt.datetime, int]]:
     """Every counting review of the Anki files; a damaged or foreign file ends the command
     (exit 2, nothing changed)."""
     if not files:
@@ -189,7 +192,7 @@ def _reset(folder: Path, as_json: bool) -> None:
               "fit under previous).", file=memory_file.MEMORY_NAME))
 
 
-def _anki_rows(config, rows: list[dict], today: _dt.date, days: int) -> None:
+def _anki_rows(config: "Config", rows: list[dict[str, Any]], today: _dt.date, days: int) -> None:
     """Each day's Anki cards and minutes in `rows` when anki_collection is set (null, and one
     warning, when it cannot be read)."""
     from planner.memory.anki_load import collection_path, read_load

@@ -1,6 +1,6 @@
 """Your notes and your home: planner notes and planner where."""
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,12 +13,13 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     Workspace,
-    exit_usage,
     open_workspace,
 )
+from planner.cli.exits import exit_usage
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Mapping
+    from pathlib import Path
 
 # --- Your notes: planner notes -------------------------------------------------------------------
 # planner.notes.catalog is imported inside the command; it opens the index (sqlite3) and reads front
@@ -153,7 +154,7 @@ def where_command(
         ui.where_report(report)
 
 
-def _busy_source(source, home) -> dict:
+def _busy_source(source: "Mapping[str, str]", home: "Path") -> dict[str, Any]:
     """A busy calendar of the config (a path relative to `home`, or absolute): what it is and
     whether it can be read, nothing read."""
     import os
@@ -190,7 +191,7 @@ def _busy_source(source, home) -> dict:
             "all_day_events": _all_day_events(source, home) if problem is None else None}
 
 
-def _all_day_events(source, home) -> int | None:
+def _all_day_events(source: "Mapping[str, str]", home: "Path") -> int | None:
     """How many all-day events of a calendar file count as busy from today to the days a run
     reads (None: it cannot be read); nothing cached, nothing written."""
     import datetime as _dt
@@ -212,9 +213,9 @@ def _shown_url(url: str) -> str:
     return shown_url(url)
 
 
-def _goal(goal) -> dict:
+def _goal(goal: object) -> dict[str, Any]:
     """A goal of the config as where lists it: name, date and how many note selectors."""
-    def field(name: str):
+    def field(name: str) -> Any:
         return goal.get(name) if isinstance(goal, dict) else getattr(goal, name, None)
 
     date, notes, retention = field("date"), field("notes"), field("retention")
@@ -223,7 +224,7 @@ def _goal(goal) -> dict:
             "retention": retention if isinstance(retention, (int, float)) else None}
 
 
-def _memory_in_use(folder) -> dict:
+def _memory_in_use(folder: "Path") -> dict[str, Any]:
     """The memory model's parameters in use: fitted (memory.json) or FSRS's defaults."""
     import os
 

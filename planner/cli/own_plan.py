@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,11 +16,10 @@ from planner.cli.common import (
     HomeOption,
     JsonFlag,
     complete_goal,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage
 
 if TYPE_CHECKING:
     from planner.base.config import Config
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalOutlook, GoalTarget
     from planner.memory.review_memory import ReviewMemory
+    from planner.notes.catalog import Catalog
 
 
 def _complete_goal(ctx: typer.Context, param: object, incomplete: str) -> list[str]:
@@ -110,7 +110,7 @@ def own_plan(timetable: Timetable, goal: GoalTarget, memory: ReviewMemory, confi
                      goal.name)
 
 
-def plan_json(best: BestPlan) -> dict:
+def plan_json(best: BestPlan) -> dict[str, Any]:
     """Planner's plan as `plan --json` prints it (suggest_study_plan's shape, every session)."""
     sessions = () if best.plan is None else best.plan.sessions
     return {"goal": best.goal.name, "date": best.goal.date.isoformat(), "ready": best.ready,
@@ -127,7 +127,7 @@ def nothing_to_add(best: BestPlan) -> str:
              date=best.goal.date.isoformat())
 
 
-def _confirm(best: BestPlan, folder: Path, config: Config, catalog, timetable: Timetable,
+def _confirm(best: BestPlan, folder: Path, config: Config, catalog: Catalog, timetable: Timetable,
              memory: ReviewMemory, today: _dt.date, request: str) -> None:
     from planner.conversation.own_plan import confirm_own_plan
     from planner.memory.readiness import readiness_line
@@ -146,7 +146,7 @@ def _confirm(best: BestPlan, folder: Path, config: Config, catalog, timetable: T
         raise typer.Exit(outcome.exit_code)
 
 
-def replan_goal(folder: Path, config: Config, catalog, memory: ReviewMemory,
+def replan_goal(folder: Path, config: Config, catalog: Catalog, memory: ReviewMemory,
                 timetable: Timetable, goal: GoalTarget, now: _dt.datetime,
                 as_json: bool) -> None:
     """Plan the goal again from now, show what changes and the readiness before and after,

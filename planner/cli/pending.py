@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from planner import ui
+from planner.base.errors import Interrupted
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.cli.common import (
     ConfigOption,
     HomeOption,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import ended, exit_failed, exit_usage, failing_on_os
 from planner.records import status
 
 if TYPE_CHECKING:
@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from planner.agents.staged import Staged
     from planner.agents.world import World
     from planner.base.config import Config
+    from planner.conversation.events import ConfirmRequest
+    from planner.notes.catalog import Note
+    from planner.records.run_record import RunRecord
+    from planner.ui.conversation import TerminalPerson
 
 
 def mcp_command(ctx: typer.Context, home: HomeOption = None,
@@ -76,11 +80,9 @@ def pending_command(
                      id=json.dumps(staged_id, ensure_ascii=True)[:60],
                      folder=staged.folder(folder)))
     if drop:
-        try:
+        with failing_on_os(lambda reason: t("could not discard {id} ({reason})", id=found,
+                                            reason=reason)):
             staged.drop(folder, found)
-        except OSError as error:
-            exit_failed(t("could not discard {id} ({reason})", id=found,
-                          reason=os_reason(error)))
         ui.info(t("Discarded {id}; nothing was saved.", id=found))
         return
     _confirm(workspace.home, workspace.config(), found)
@@ -174,43 +176,84 @@ def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
                      passed: Checked) -> None:
     """Show the SAVE screen; on SAVE, save through the plan store with a run folder."""
     from planner.agents import staged
-    from planner.conversation.events import ConfirmRequest, Notice, Prompt, Proposed
-    from planner.conversation.saved_meanwhile import still_fits
-    from planner.conversation.turn_values import is_near_miss, plan_record
-    from planner.memory.readiness import readiness_line
-    from planner.plans import files, store
-    from planner.plans.plan import InvalidArguments
-    from planner.plans.study import StudyPlan
-    from planner.records.run_record import RunRecord, now_iso
+    from planner.conversation.events import Notice, Proposed
+    from planner.conversation.turn_values import plan_record
+    from planner.plans import files
     from planner.records.summary import ToolResult
     from planner.ui.conversation import TerminalPerson
 
-    plan, timetable = passed.plan, passed.timetable
-    name, version = proposal.client
-    goal = passed.goal
+    plan = passed.plan
+    record = _pending_record(home, proposal, passed)
+    relative = f"{files.PLANS_DIR['live']}/{record.run_id}.json"
+    notes = tuple(note for note in (world.catalog.get(note_id) for note_id in plan.note_ids)
+                  if note is not None)
+    view = _save_screen(home, config, world, proposal, passed, notes, home / relative)
+    record.change(plan=plan_record(plan))
+    record.save(stage="confirming")
+    person = TerminalPerson(str(home))
+    person.show(Notice(t("Staged through planner mcp by {client} on {when}; checked again "
+                         "against your week now.", client=_client(proposal),
+                         when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"))))
+    person.show(Proposed(1, view, False))
+    line = _typed_save(person, record)
+    if line != "SAVE\n":
+        record.save(status=status.COMPLETE, stage="done", approved=False,
+                    tool_result=ToolResult(status.CANCELLED))
+        ui.info(t("Nothing was saved; {id} stays staged (planner pending {id} --drop discards "
+                  "it).", id=proposal.id) if line is not None else
+                t("No terminal to confirm on: nothing was saved."))
+        ended(status.EXIT_OK if line is not None else status.EXIT_USAGE)
+    _save(home, record, passed, notes, relative)
+    record.save(status=status.COMPLETE, stage="done",
+                tool_result=ToolResult(status.SAVED, relative))
     try:
+        staged.drop(home, proposal.id)
+    except OSError:
+        pass  # saved all the same; the staged file is listed until it is dropped
+    ui.info(t("Saved: {path}", path=relative))
+    ui.notice(t("Records: {folder}", folder=record.folder))
+
+
+def _client(proposal: Staged) -> str:
+    """The client that staged the proposal, as its MCP handshake named it."""
+    return " ".join(part for part in proposal.client if part) or "?"
+
+
+def _pending_record(home: Path, proposal: Staged, passed: Checked) -> RunRecord:
+    """The run folder of the confirmation: who proposed it, from where; exit 1 unwritable."""
+    from planner.records.run_record import RunRecord
+
+    name, version = proposal.client
+    goal, until = passed.goal, passed.timetable.until
+    with failing_on_os(lambda reason: t("could not write the run's records in {folder} "
+                                        "({reason}); check free space and permissions",
+                                        folder=home, reason=reason)):
         record = RunRecord.start(
             home, mode="live", simulated=False,
             # `show` says who proposed it: "<client> at planner mcp".
             request=f"planner pending {proposal.id}",
-            model=" ".join(part for part in (name, version) if part) or "?",
+            model=_client(proposal),
             base_url="planner mcp",
             goal=None if goal is None else goal.name,
-            until=None if timetable.until is None else timetable.until.isoformat())
+            until=None if until is None else until.isoformat())
         # Where the proposal came from: planner mcp, and the client the handshake named.
         record.write_file("source.json", {"source": "mcp", "client": {"name": name,
                                                                        "version": version},
                                           "pending": proposal.id,
                                           "staged_at": proposal.staged_at.isoformat()})
-    except OSError as error:
-        exit_failed(t("could not write the run's records in {folder} ({reason}); check free "
-                      "space and permissions", folder=home, reason=os_reason(error)))
-    relative = f"{files.PLANS_DIR['live']}/{record.run_id}.json"
-    target = home / relative
-    notes = tuple(note for note in (world.catalog.get(note_id) for note_id in plan.note_ids)
-                  if note is not None)
-    from planner.memory.marking import quiet_marks
+    return record
 
+
+def _save_screen(home: Path, config: Config, world: World, proposal: Staged, passed: Checked,
+                 notes: tuple[Note, ...], target: Path) -> ConfirmRequest:
+    """What the SAVE screen shows of the proposal, as a run's confirmation shows it."""
+    from planner.conversation.events import ConfirmRequest
+    from planner.memory.marking import quiet_marks
+    from planner.memory.readiness import readiness_line
+    from planner.plans import store
+    from planner.plans.study import StudyPlan
+
+    plan, timetable, goal = passed.plan, passed.timetable, passed.goal
     warnings = tuple(store.confirmation_warnings(home, "live", plan, world.today,
                                                  lambda: quiet_marks(home).dropped))
     study = isinstance(plan, StudyPlan)
@@ -218,19 +261,19 @@ def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
     outlook = None
     if goal is not None and study:
         outlook = readiness_line(home, "live", goal, plan, world.memory, world.today, config)
-    view = ConfirmRequest(plan, notes, target, world.today, warnings,
+    return ConfirmRequest(plan, notes, target, world.today, warnings,
                           world.memory.due_dates(plan.note_ids), None,
                           bool(chosen and chosen[0]) and not study, timetable.busy().unknown,
                           timetable.unread_after(plan.days), chosen if study else (),
                           outlook, config.daily_minutes)
-    record.change(plan=plan_record(plan))
-    record.save(stage="confirming")
-    person = TerminalPerson(str(home))
-    person.show(Notice(t("Staged through planner mcp by {client} on {when}; checked again "
-                         "against your week now.",
-                         client=" ".join(part for part in (name, version) if part) or "?",
-                         when=proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"))))
-    person.show(Proposed(1, view, False))
+
+
+def _typed_save(person: TerminalPerson, record: RunRecord) -> str | None:
+    """What the person typed at the SAVE prompt (a near miss asked once more); Ctrl+C is
+    recorded as stopped, exit 130."""
+    from planner.conversation.events import Prompt
+    from planner.conversation.turn_values import is_near_miss
+
     prompt, near_misses = Prompt("save"), list[str]()
     try:
         while True:
@@ -240,25 +283,29 @@ def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
                 near_misses.append(line.removesuffix("\n"))
                 prompt = Prompt("save", typed=near_misses[0])
                 continue
-            break
+            return line
     except KeyboardInterrupt:
         stopped = t("interrupted (Ctrl+C); nothing was saved")
         record.save(status=status.STOPPED, error=stopped)
-        ui.error(stopped)
-        raise typer.Exit(status.EXIT_INTERRUPTED) from None
-    if line != "SAVE\n":
-        record.save(status=status.COMPLETE, stage="done", approved=False,
-                    tool_result=ToolResult(status.CANCELLED))
-        ui.info(t("Nothing was saved; {id} stays staged (planner pending {id} --drop discards "
-                  "it).", id=proposal.id) if line is not None else
-                t("No terminal to confirm on: nothing was saved."))
-        raise typer.Exit(status.EXIT_OK if line is not None else status.EXIT_USAGE)
+        raise Interrupted(stopped) from None
+
+
+def _save(home: Path, record: RunRecord, passed: Checked, notes: tuple[Note, ...],
+          relative: str) -> None:
+    """The plan saved after SAVE, if it still fits (another run may have saved meanwhile)."""
+    from planner.conversation.saved_meanwhile import still_fits
+    from planner.plans import files, store
+    from planner.plans.plan import InvalidArguments
+    from planner.records.run_record import now_iso
+    from planner.records.summary import ToolResult
+
+    plan, goal = passed.plan, passed.goal
     record.save(stage="executing", approved=True, target=relative)
     content = files.plan_file_content(plan, simulated=False, run_id=record.run_id,
                                       created_at=now_iso(), notes=notes,
                                       goal=None if goal is None else goal.name)
     try:
-        store.save_plan(target, content, still_fits(timetable, plan))
+        store.save_plan(home / relative, content, still_fits(passed.timetable, plan))
     except InvalidArguments as error:
         record.save(status=status.STOPPED, tool_result=ToolResult("failed", error=str(error)),
                     error=str(error))
@@ -269,12 +316,3 @@ def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
         exit_failed(t("could not save the plan to {path} ({reason}); nothing was saved; "
                       "check free space and permissions", path=relative,
                       reason=os_reason(error)))
-    record.save(status=status.COMPLETE, stage="done",
-                tool_result=ToolResult(status.SAVED, relative))
-    try:
-        staged.drop(home, proposal.id)
-    except OSError:
-        pass  # saved all the same; the staged file is listed until it is dropped
-    ui.info(t("Saved: {path}", path=relative))
-    ui.notice(t("Records: {folder}", folder=record.folder))
-

@@ -7,22 +7,21 @@ import typer
 
 from planner import ui
 from planner.base.i18n import t
-from planner.base.oserrors import os_reason
 from planner.cli.common import (
     ConfigOption,
     HomeOption,
     JsonFlag,
-    exit_failed,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage, failing_on_os
 
 if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
-    from planner.plans.files import PlanRow
+    from planner.calendar.vdir import Counts
+    from planner.plans.files import Marks, PlanRow
 
 # planner.plans.files is imported inside each command, and planner.calendar.ics (with icalendar,
 # ~50 ms) only by export, so --help, --dry-run and --demo never load them.
@@ -68,7 +67,7 @@ def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
     return bool(count)
 
 
-def _marks(folder: Path):
+def _marks(folder: Path) -> "Marks":
     """The done and dropped marks of the review log; none (with one warning) when it cannot
     be read, so the plans are still listed."""
     from planner.memory import marking
@@ -163,12 +162,7 @@ def export_command(
 
     Example: planner export --ics --output plans.ics
     """
-    import datetime as _dt
-
-    from planner.base import storage
-    from planner.memory import marking
     from planner.plans import files as plans
-    from planner.plans import store
 
     if not (ics or feed or vdir_folder):
         exit_usage(t("choose the format: --ics (iCalendar)"))
@@ -178,17 +172,11 @@ def export_command(
         exit_usage(_exists(output))
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
-    folder, review_time = workspace.home, config.review_time
+    folder = workspace.home
     label = plans.PLANS_DIR["demo" if demo else "live"]
     # A calendar that follows the feed or the vdir keeps past plans (and their done marks).
     keeps_all = show_all or feed is not None or vdir_folder is not None
-    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
-    rows = store.list_plans(folder, demo, keeps_all, _dt.date.today(),
-                            marking.quiet_marks(folder))
-    good = [row for row in rows if row.problem is None]
-    for row in rows:
-        if row.problem is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
+    good = _good_rows(folder, demo, keeps_all)
     if not good:
         ui.notice(t("No plans in {folder}/ to export; nothing was written.", folder=label)
                   if keeps_all else
@@ -203,31 +191,51 @@ def export_command(
     from planner.calendar.ics import calendar_ics, calendar_name, events_from_rows
     from planner.calendar.revisions import with_revisions
 
-    try:
-        events = with_revisions(events_from_rows(good), _log_revisions(folder))
-        data = calendar_ics(events, review_time, name=calendar_name(config.calendar_name))
-    except ValueError as error:
-        exit_usage(str(error))
+    # A CalendarRefused rises: a UsageError (exit 2).
+    events = with_revisions(events_from_rows(good), _log_revisions(folder))
+    data = calendar_ics(events, config.review_time, name=calendar_name(config.calendar_name))
+    _written(data, output)
+    if output is not None:
+        # One event per plan and per session of a series: the events are what is counted.
+        ui.notice(t("Exported {count} calendar event(s) from {folder}/ to {path}.",
+                    count=len(events), folder=label, path=output))
+
+
+def _good_rows(folder: Path, demo: bool, keeps_all: bool) -> list["PlanRow"]:
+    """The saved plans to export or sync (past ones too with `keeps_all`); each file with a
+    problem is named and skipped."""
+    import datetime as _dt
+
+    from planner.memory import marking
+    from planner.plans import store
+
+    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
+    rows = store.list_plans(folder, demo, keeps_all, _dt.date.today(),
+                            marking.quiet_marks(folder))
+    for row in rows:
+        if row.problem is not None:
+            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
+    return [row for row in rows if row.problem is None]
+
+
+def _written(data: bytes, output: Path | None) -> None:
+    """The calendar on stdout, or in `output`, created (never overwritten)."""
+    from planner.base import storage
+
     if output is None:
-        try:
+        with failing_on_os(lambda reason: t("could not write the calendar to stdout ({reason})",
+                                            reason=reason)):
             ui.write_bytes(data)
-        except OSError as error:
-            exit_failed(t("could not write the calendar to stdout ({reason})",
-                      reason=os_reason(error)))
         return
-    try:
-        storage.create_exclusive(output, data)
-    except FileExistsError:
-        exit_usage(_exists(output))
-    except OSError as error:
-        exit_failed(t("could not create {path} ({reason}); nothing was written", path=output,
-                  reason=os_reason(error)))
-    # One event per plan and per session of a series: the events are what is counted.
-    ui.notice(t("Exported {count} calendar event(s) from {folder}/ to {path}.",
-                count=len(events), folder=label, path=output))
+    with failing_on_os(lambda reason: t("could not create {path} ({reason}); nothing was "
+                                        "written", path=output, reason=reason)):
+        try:
+            storage.create_exclusive(output, data)
+        except FileExistsError:
+            exit_usage(_exists(output))
 
 
-def _log_revisions(home: Path) -> dict:
+def _log_revisions(home: Path) -> dict[str, tuple[int, "_dt.datetime"]]:
     """How the review log changed each plan (README "中文界面"); none when it cannot be read (its
     warnings are said where the plans are listed)."""
     from planner.memory import log as review_log
@@ -255,16 +263,14 @@ def _export_calendar(rows: list["PlanRow"], config: "Config", label: str, feed: 
     """export --feed FILE or --vdir DIR: a calendar file or folder planner owns, kept in step."""
     from planner.calendar import ics, vdir
 
-    try:
-        events = ics.events_from_rows(rows)
-        if feed is not None:
-            change = vdir.update_feed(feed, events, config.review_time,
-                                      name=ics.calendar_name(config.calendar_name))
-        elif folder is not None:
-            counts = vdir.write_vdir(folder, events, config.review_time)
-            vdir.name_vdir(folder, ics.calendar_name(config.calendar_name))
-    except ValueError as error:  # a CalendarFileError (a Failure, exit 1) rises
-        exit_usage(str(error))
+    # A CalendarRefused (exit 2) or a CalendarFileError (a Failure, exit 1) rises.
+    events = ics.events_from_rows(rows)
+    if feed is not None:
+        change = vdir.update_feed(feed, events, config.review_time,
+                                  name=ics.calendar_name(config.calendar_name))
+    elif folder is not None:
+        counts = vdir.write_vdir(folder, events, config.review_time)
+        vdir.name_vdir(folder, ics.calendar_name(config.calendar_name))
     if feed is not None:
         ui.info(_feed_line(change, len(events) == 1, feed=feed, count=len(events),
                            folder=label))
@@ -296,7 +302,7 @@ def _feed_line(change: str, one: bool, **values: object) -> str:
             t("Feed {feed}: updated ({count} events from {folder}/).", **values))
 
 
-def _counts(counts) -> dict[str, int]:
+def _counts(counts: "Counts") -> dict[str, int]:
     return {"created": counts.created, "updated": counts.updated,
             "unchanged": counts.unchanged}
 
@@ -336,14 +342,11 @@ def sync_command(
 
     Example: planner sync --caldav https://dav.example.com/cal/alice/reviews/ --user alice
     """
-    import datetime as _dt
     import urllib.parse
 
     from planner.base.install import install_command
     from planner.calendar import caldav_sync
-    from planner.memory import marking
     from planner.plans import files as plans
-    from planner.plans import store
 
     if caldav_url is None:
         exit_usage(t("choose where to sync: --caldav URL"))
@@ -354,23 +357,15 @@ def sync_command(
                  hint=install_command("caldav")))
     workspace = open_workspace(ctx, home, config_path)
     config = workspace.config()
-    # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
-    rows = store.list_plans(workspace.home, False, True, _dt.date.today(),
-                            marking.quiet_marks(workspace.home))
-    good = [row for row in rows if row.problem is None]
-    for row in rows:
-        if row.problem is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
+    good = _good_rows(workspace.home, False, True)
     if not good:
         ui.notice(t("No plans in {folder}/ to sync; nothing was sent.",
                     folder=plans.PLANS_DIR["live"]))
         return
     from planner.calendar import ics
 
-    try:
-        items = ics.event_items(ics.events_from_rows(good), config.review_time)
-    except ValueError as error:
-        exit_usage(str(error))
+    # A CalendarRefused rises: a UsageError (exit 2).
+    items = ics.event_items(ics.events_from_rows(good), config.review_time)
     try:
         in_url = urllib.parse.urlsplit(caldav_url).username
     except ValueError:
@@ -394,15 +389,14 @@ def sync_command(
 
 def ask_caldav_password(url: str, user: str | None) -> str | None:
     """The CalDAV password from its sources (planner.base.secrets); the problems as one line."""
-    from planner.base.secrets import KeyProblem, MissingKey, find_caldav_password
+    from planner.base.secrets import KeyProblem, find_caldav_password
 
     ask = ui.ask_hidden if ui.has_terminal() else None
     try:
+        # A MissingKey rises: a ConfigError (exit 2).
         return find_caldav_password(url, user, ask)
     except KeyProblem as error:
-        exit_failed(error)
-    except MissingKey as error:
-        exit_usage(str(error))
+        exit_failed(error)  # a key source that failed: exit 1 here, whatever its own code
 
 
 def week_command(

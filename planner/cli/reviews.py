@@ -9,25 +9,27 @@ from planner import ui
 from planner.base import answers
 from planner.base.i18n import t
 from planner.cli.common import (
-    EXIT_INTERRUPTED,
     TABLE_LIMIT,
     ConfigOption,
     HomeOption,
     JsonFlag,
     Workspace,
     complete_run,
-    exit_failed,
-    exit_usage,
     open_workspace,
     pick_run,
     say_warnings,
 )
+from planner.cli.exits import exit_failed, exit_usage, interrupted
 
 if TYPE_CHECKING:
     import datetime as _dt
 
     from planner.base.config import Config
-    from planner.plans.files import PlanRow
+    from planner.base.days import AfterLastDay
+    from planner.memory.log import Review
+    from planner.memory.marking import Target
+    from planner.notes.catalog import Catalog
+    from planner.plans.files import Marks, PlanRow
 
 # README "Review memory". The decisions and the writes are in planner.memory.marking, the schedules
 # in
@@ -83,10 +85,8 @@ def _newest_saved(folder: Path, wanted: str) -> str:
         exit_usage(t("-0 names no run: -1 is the newest, -2 the one before"))
     label = f"{plans.PLANS_DIR['live']}/" if folder == Path(".") else \
         f"{folder}/{plans.PLANS_DIR['live']}/"
-    try:
-        names = store.plan_names(store.plans_dir(folder, False))
-    except plans.PlansError as error:
-        exit_failed(error)
+    # A PlansError rises: a Failure (exit 1).
+    names = store.plan_names(store.plans_dir(folder, False))
     # Run IDs begin with their time: the newest sorts last.
     ids = sorted((name.removesuffix(".json") for name in names), reverse=True)
     if not ids:
@@ -102,10 +102,7 @@ def _session_ref(text: str) -> tuple[str, int | None]:
     """RUN or RUN#n: the run and the session number (None: the whole plan)."""
     from planner.plans import files as plans
 
-    try:
-        return plans.split_ref(text)
-    except ValueError as error:
-        exit_usage(str(error))
+    return plans.split_ref(text)  # a UsageError rises
 
 
 def session_rows(rows: list["PlanRow"], number: int | None) -> list["PlanRow"]:
@@ -184,9 +181,7 @@ def done_command(
     """
     import datetime as _dt
 
-    from planner.base.i18n import _, shown
     from planner.memory import marking
-    from planner.memory.review_memory import ReviewMemory
 
     workspace = open_workspace(ctx, home, config_path)
     folder = workspace.home
@@ -212,7 +207,22 @@ def done_command(
     today = now.astimezone().date()
     log = marking.read_log(folder)
     say_warnings(log.warnings)
-    marks = marking.marks_from(log.events)
+    target = _done_target(folder, config, run_id, note, today, marking.marks_from(log.events))
+    note_ids = marking.chosen_notes(target, note or ())
+    marking.check_after_saved(target, reviewed_at)
+    if rating is None:
+        rating = _asked_rating(target, note_ids)
+    recorded = marking.record_done(folder, target, note_ids, rating, minutes,
+                          reviewed_at)
+    _done_said(folder, config, target, note_ids, recorded, reviewed_at, today, as_json)
+
+
+def _done_target(folder: Path, config: "Config", run_id: str | None, note: list[str] | None,
+                 today: "_dt.date", marks: "Marks") -> "Target":
+    """The plan or session `planner done` records: RUN's, else the latest open one holding
+    --note's notes, else the notes on their own, else the latest open plan."""
+    from planner.memory import marking
+
     if run_id is None and note:
         # A review needs no plan: notes that no open plan holds are recorded on their own.
         try:
@@ -222,32 +232,39 @@ def done_command(
         if target is None or not set(note) <= set(target.row.note_ids):
             target = marking.without_plan(note,
                                 _quiet_catalog(folder, config), today)
-    elif run_id is None:
-        target = marking.latest_open(folder, today, marks)
-    else:
-        wanted, number = _session_ref(run_id)
-        found = pick_plan_run(folder, wanted)
-        rows = session_rows(marking.plan_rows(folder, found, today, marks),
-                             number)
-        target = marking.target_of(rows, found)
-    note_ids = marking.chosen_notes(target, note or ())
-    marking.check_after_saved(target, reviewed_at)
-    if rating is None:
-        # Asked on the terminal (like SAVE, never read from a pipe); with none, it is good.
-        rating = "good"
-        if ui.has_terminal():
-            # Shown only, and translated here: the plan's title is the model's words, never
-            # matched against the catalog.
-            ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
-                target=shown(target.shown), title=target.row.title,
-                notes=", ".join(note_ids)))
-            try:
-                rating = _ask_rating() or "good"
-            except KeyboardInterrupt:
-                ui.error(t("interrupted (Ctrl+C); nothing was recorded"))
-                raise typer.Exit(EXIT_INTERRUPTED) from None
-    recorded = marking.record_done(folder, target, note_ids, rating, minutes,
-                          reviewed_at)
+        return target
+    if run_id is None:
+        return marking.latest_open(folder, today, marks)
+    wanted, number = _session_ref(run_id)
+    found = pick_plan_run(folder, wanted)
+    rows = session_rows(marking.plan_rows(folder, found, today, marks),
+                         number)
+    return marking.target_of(rows, found)
+
+
+def _asked_rating(target: "Target", note_ids: list[str]) -> str:
+    """The rating asked on the terminal (like SAVE, never read from a pipe); with none, good."""
+    from planner.base.i18n import _, shown
+
+    rating = "good"
+    if ui.has_terminal():
+        # Shown only, and translated here: the plan's title is the model's words, never
+        # matched against the catalog.
+        ui.notice(_("Recording the review of {target}: {title} ({notes}).").format(
+            target=shown(target.shown), title=target.row.title,
+            notes=", ".join(note_ids)))
+        with interrupted(t("interrupted (Ctrl+C); nothing was recorded")):
+            rating = _ask_rating() or "good"
+    return rating
+
+
+def _done_said(folder: Path, config: "Config", target: "Target", note_ids: list[str],
+               recorded: list["Review"], reviewed_at: "_dt.datetime", today: "_dt.date",
+               as_json: bool) -> None:
+    """What `planner done` recorded, with each note's next due date; what is left of a session."""
+    from planner.memory import marking
+    from planner.memory.review_memory import ReviewMemory
+
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = marking.next_due(memory, note_ids)
     titles = {item["id"]: item["title"] for item in target.row.notes}
@@ -299,11 +316,11 @@ def _undo_review(workspace: "Workspace", wanted: str, as_json: bool) -> None:
     ui.review_undone(row, _dt.date.today())
 
 
-def _iso(day) -> str | None:
+def _iso(day: "_dt.date | AfterLastDay | None") -> str | None:
     return None if day is None else day.isoformat()
 
 
-def _quiet_catalog(folder: Path, config: "Config"):
+def _quiet_catalog(folder: Path, config: "Config") -> "Catalog | None":
     """The notes for titles and sr-due dates; None when they cannot be read (the log still
     decides every note planner has reviewed)."""
     from planner.notes.catalog import NotesError, load_catalog
@@ -453,7 +470,7 @@ def due_command(
     _anki_due(config, today, days)
 
 
-def _anki_due(config, today: "_dt.date", days: int) -> None:
+def _anki_due(config: "Config", today: "_dt.date", days: int) -> None:
     """One line: the review cards due in Anki by the same day and their minutes, when
     anki_collection is set (README "Your week")."""
     import datetime as _dt

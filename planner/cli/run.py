@@ -1,41 +1,47 @@
 """The run modes: --demo, --dry-run, --request (live) and --continue, and how a run ends."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, cast
 
 import typer
 
 from planner import __version__, ui
 from planner.base import answers
-from planner.base.i18n import t
+from planner.base.i18n import N_, t
 from planner.cli.common import (
-    EXIT_INTERRUPTED,
     ConfigOption,
     HomeOption,
     Workspace,
     complete_goal,
-    exit_usage,
     open_workspace,
     pick_run,
     say_warnings,
 )
+from planner.cli.exits import ended, exit_usage, interrupted
 
 if TYPE_CHECKING:
     import datetime as _dt
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from planner.base.config import Config
     from planner.base.goals import Goal
+    from planner.base.i18n import Message
     from planner.calendar.timetable import Timetable
     from planner.conversation.events import Outcome
     from planner.memory.readiness import GoalTarget
+    from planner.memory.review_memory import ReviewMemory
+    from planner.model.client import ModelClient
     from planner.model.costs import Tally
+    from planner.notes.catalog import Catalog, Note
+    from planner.plans.files import Marks
+
+    Password = Callable[[str, str | None], str | None]
 
 
 def _version(value: bool) -> None:
     if value:
         ui.info(f"planner {__version__}")
-        raise typer.Exit()
+        ended()
 
 
 def _complete_goal(ctx: typer.Context, param: object, incomplete: str) -> list[str]:
@@ -94,84 +100,118 @@ def main_command(
     if ctx.invoked_subcommand is None and _nothing_given(ctx):
         # Plain `planner`: the help, like gh and git, and exit 0: nothing went wrong.
         typer.echo(ctx.get_help())
-        raise typer.Exit()
+        ended()
     workspace = ctx.obj = open_workspace(ctx, home, config_path)
-    home = workspace.home
-    if ctx.invoked_subcommand is not None:
-        if request is not None or demo or dry_run or continue_run is not None \
-                or until is not None:
-            exit_usage(t("--request, --demo, --dry-run, --continue and --until cannot be combined "
-                     "with a subcommand"))
-        if goal is not None:
-            exit_usage(t("--goal cannot be combined with a subcommand"))
-        return
-    if continue_run is not None and demo:
-        exit_usage(t("--continue cannot be used with --demo: the demo's scripted replies cannot "
-                 "go on with a conversation; use --continue with -r TEXT (live) or add "
-                 "--dry-run"))
-    if continue_run is not None and request is None:
-        exit_usage(t("--continue needs your next message: planner --continue [RUN] -r TEXT"))
-    if demo and request is not None:
-        exit_usage(t("--demo uses fixed scripted replies that would not be about your text; "
-                 "use --request TEXT (live) or --dry-run --request TEXT"))
-    if demo and dry_run:
-        exit_usage(t("choose one of --demo and --dry-run"))
-    if not (demo or dry_run or request is not None):
-        exit_usage(t("choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); "
-                 "planner -h shows them all"))
-    if request is not None and not request.strip():
-        exit_usage(t("--request needs some text"))
-    if until is not None and demo:
-        exit_usage(t("--until is for a live run (--request) or --dry-run; the demo's scripted "
-                 "plan has no deadline"))
-    if goal is not None and demo:
-        exit_usage(t("--goal is for a live run (--request) or --dry-run; the demo's scripted plan "
-                 "has no goal"))
-    if replan and goal is None:
-        exit_usage(t("--replan needs --goal NAME: the goal whose sessions still ahead are "
-                     "replaced"))
-    if goal is not None and until is not None:
-        exit_usage(t("--goal sets the deadline itself (the day before the goal); give --goal or "
-                 "--until, not both"))
+    flags = {"subcommand": ctx.invoked_subcommand is not None, "request": request is not None,
+             "blank": request is not None and not request.strip(), "demo": demo,
+             "dry-run": dry_run, "continue": continue_run is not None,
+             "until": until is not None, "goal": goal is not None, "replan": replan}
+    refused = mode_refused(frozenset(name for name, given in flags.items() if given))
+    if refused is not None:
+        exit_usage(refused)
+    if ctx.invoked_subcommand is None:
+        _plan(workspace, Mode(request, demo, dry_run, continue_run, until, goal, replan))
+
+
+# Which mode flags go together, checked in this order: the first row whose words all hold
+# refuses the command line with its line, exit 2. A word is a flag given, `!flag` one not
+# given, `a|b` either; `blank` is a --request of spaces. The rows naming `subcommand` are for
+# a command line with a subcommand (`planner --home DIR runs`), the others for a run.
+MODE_RULES = (
+    ("subcommand request|demo|dry-run|continue|until", N_(
+        "--request, --demo, --dry-run, --continue and --until cannot be combined with a "
+        "subcommand")),
+    ("subcommand goal", N_("--goal cannot be combined with a subcommand")),
+    ("continue demo", N_(
+        "--continue cannot be used with --demo: the demo's scripted replies cannot go on with a "
+        "conversation; use --continue with -r TEXT (live) or add --dry-run")),
+    ("continue !request", N_(
+        "--continue needs your next message: planner --continue [RUN] -r TEXT")),
+    ("demo request", N_(
+        "--demo uses fixed scripted replies that would not be about your text; use --request "
+        "TEXT (live) or --dry-run --request TEXT")),
+    ("demo dry-run", N_("choose one of --demo and --dry-run")),
+    ("!demo !dry-run !request", N_(
+        "choose a mode: --demo, --dry-run (-n) or --request TEXT (-r); planner -h shows them "
+        "all")),
+    ("blank", N_("--request needs some text")),
+    ("until demo", N_(
+        "--until is for a live run (--request) or --dry-run; the demo's scripted plan has no "
+        "deadline")),
+    ("goal demo", N_(
+        "--goal is for a live run (--request) or --dry-run; the demo's scripted plan has no "
+        "goal")),
+    ("replan !goal", N_(
+        "--replan needs --goal NAME: the goal whose sessions still ahead are replaced")),
+    ("goal until", N_(
+        "--goal sets the deadline itself (the day before the goal); give --goal or --until, "
+        "not both")),
+)
+
+
+def mode_refused(given: frozenset[str]) -> "Message | None":
+    """The line refusing this mix of mode flags (MODE_RULES), or None when they go together."""
+
+    def holds(word: str) -> bool:
+        if word.startswith("!"):
+            return word[1:] not in given
+        return any(each in given for each in word.split("|"))
+
+    for needs, line in MODE_RULES:
+        words = needs.split()
+        if ("subcommand" in words) == ("subcommand" in given) and all(map(holds, words)):
+            return line
+    return None
+
+
+class Mode(NamedTuple):
+    """A run's mode flags, as given (refused mixes are refused before)."""
+
+    request: str | None
+    demo: bool
+    dry_run: bool
+    continue_run: str | None
+    until: str | None
+    goal: str | None
+    replan: bool
+
+
+def _plan(workspace: Workspace, mode: Mode) -> None:
+    """The run the mode flags ask for: a dry run, the demo or a live run, and how it ended."""
+    home, request, goal, until = workspace.home, mode.request, mode.goal, mode.until
     deadline = None if until is None else _deadline(until)
     config = workspace.config()
     # Read before anything is asked or sent: an earlier run that cannot go on is exit 2.
-    earlier = None if continue_run is None else _earlier(home, continue_run, request)
+    earlier = None if mode.continue_run is None else _earlier(home, mode.continue_run, request)
     if goal is None and earlier is not None and until is None:
         goal = _earlier_goal(home, earlier[0])  # --continue keeps the run's goal
     chosen = None if goal is None else goal_ahead(config, goal)
     if chosen is not None:
         deadline = chosen.deadline
-    try:
+    # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
+    with interrupted(t("interrupted (Ctrl+C); nothing was saved")):
         if chosen is None and earlier is None and until is None and request is not None:
-            chosen = _goal_named_in(config, request, ask=not dry_run)
+            chosen = _goal_named_in(config, request, ask=not mode.dry_run)
             deadline = None if chosen is None else chosen.deadline
-        if dry_run:
+        if mode.dry_run:
             from planner.conversation.protocol import DEFAULT_REQUEST
 
             notes = _notes(home, config)
             target = goal_target(notes, config, chosen)
             _dry_run(config, notes, request or DEFAULT_REQUEST, home, earlier, deadline,
-                     target, _replaced(home, target, replan))
+                     target, _replaced(home, target, mode.replan))
             return
-        if demo or request is None:
+        if mode.demo or request is None:
             outcome = _demo(config, workspace.writable())
         else:
             notes = _notes(home, config)
             target = goal_target(notes, config, chosen)
             outcome = _live(config, notes, workspace, request, earlier, deadline, target,
-                            _replaced(home, target, replan))
-    except KeyboardInterrupt:
-        # The flow handles Ctrl+C itself; this is Ctrl+C before a run started (the key prompt).
-        ui.error(t("interrupted (Ctrl+C); nothing was saved"))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    try:
-        _finish(outcome, None if demo else config)
-    except KeyboardInterrupt:
-        # The run has ended and its records say how; only the last lines were cut short.
-        ui.error(t("interrupted (Ctrl+C) after the run ended; planner show last tells how it "
-                   "went"))
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+                            _replaced(home, target, mode.replan))
+    # The run has ended and its records say how; only the last lines were cut short.
+    with interrupted(t("interrupted (Ctrl+C) after the run ended; planner show last tells how "
+                       "it went")):
+        _finish(outcome, None if mode.demo else config)
 
 
 def _replaced(home: Path, goal: "GoalTarget | None", replan: bool) -> frozenset[str]:
@@ -291,7 +331,7 @@ def _earlier_goal(home: Path, run_id: str) -> str | None:
     return None if isinstance(summary, DamagedRun) else summary.goal
 
 
-def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | None":
+def goal_target(notes: "Catalog", config: "Config", goal: "Goal | None") -> "GoalTarget | None":
     """The run's goal with its notes; a selector matching nothing is one warning."""
     if goal is None:
         return None
@@ -305,8 +345,9 @@ def goal_target(notes, config: "Config", goal: "Goal | None") -> "GoalTarget | N
 
 def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
                   until: "_dt.date | None" = None, busy: bool = True,
-                  goal: "GoalTarget | None" = None, password=None,
-                  replaced: frozenset[str] = frozenset(), marks=None) -> "Timetable":
+                  goal: "GoalTarget | None" = None, password: "Password | None" = None,
+                  replaced: frozenset[str] = frozenset(),
+                  marks: "Callable[[], Marks] | None" = None) -> "Timetable":
     """The run's study hours, daily minutes, busy calendars (`busy`), deadline (README "Your week")
     and
     goal."""
@@ -316,7 +357,7 @@ def timetable_for(config: "Config", home: Path, mode: str, today: "_dt.date",
     from planner.cli.plans import ask_caldav_password
     from planner.memory.anki_load import collection_path
 
-    def read_marks():
+    def read_marks() -> "Marks":
         # Read only when a session is placed (never by a dry run): imported then.
         from planner.memory.marking import quiet_marks
 
@@ -339,7 +380,7 @@ def _nothing_given(ctx: typer.Context) -> bool:
                for name in ctx.params)
 
 
-def _memory(home: Path, notes, config: "Config"):
+def _memory(home: Path, notes: "Catalog", config: "Config") -> "ReviewMemory":
     """The review memory of a live run and its dry run (README "Review memory"); its warnings on
     stderr."""
     from planner.memory.review_memory import ReviewMemory
@@ -349,16 +390,14 @@ def _memory(home: Path, notes, config: "Config"):
     return memory
 
 
-def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[dict]]:
+def _earlier(home: Path, wanted: str, request: str | None) -> tuple[str, list[dict[str, Any]]]:
     """The run --continue names and its conversation (an answer typed again as the request
     is sent once); exit 2 when it cannot go on."""
-    from planner.conversation.continuing import CannotContinue, earlier_conversation
+    from planner.conversation.continuing import earlier_conversation
 
     run_id = pick_run(home, wanted)
-    try:
-        return run_id, earlier_conversation(home, run_id, request)
-    except CannotContinue as error:
-        exit_usage(str(error))
+    # CannotContinue rises: a UsageError (exit 2).
+    return run_id, earlier_conversation(home, run_id, request)
 
 
 def continue_default(args: list[str]) -> list[str]:
@@ -385,8 +424,8 @@ def continue_default(args: list[str]) -> list[str]:
     return given
 
 
-def _dry_run(config: "Config", notes, request: str, home: Path = Path("."),
-             continues: tuple[str, list[dict]] | None = None,
+def _dry_run(config: "Config", notes: "Catalog", request: str, home: Path = Path("."),
+             continues: tuple[str, list[dict[str, Any]]] | None = None,
              until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
              replaced: frozenset[str] = frozenset()) -> None:
     """Build the first request with the live path's own function; send nothing."""
@@ -471,21 +510,17 @@ def _demo(config: "Config", home: Path) -> "Outcome":
                 timetable=timetable_for(config, home, "demo", today, busy=False))
 
 
-def _live(config: "Config", notes, workspace: Workspace, request: str,
-          continues: tuple[str, list[dict]] | None = None,
+def _live(config: "Config", notes: "Catalog", workspace: Workspace, request: str,
+          continues: tuple[str, list[dict[str, Any]]] | None = None,
           until: "_dt.date | None" = None, goal: "GoalTarget | None" = None,
           replaced: frozenset[str] = frozenset()) -> "Outcome":
     import datetime as _dt
 
-    from planner.base.config import MissingKey
     from planner.base.secrets import find_key
     from planner.model.client import LiveClient
 
     ask = ui.ask_hidden if ui.has_terminal() else None
-    try:
-        key = find_key(config, ask)
-    except MissingKey as error:
-        exit_usage(str(error))
+    key = find_key(config, ask)  # a MissingKey (a ConfigError, exit 2) rises
     # Every question before the first request: never a password prompt mid-conversation.
     password = _caldav_passwords_first(config)
     # Created only now: a run refused before this point leaves no folder behind.
@@ -496,7 +531,7 @@ def _live(config: "Config", notes, workspace: Workspace, request: str,
                 _memory(home, notes, config), continues, timetable)
 
 
-def _caldav_passwords_first(config: "Config"):
+def _caldav_passwords_first(config: "Config") -> "Password":
     """The password of every CalDAV busy calendar, asked (or found) now, before the run's first
     request; busy time, read later, takes them from here."""
     from planner.cli.plans import ask_caldav_password
@@ -507,8 +542,10 @@ def _caldav_passwords_first(config: "Config"):
     return lambda url, user: answers.get((url, user))
 
 
-def _run(request: str, client, config: "Config", notes, home: Path, mode: str,
-         memory=None, continues: tuple[str, list[dict]] | None = None,
+def _run(request: str, client: "ModelClient", config: "Config",
+         notes: "Sequence[Note] | Catalog", home: Path, mode: str,
+         memory: "ReviewMemory | None" = None,
+         continues: tuple[str, list[dict[str, Any]]] | None = None,
          timetable: "Timetable | None" = None) -> "Outcome":
     from planner.conversation.flow import run_flow
     from planner.ui.conversation import TerminalPerson
@@ -535,7 +572,7 @@ def _finish(outcome: "Outcome", config: "Config | None" = None) -> None:
         # The folder's name is the run ID: said once, the line fits 80 columns.
         ui.notice(t("Records: {folder}", folder=outcome.folder))
     if outcome.exit_code:
-        raise typer.Exit(outcome.exit_code)
+        ended(outcome.exit_code)
 
 
 def _run_cost(tally: "Tally", config: "Config") -> None:
@@ -550,14 +587,12 @@ def _run_cost(tally: "Tally", config: "Config") -> None:
                  config.model)
 
 
-def _notes(home: Path, config: "Config"):
+def _notes(home: Path, config: "Config") -> "Catalog":
     """The run's notes catalog (notes folder, notes.json or the samples); warnings on stderr."""
-    from planner.notes.catalog import NotesError, load_catalog
+    from planner.notes.catalog import load_catalog
 
-    try:
-        catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
-    except NotesError as error:
-        exit_usage(str(error))
+    # A NotesError rises: a UsageError (exit 2).
+    catalog = load_catalog(home, config.notes_dir, config.file, ui.indexing_progress())
     from planner.ui import plain
 
     for warning in catalog.warnings:

@@ -13,10 +13,10 @@ from planner.cli.common import (
     ConfigOption,
     HomeOption,
     complete_run,
-    exit_usage,
     open_workspace,
     say_warnings,
 )
+from planner.cli.exits import exit_usage
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
@@ -66,10 +66,7 @@ def move_command(
     if session.startswith("-") and not session.partition("#")[0][1:].isdigit():
         exit_usage(t("no such option: {option} (planner move -h lists the options)",
                  option=session))
-    try:
-        wanted, number = plans.split_ref(session)
-    except ValueError as error:
-        exit_usage(str(error))
+    wanted, number = plans.split_ref(session)  # a UsageError rises
     day = _day(date)
     if start is not None and not _START.fullmatch(start):
         exit_usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
@@ -149,12 +146,9 @@ def _deadline(folder: Path, config: object, row: "PlanRow") -> _dt.date | None:
     try:
         summary = history.read_run(str(Path(history.records_dir(folder)) / row.run_id),
                                    row.run_id, False)[0]
-    except (OSError, ValueError):
-        return None
-    until = None if isinstance(summary, DamagedRun) else summary.until
-    try:
+        until = None if isinstance(summary, DamagedRun) else summary.until
         return _dt.date.fromisoformat(until) if until else None
-    except ValueError:
+    except (OSError, ValueError):  # no records, or a run's --until that is no date: no limit
         return None
 
 

@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
-from planner.base.errors import Failure
+from planner.base.errors import Failure, UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.plan import ReviewSeries
@@ -127,18 +127,18 @@ def session_ref(run_id: str, session: int | None) -> str:
 
 
 def split_ref(text: str) -> tuple[str, int | None]:
-    """`RUN#n` as (RUN, n); anything else as (text, None). ValueError when RUN is empty or n
+    """`RUN#n` as (RUN, n); anything else as (text, None). UsageError when RUN is empty or n
     is not 1 to 60."""
     run, mark, number = text.partition("#")
     if not mark:
         return text, None
     if not run:
-        raise ValueError(t("{ref}: name a run before # (as for planner show), then the session "
+        raise UsageError(t("{ref}: name a run before # (as for planner show), then the session "
                            "number", ref=text))
     # At most 3 digits are read: int() of thousands says Python's own error instead.
     if not (number.isascii() and number.isdigit() and len(number) <= 3
             and 1 <= int(number) <= 60):
-        raise ValueError(t("{ref}: the session number after # must be 1 to 60", ref=text))
+        raise UsageError(t("{ref}: the session number after # must be 1 to 60", ref=text))
     return run, int(number)
 
 
