@@ -29,35 +29,73 @@ _LAZY = {
     "read_edited_line": "editor", "week_table": "week_view",
 }
 
-if TYPE_CHECKING:  # the same names, for the type checker (`X as X`: re-exported)
-    from planner.ui.console import ask_hidden as ask_hidden
-    from planner.ui.console import cut_by_terminal as cut_by_terminal
-    from planner.ui.console import err as err
-    from planner.ui.console import error as error
-    from planner.ui.console import info as info
-    from planner.ui.console import notice as notice
-    from planner.ui.console import out as out
-    from planner.ui.console import read_tty_line as read_tty_line
-    from planner.ui.console import write_bytes as write_bytes
-    from planner.ui.editor import read_edited_line as read_edited_line
-    from planner.ui.memory_reports import fit_report as fit_report
-    from planner.ui.memory_reports import forecast_chart as forecast_chart
-    from planner.ui.memory_reports import simulation_table as simulation_table
-    from planner.ui.plain import has_terminal as has_terminal
-    from planner.ui.plain import indexing_progress as indexing_progress
-    from planner.ui.plain import print_json as print_json
-    from planner.ui.plain import print_json_lines as print_json_lines
-    from planner.ui.reports import due_table as due_table
-    from planner.ui.reports import notes_table as notes_table
-    from planner.ui.reports import plans_table as plans_table
-    from planner.ui.reports import review_recorded as review_recorded
-    from planner.ui.reports import review_undone as review_undone
-    from planner.ui.reports import reviews_table as reviews_table
-    from planner.ui.reports import where_report as where_report
-    from planner.ui.run_reports import costs_table as costs_table
-    from planner.ui.run_reports import run_detail as run_detail
-    from planner.ui.run_reports import runs_table as runs_table
-    from planner.ui.week_view import week_table as week_table
+# What callers may use (the lazy names above), for the type checker's explicit exports.
+__all__ = [
+    "ask_hidden",
+    "costs_table",
+    "cut_by_terminal",
+    "due_table",
+    "err",
+    "error",
+    "fit_report",
+    "forecast_chart",
+    "has_terminal",
+    "indexing_progress",
+    "info",
+    "notes_table",
+    "notice",
+    "out",
+    "plans_table",
+    "print_json",
+    "print_json_lines",
+    "read_edited_line",
+    "read_tty_line",
+    "review_recorded",
+    "review_undone",
+    "reviews_table",
+    "run_detail",
+    "runs_table",
+    "simulation_table",
+    "week_table",
+    "where_report",
+    "write_bytes",
+]
+
+if TYPE_CHECKING:  # the same names, for the type checker
+    from planner.ui.console import (  # noqa: F401
+        ask_hidden,
+        cut_by_terminal,
+        err,
+        error,
+        info,
+        notice,
+        out,
+        read_tty_line,
+        write_bytes,
+    )
+    from planner.ui.editor import read_edited_line  # noqa: F401
+    from planner.ui.memory_reports import (  # noqa: F401
+        fit_report,
+        forecast_chart,
+        simulation_table,
+    )
+    from planner.ui.plain import (  # noqa: F401
+        has_terminal,
+        indexing_progress,
+        print_json,
+        print_json_lines,
+    )
+    from planner.ui.reports import (  # noqa: F401
+        due_table,
+        notes_table,
+        plans_table,
+        review_recorded,
+        review_undone,
+        reviews_table,
+        where_report,
+    )
+    from planner.ui.run_reports import costs_table, run_detail, runs_table  # noqa: F401
+    from planner.ui.week_view import week_table  # noqa: F401
 
 
 def __getattr__(name: str) -> object:

@@ -27,7 +27,7 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
     sessions, the goal's notes no session covers, and the readiness line."""
     plan: StudyPlan = view.plan  # type: ignore[assignment]
     rows: list[Row] = [(_("Title"), inert_line(plan.title), "")]
-    outlook: GoalOutlook | None = view.readiness
+    outlook = view.readiness
     if outlook is not None:
         rows.append((_("Goal"), _("{name}, {date}").format(
             name=inert_line(outlook.name), date=outlook.date.isoformat()), ""))
