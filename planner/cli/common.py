@@ -1,5 +1,6 @@
 """What every command shares: the home and config options, the workspace, one-line exits."""
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
@@ -245,16 +246,13 @@ def complete_run(ctx: typer.Context, incomplete: str) -> list[str]:
         home = _completion_home(ctx)
         names: set[str] = set()
         for folder, suffix in (("tool-records", ""), ("plans", ".json")):
-            try:
-                with os.scandir(home / folder) as entries:
-                    for entry in entries:
-                        name = entry.name.removesuffix(suffix) if suffix else entry.name
-                        if name[:1] not in (".", "") and name.startswith(incomplete) \
-                                and (not suffix or entry.name.endswith(suffix)) \
-                                and typeable(name):
-                            names.add(name)
-            except OSError:
-                continue
+            # A folder that cannot be read completes nothing of its own.
+            with suppress(OSError), os.scandir(home / folder) as entries:
+                for entry in entries:
+                    name = entry.name.removesuffix(suffix) if suffix else entry.name
+                    if name[:1] not in (".", "") and name.startswith(incomplete) \
+                            and (not suffix or entry.name.endswith(suffix)) and typeable(name):
+                        names.add(name)
         # Run IDs begin with their time: the newest sorts last.
         return sorted(names, reverse=True)[:MAX_COMPLETIONS]
     except Exception:  # noqa: BLE001 - a Tab never ends in a traceback

@@ -1,6 +1,7 @@
 """The person's language before any help is built, and Click's help and errors in Chinese."""
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -45,16 +46,15 @@ def _configured_language(arguments: list[str], environ: Mapping[str, str]) -> st
             / CONFIG_FILE
     from planner.base import storage, strictjson
 
-    try:
+    # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
+    with suppress(OSError, ValueError, AttributeError):
         # A FIFO or a device is refused without waiting, as the config loader refuses it; the
         # text is read as the loader reads it (UTF-8, the one strict reader).
         data = strictjson.loads(storage.read_regular_file(path, storage.MIB).decode("utf-8"),
                                 overflow_as_infinity=True)
         value = data.get("language", "auto")  # type: ignore[attr-defined]
-    except (OSError, ValueError, AttributeError):
-        # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
-        return "auto"
-    return value if isinstance(value, str) else "auto"
+        return value if isinstance(value, str) else "auto"
+    return "auto"
 
 
 def _argument_value(arguments: list[str], names: tuple[str, ...]) -> str | None:

@@ -24,7 +24,7 @@ PLANNER = ROOT / "planner"
 # What the command line may still catch itself: the handler (exits.py, app.py), completion that
 # never fails, fallbacks to nothing, the init wizard's questions, and lines that add to a
 # domain error. It only goes down.
-MAX_EXCEPT_IN_CLI = 39
+MAX_EXCEPT_IN_CLI = 37
 MAX_FUNCTION_LINES = 80
 # Functions of other parts still over the limit; none may join them.
 LONG_ELSEWHERE = {"ui/run_reports.py:costs_table", "ui/run_reports.py:runs_table",
