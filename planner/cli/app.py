@@ -6,6 +6,7 @@ one puts them together and runs them so that output that cannot be written ends 
 
 import gc
 import sys
+from contextlib import suppress
 from typing import Any
 
 import typer
@@ -218,11 +219,9 @@ def _output_lost(output: Output, ending: SystemExit) -> SystemExit:
     # A reader that stopped reading (`planner plans | head -1`) took what it wanted: no
     # line about it (README "中文界面"); the exit code still says the output was cut off.
     if not isinstance(error, BrokenPipeError):
-        try:
+        with suppress(OSError):  # stderr failing too: the exit code alone says it
             ui.error(t("could not write the output to stdout: {reason}; what was written "
                        "is incomplete", reason=os_reason(error)))
-        except OSError:
-            pass
     if ending.code in (None, status.EXIT_OK):
         return SystemExit(status.EXIT_FAILED)
     return ending

@@ -1,5 +1,6 @@
 """What every command shares: the home and config options, the workspace, one-line exits."""
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
@@ -11,6 +12,8 @@ from planner.base.inert import short_values
 from planner.cli.exits import exit_usage, failing_on_os
 
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from planner.base.config import Config
     from planner.base.home import Home
 
@@ -187,6 +190,22 @@ def records_label(home: Path) -> str:
     return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
 
 
+def written_day(text: str) -> "_dt.date | None":
+    """The day `text` writes as YYYY-MM-DD (ASCII digits, a real date), else None: --until,
+    --start and --date are read alike."""
+    import calendar
+    import datetime as _dt
+    import re
+
+    found = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text, re.ASCII)
+    if found is None:
+        return None
+    year, month, day = (int(part) for part in found.groups())
+    if year < 1 or not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return _dt.date(year, month, day)
+
+
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read
 
 
@@ -227,16 +246,13 @@ def complete_run(ctx: typer.Context, incomplete: str) -> list[str]:
         home = _completion_home(ctx)
         names: set[str] = set()
         for folder, suffix in (("tool-records", ""), ("plans", ".json")):
-            try:
-                with os.scandir(home / folder) as entries:
-                    for entry in entries:
-                        name = entry.name.removesuffix(suffix) if suffix else entry.name
-                        if name[:1] not in (".", "") and name.startswith(incomplete) \
-                                and (not suffix or entry.name.endswith(suffix)) \
-                                and typeable(name):
-                            names.add(name)
-            except OSError:
-                continue
+            # A folder that cannot be read completes nothing of its own.
+            with suppress(OSError), os.scandir(home / folder) as entries:
+                for entry in entries:
+                    name = entry.name.removesuffix(suffix) if suffix else entry.name
+                    if name[:1] not in (".", "") and name.startswith(incomplete) \
+                            and (not suffix or entry.name.endswith(suffix)) and typeable(name):
+                        names.add(name)
         # Run IDs begin with their time: the newest sorts last.
         return sorted(names, reverse=True)[:MAX_COMPLETIONS]
     except Exception:  # noqa: BLE001 - a Tab never ends in a traceback

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,10 +110,9 @@ def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
     from planner.plans import files as plans
     from planner.plans import store
 
-    try:
+    with suppress(plans.PlansError):  # a plans folder that cannot be read: no sessions
         return store.list_plans(folder, False, True, today, marks)
-    except plans.PlansError:
-        return []
+    return []
 
 
 def _best(folder: Path, config: Config, goal: GoalTarget, memory: ReviewMemory, rows: list[PlanRow],

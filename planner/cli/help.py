@@ -1,7 +1,9 @@
 """The person's language before any help is built, and Click's help and errors in Chinese."""
 
+from collections.abc import Callable, Mapping
+from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import typer
 
@@ -10,9 +12,7 @@ from planner.cli.common import (
     HELP_OPTION_NAMES,
     HOME_ENV,
 )
-
-if TYPE_CHECKING:
-    pass
+from planner.cli.exits import ended
 
 # --- The person's language (README "中文界面")
 # -------------------------------------------------------------
@@ -29,7 +29,7 @@ def use_language(arguments: list[str]) -> str:
     return i18n.language()
 
 
-def _configured_language(arguments: list[str], environ) -> str:
+def _configured_language(arguments: list[str], environ: Mapping[str, str]) -> str:
     """The config file's `language`, read ahead of the command line's own parsing.
 
     A config that cannot be read or is wrong gives `auto` here: the command reports it in full
@@ -46,16 +46,15 @@ def _configured_language(arguments: list[str], environ) -> str:
             / CONFIG_FILE
     from planner.base import storage, strictjson
 
-    try:
+    # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
+    with suppress(OSError, ValueError, AttributeError):
         # A FIFO or a device is refused without waiting, as the config loader refuses it; the
         # text is read as the loader reads it (UTF-8, the one strict reader).
         data = strictjson.loads(storage.read_regular_file(path, storage.MIB).decode("utf-8"),
                                 overflow_as_infinity=True)
         value = data.get("language", "auto")  # type: ignore[attr-defined]
-    except (OSError, ValueError, AttributeError):
-        # FileRefused, JSONRefused and UnicodeDecodeError are ValueErrors: the loader says why.
-        return "auto"
-    return value if isinstance(value, str) else "auto"
+        return value if isinstance(value, str) else "auto"
+    return "auto"
 
 
 def _argument_value(arguments: list[str], names: tuple[str, ...]) -> str | None:
@@ -71,23 +70,27 @@ def _argument_value(arguments: list[str], names: tuple[str, ...]) -> str | None:
     return found
 
 
-def translate_commands(command) -> None:
+def translate_commands(command: Any) -> None:
     """Chinese help and usage errors: every command's and option's text, and the words Typer
     and its Click print around them, from the catalog."""
-    from typer import _click as click
-    from typer._click import _textwrap
+    from typer import _click
+    from typer._click import _textwrap as textwrap_module
 
     from planner.base.i18n import _, lookup, shown
     from planner.cli.click_words import said
 
+    # Untyped here: what is replaced below is not Click's and Typer's public API.
+    click: Any = _click
+    _textwrap: Any = textwrap_module
+    core: Any = typer.core
     # Typer's own words (Options, Commands, default: ...) go through its module-level `_`.
-    typer.core._ = lookup  # type: ignore[assignment]
+    core._ = lookup
     write_usage = click.formatting.HelpFormatter.write_usage
 
-    def usage_in_language(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+    def usage_in_language(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
         write_usage(self, prog, args, _("Usage: ") if prefix is None else prefix)
 
-    def show_usage_error(error, file=None) -> None:
+    def show_usage_error(error: Any, file: Any = None) -> None:
         # Click's usage error, its words translated: usage line, hint, then the error itself.
         lines = []
         if error.ctx is not None:
@@ -98,19 +101,19 @@ def translate_commands(command) -> None:
         lines.append(_("Error: {message}").format(message=shown(said(error.format_message()))))
         click.utils.echo("\n".join(lines), file=file, err=True)
 
-    def heading_in_language(self, heading: str) -> None:
+    def heading_in_language(self: Any, heading: str) -> None:
         # A Chinese label ends in a full-width colon (参数：), an English one in ": " (README
         # "中文界面").
         colon = "：" if _columns(heading) > len(heading) else ":"
         self.write(f"{'':>{self.current_indent}}{heading}{colon}\n")
 
     # Replaced on the classes, not subclassed: Typer makes the formatter and raises the errors.
-    click.formatting.HelpFormatter.write_usage = usage_in_language  # type: ignore[method-assign]
-    click.formatting.HelpFormatter.write_heading = heading_in_language  # type: ignore[method-assign]
-    click.exceptions.UsageError.show = show_usage_error  # type: ignore[method-assign,assignment]
+    click.formatting.HelpFormatter.write_usage = usage_in_language
+    click.formatting.HelpFormatter.write_heading = heading_in_language
+    click.exceptions.UsageError.show = show_usage_error
     # Click measures text with len(): a Chinese character takes two columns on a terminal.
-    click.formatting.term_len = _columns  # type: ignore[assignment]
-    _textwrap.TextWrapper = _wide_wrapper(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
+    click.formatting.term_len = _columns
+    _textwrap.TextWrapper = _wide_wrapper(_textwrap.TextWrapper)
     _plain_extras(click, _)
     stack = [command]
     while stack:
@@ -138,7 +141,7 @@ def translate_commands(command) -> None:
         stack.extend(getattr(current, "commands", {}).values())
 
 
-def _install_completion(ctx, param, value):
+def _install_completion(ctx: Any, param: Any, value: Any) -> Any:
     """Typer's --install-completion, its two lines in the person's language."""
     if not value or ctx.resilient_parsing:
         return value
@@ -150,13 +153,13 @@ def _install_completion(ctx, param, value):
     shell, path = install(shell=value if isinstance(value, str) else None)
     ui.info(t("{shell} completion installed in {path}", shell=shell, path=path))
     ui.info(t("Completion will take effect once you restart the terminal"))
-    raise typer.Exit(0)
+    ended()
 
 
-def _plain_extras(click, _) -> None:
+def _plain_extras(click: Any, _: Callable[[str], str]) -> None:
     """Typer's `[default: 30; 1<=x<=365]` said plainly: `[默认：30；1-365]`."""
 
-    def range_in_words(kind) -> str:
+    def range_in_words(kind: Any) -> str:
         closed_low = kind.min is not None and not kind.min_open
         closed_high = kind.max is not None and not kind.max_open
         if closed_low and closed_high:
@@ -165,10 +168,11 @@ def _plain_extras(click, _) -> None:
             return _("at least {low}").format(low=kind.min)
         if closed_high and kind.min is None:
             return _("at most {high}").format(high=kind.max)
-        return kind._describe_range()
+        described: str = kind._describe_range()
+        return described
 
-    def joined_in_language(get_help_record):
-        def help_record(self, ctx):
+    def joined_in_language(get_help_record: Any) -> Any:
+        def help_record(self: Any, ctx: Any) -> Any:
             record = get_help_record(self, ctx)
             if record is None:
                 return None
@@ -183,8 +187,9 @@ def _plain_extras(click, _) -> None:
             return names, text
         return help_record
 
-    for kind in (typer.core.TyperOption, typer.core.TyperArgument):
-        kind.get_help_record = joined_in_language(kind.get_help_record)  # type: ignore[method-assign]
+    kinds: tuple[Any, ...] = (typer.core.TyperOption, typer.core.TyperArgument)
+    for kind in kinds:
+        kind.get_help_record = joined_in_language(kind.get_help_record)
 
 
 # Click's and Typer's own metavars, translated like the help around them (README "中文界面").
@@ -193,7 +198,7 @@ METAVARS = (N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("<int range>"), N_("<floa
             N_("<path>"), N_("PATH"), N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
 
 
-def _translate_metavar(parameter, context, lookup) -> None:
+def _translate_metavar(parameter: Any, context: Any, lookup: Callable[[str], str]) -> None:
     """An option's metavar in the person's language when it is one of Click's own words (an
     option's own metavar, such as YYYY-MM-DD or RUN, stays; its own TEXT is Click's word)."""
     if parameter.metavar == "TEXT":
@@ -248,34 +253,36 @@ def _units_kept(pieces: list[str]) -> list[str]:
 def whole_names() -> None:
     """Click wraps help text at hyphens too (`demo-` / `plans/`): in any language a name stays
     whole, a line breaks between words (README "中文界面")."""
-    from typer._click import formatting
+    from typer._click import formatting as formatting_module
 
+    formatting: Any = formatting_module
     wrap_text = formatting.wrap_text
 
-    def names_whole(*arguments, **options):
+    def names_whole(*arguments: Any, **options: Any) -> Any:
         # Only when help is written: a command that prints none loads no text wrapper.
-        from typer._click import _textwrap
+        from typer._click import _textwrap as textwrap_module
 
+        _textwrap: Any = textwrap_module
         if not getattr(_textwrap.TextWrapper, "names_whole", False):
-            class NamesWhole(_textwrap.TextWrapper):
+            class NamesWhole(_textwrap.TextWrapper):  # type: ignore[misc]
                 names_whole = True
 
-                def __init__(self, *arguments, **options) -> None:
+                def __init__(self, *arguments: Any, **options: Any) -> None:
                     options["break_on_hyphens"] = False
                     super().__init__(*arguments, **options)
 
-            _textwrap.TextWrapper = NamesWhole  # type: ignore[misc]
+            _textwrap.TextWrapper = NamesWhole
         return wrap_text(*arguments, **options)
 
     formatting.wrap_text = names_whole
 
 
-def _wide_wrapper(base):
+def _wide_wrapper(base: Any) -> Any:
     """Click's TextWrapper, measuring in terminal columns and breaking between Chinese
     characters; never inside a Latin word or a path's hyphen."""
 
-    class WideTextWrapper(base):
-        def __init__(self, *arguments, **options) -> None:
+    class WideTextWrapper(base):  # type: ignore[misc]  # Click's class, typed Any here
+        def __init__(self, *arguments: Any, **options: Any) -> None:
             options["break_on_hyphens"] = False
             super().__init__(*arguments, **options)
 

@@ -1,5 +1,6 @@
 """Reading the records back: planner runs, show and costs."""
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -113,10 +114,9 @@ def costs_command(
             ui.notice(t("{count} damaged run(s) left out (see planner runs)", count=damaged))
     else:
         # Every run, newest first: a narrow table names a run by its -N for `planner show`.
-        try:
+        order: list[str] = []
+        with suppress(history.HistoryError):  # no -N then; the costs are still shown
             order = history.run_ids(folder)
-        except history.HistoryError:
-            order = []
         ui.costs_table(report, prices, shown, records_label(folder), order)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
@@ -54,10 +55,9 @@ def _expanded(value: str, environ: Mapping[str, str]) -> Path:
 def _read(path: Path) -> str | None:
     from planner.base import storage
 
-    try:
+    with suppress(OSError, ValueError):
         return storage.read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return None
+    return None
 
 
 def _khal(environ: Mapping[str, str]) -> list[Found]:
@@ -134,12 +134,11 @@ def _vdirsyncer(environ: Mapping[str, str]) -> list[Found]:
                 or "path" not in storage:
             continue
         folder = _expanded(storage["path"], environ)
-        try:
+        children: list[Path] = []
+        with suppress(OSError):  # a folder that cannot be listed offers no calendar
             # A storage's folder holds one subfolder per collection (calendar).
             children = sorted(child for child in folder.iterdir() if child.is_dir()
                               and not child.name.startswith("."))
-        except OSError:
-            continue
         for child in children[:MAX_FOUND]:
             found.append(Found(f"{name.strip()}/{child.name}", "vdirsyncer", child))
     return found

@@ -7,6 +7,7 @@ the days ahead planner.memory.forecast; the screens are planner.ui.memory_report
 """
 
 import datetime as _dt
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -172,10 +173,9 @@ def _anki_reviews(files: list[Path], sources: list[dict[str, Any]]
 def _reset(folder: Path, as_json: bool) -> None:
     from planner.memory import memory_file
 
-    try:
+    previous_data: dict[str, Any] = {}
+    with suppress(memory_file.MemoryFileError):  # nothing of a damaged file is kept
         previous_data = memory_file.read_memory(folder).data
-    except memory_file.MemoryFileError:
-        previous_data = {}
     previous = {key: previous_data[key] for key in ("log_loss", "rmse_bins", "parameters",
                                                      "fitted_at")
                 if key in previous_data}

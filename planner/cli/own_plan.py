@@ -19,7 +19,7 @@ from planner.cli.common import (
     open_workspace,
     say_warnings,
 )
-from planner.cli.exits import exit_failed, exit_usage
+from planner.cli.exits import ended, exit_failed, exit_usage
 
 if TYPE_CHECKING:
     from planner.base.config import Config
@@ -143,7 +143,7 @@ def _confirm(best: BestPlan, folder: Path, config: Config, catalog: Catalog, tim
     if outcome.error is not None:
         ui.error(outcome.error)
     if outcome.exit_code:
-        raise typer.Exit(outcome.exit_code)
+        ended(outcome.exit_code)
 
 
 def replan_goal(folder: Path, config: Config, catalog: Catalog, memory: ReviewMemory,
@@ -188,7 +188,7 @@ def replan_goal(folder: Path, config: Config, catalog: Catalog, memory: ReviewMe
     if outcome.error is not None:
         ui.error(outcome.error)
     if outcome.exit_code:
-        raise typer.Exit(outcome.exit_code)
+        ended(outcome.exit_code)
 
 
 def _needed(outlook: GoalOutlook) -> GoalOutlook:

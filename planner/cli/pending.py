@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from contextlib import suppress
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -206,10 +207,8 @@ def _decide_and_save(home: Path, config: Config, world: World, proposal: Staged,
     _save(home, record, passed, notes, relative)
     record.save(status=status.COMPLETE, stage="done",
                 tool_result=ToolResult(status.SAVED, relative))
-    try:
+    with suppress(OSError):  # saved all the same; the staged file is listed until dropped
         staged.drop(home, proposal.id)
-    except OSError:
-        pass  # saved all the same; the staged file is listed until it is dropped
     ui.info(t("Saved: {path}", path=relative))
     ui.notice(t("Records: {folder}", folder=record.folder))
 

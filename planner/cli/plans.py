@@ -1,5 +1,6 @@
 """Saved plans and calendars: planner plans, export and sync."""
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,6 +14,7 @@ from planner.cli.common import (
     JsonFlag,
     open_workspace,
     say_warnings,
+    written_day,
 )
 from planner.cli.exits import exit_failed, exit_usage, failing_on_os
 
@@ -52,12 +54,11 @@ def _demo_plans_hint(folder: Path, exporting: bool) -> bool:
     from planner.plans import files as plans
     from planner.plans import store
 
-    try:
-        if store.plan_names(store.plans_dir(folder, False)):
-            return False
-        count = len(store.plan_names(store.plans_dir(folder, True)))
-    except plans.PlansError:
-        return False  # the hint is a courtesy: an unreadable folder is not this command's failure
+    count = 0
+    # The hint is a courtesy: an unreadable folder is not this command's failure.
+    with suppress(plans.PlansError):
+        if not store.plan_names(store.plans_dir(folder, False)):
+            count = len(store.plan_names(store.plans_dir(folder, True)))
     if count and exporting:
         ui.notice(t("plans/ has no plans, but demo-plans/ has {count} from planner --demo: "
                     "add --demo to export them.", count=count))
@@ -241,10 +242,9 @@ def _log_revisions(home: Path) -> dict[str, tuple[int, "_dt.datetime"]]:
     from planner.memory import log as review_log
     from planner.memory import marking
 
-    try:
+    with suppress(review_log.ReviewLogError):
         return marking.log_revisions(review_log.read_log(home).events)
-    except review_log.ReviewLogError:
-        return {}
+    return {}
 
 
 def _exists(path: Path) -> str:
@@ -470,11 +470,7 @@ def week_command(
 
 def _week_start(text: str) -> "_dt.date":
     """--start's day: a real date written YYYY-MM-DD; anything else is exit 2."""
-    import datetime as _dt
-
-    try:
-        if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
-            raise ValueError
-        return _dt.date.fromisoformat(text)
-    except ValueError:
+    day = written_day(text)
+    if day is None:
         exit_usage(t("--start {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
+    return day

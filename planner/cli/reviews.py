@@ -1,5 +1,6 @@
 """Review memory: planner done, reviews, drop and due."""
 
+from contextlib import closing, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -58,10 +59,9 @@ def pick_plan_run(folder: Path, wanted: str) -> str:
     if wanted:
         ids = []
         for demo in (False, True):  # a demo plan is found, to be refused as one
-            try:
+            names: list[str] = []
+            with suppress(plans.PlansError):
                 names = store.plan_names(store.plans_dir(folder, demo))
-            except plans.PlansError:
-                names = []
             ids += [name.removesuffix(".json") for name in names]
         matches = [run_id for run_id in ids if run_id == wanted] or [
             run_id for run_id in ids if run_id.startswith(wanted)]
@@ -225,10 +225,9 @@ def _done_target(folder: Path, config: "Config", run_id: str | None, note: list[
 
     if run_id is None and note:
         # A review needs no plan: notes that no open plan holds are recorded on their own.
-        try:
+        target = None
+        with suppress(marking.Refused):
             target = marking.latest_open(folder, today, marks)
-        except marking.Refused:
-            target = None
         if target is None or not set(note) <= set(target.row.note_ids):
             target = marking.without_plan(note,
                                 _quiet_catalog(folder, config), today)
@@ -325,10 +324,9 @@ def _quiet_catalog(folder: Path, config: "Config") -> "Catalog | None":
     decides every note planner has reviewed)."""
     from planner.notes.catalog import NotesError, load_catalog
 
-    try:
+    with suppress(NotesError):
         return load_catalog(folder, config.notes_dir, config.file)
-    except NotesError:
-        return None
+    return None
 
 
 def reviews_command(
@@ -355,12 +353,8 @@ def reviews_command(
     catalog = _quiet_catalog(folder, workspace.config()) if log.events else None
     titles: dict[str, str] = {}
     if catalog is not None:
-        try:
+        with closing(catalog), suppress(NotesError):  # else listed by note ID alone
             titles = {row["id"]: row["title"] for row in catalog.rows(None, None)[0]}
-        except NotesError:
-            pass  # the reviews are listed by note ID alone
-        finally:
-            catalog.close()
     rows = marking.review_rows(log, titles, note)
     if as_json:
         ui.print_json_lines(rows)

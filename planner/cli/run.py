@@ -1,5 +1,6 @@
 """The run modes: --demo, --dry-run, --request (live) and --continue, and how a run ends."""
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, cast
 
@@ -16,6 +17,7 @@ from planner.cli.common import (
     open_workspace,
     pick_run,
     say_warnings,
+    written_day,
 )
 from planner.cli.exits import ended, exit_usage, interrupted
 
@@ -234,11 +236,8 @@ def _deadline(text: str) -> "_dt.date":
     """--until's day: a real date, today or later; anything else is exit 2 with one line."""
     import datetime as _dt
 
-    try:
-        if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
-            raise ValueError
-        day = _dt.date.fromisoformat(text)
-    except ValueError:
+    day = written_day(text)
+    if day is None:
         exit_usage(t("--until {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
     if day < _dt.date.today():
         exit_usage(t("--until {date} is in the past (today is {today}); give today or a later day",
@@ -323,12 +322,11 @@ def _earlier_goal(home: Path, run_id: str) -> str | None:
     from planner.records import history
     from planner.records.summary import DamagedRun
 
-    try:
+    with suppress(OSError, ValueError):
         summary = history.read_run(str(Path(history.records_dir(home)) / run_id), run_id,
                                    False)[0]
-    except (OSError, ValueError):
-        return None
-    return None if isinstance(summary, DamagedRun) else summary.goal
+        return None if isinstance(summary, DamagedRun) else summary.goal
+    return None
 
 
 def goal_target(notes: "Catalog", config: "Config", goal: "Goal | None") -> "GoalTarget | None":

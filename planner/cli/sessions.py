@@ -2,6 +2,7 @@
 
 import datetime as _dt
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,13 +16,13 @@ from planner.cli.common import (
     complete_run,
     open_workspace,
     say_warnings,
+    written_day,
 )
 from planner.cli.exits import exit_usage
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
 
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 
 
@@ -101,10 +102,7 @@ def move_command(
 def _day(text: str) -> _dt.date:
     from planner.base import days
 
-    try:
-        day = _dt.date.fromisoformat(text) if _DATE.fullmatch(text) else None
-    except ValueError:
-        day = None
+    day = written_day(text)
     if day is None:
         exit_usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
     if not days.usable_day(day):
@@ -143,13 +141,13 @@ def _deadline(folder: Path, config: object, row: "PlanRow") -> _dt.date | None:
     from planner.records import history
     from planner.records.summary import DamagedRun
 
-    try:
+    # No records, or a run's --until that is no date: no limit.
+    with suppress(OSError, ValueError):
         summary = history.read_run(str(Path(history.records_dir(folder)) / row.run_id),
                                    row.run_id, False)[0]
         until = None if isinstance(summary, DamagedRun) else summary.until
         return _dt.date.fromisoformat(until) if until else None
-    except (OSError, ValueError):  # no records, or a run's --until that is no date: no limit
-        return None
+    return None
 
 
 def _shown(row: "PlanRow") -> str:
