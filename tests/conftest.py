@@ -20,6 +20,8 @@ from stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
+# The Radicale server (module-scoped), its calendar and a proxy before it, for any test asking.
+pytest_plugins = ["radicale_server"]
 
 # planner builds its Rich consoles when imported (as the tests are collected), and a console built
 # while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with

@@ -27,7 +27,9 @@ from pathlib import Path
 import fsrs
 import pytest
 from conftest import run_planner, snapshot, today
-from test_review_cli import OTHER, RUN, log_lines, plan, save
+from plan_files import plan
+from plan_files import write_plan as save
+from review_log import OTHER, RUN, log_lines
 
 from planner.calendar import ics
 from planner.memory.log import future_warning

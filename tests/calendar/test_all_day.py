@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from calendar_plans import Khal
 from conftest import run_planner, today
 from plan_files import study_plan, write_plan
-from test_export import Khal
 
 from planner.base.config import load_config
 from planner.cli.run import timetable_for

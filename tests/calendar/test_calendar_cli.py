@@ -18,9 +18,9 @@ from pathlib import Path
 import caldav
 import icalendar
 import pytest
+from calendar_plans import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
 from conftest import ROOT, run_planner, snapshot
-from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
-from test_export import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
+from radicale_server import PASSWORD, USER
 
 from planner.memory import log as reviews
 

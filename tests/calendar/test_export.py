@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import subprocess
 import sys
@@ -12,147 +11,15 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+from calendar_plans import BERLIN, Khal, build_plans, check_in_khal, day, planner, save
 from conftest import PLANNER, run_planner, today
-from plan_files import day as plans_day
-from plan_files import save_review
 from plan_files import write_raw as write
 
 from planner.calendar import ics
 from planner.plans import store
 
-KHAL = str(Path(sys.executable).with_name("khal"))
-BERLIN = "Europe/Berlin"
 # The same rules as Europe/Berlin written as a POSIX TZ string: a zone with no IANA name.
 BERLIN_POSIX = "CET-1CEST,M3.5.0,M10.5.0/3"
-
-
-def day(offset: int) -> str:
-    """The date `offset` days from today in Berlin, where the planner under test runs."""
-    return plans_day(offset, BERLIN)
-
-
-def save(home: Path, run_id: str, offset: int, **details: object) -> Path:
-    """A plan file `offset` days from today in Berlin (plan_files.save_review)."""
-    return save_review(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
-
-
-def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL
-            ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TZ": tz}
-    return run_planner(*args, cwd=home, env=env, stdin=stdin, text=False, new_session=False)
-
-
-class Khal:
-    """khal with its own config, calendar folder and cache in a temporary folder."""
-
-    def __init__(self, root: Path, zone: str = BERLIN) -> None:
-        root.mkdir()
-        self.calendar = root / "calendar"
-        self.calendar.mkdir()
-        self.config = root / "khal.conf"
-        self.config.write_text(
-            "[calendars]\n[[planner]]\n"
-            f"path = {self.calendar}\ntype = calendar\n"
-            f"[sqlite]\npath = {root / 'khal.db'}\n"
-            f"[locale]\nlocal_timezone = {zone}\ndefault_timezone = {zone}\n"
-            "timeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\n"
-            "datetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\n",
-            encoding="utf-8")
-        # HOME and XDG folders in the temporary folder too: khal reads nothing of this machine's.
-        self.env = {**os.environ, "HOME": str(root), "XDG_CONFIG_HOME": str(root / "config"),
-                    "XDG_DATA_HOME": str(root / "data"), "XDG_CACHE_HOME": str(root / "cache"),
-                    "TZ": "UTC"}
-
-    def run(self, *args: str) -> str:
-        done = subprocess.run([KHAL, "-c", str(self.config), *args], capture_output=True,
-                              text=True, timeout=120, env=self.env, stdin=subprocess.DEVNULL)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def import_file(self, path: Path) -> None:
-        self.run("import", "--batch", "-a", "planner", str(path))
-
-    def events(self, start: str, end: str) -> list[dict]:
-        fields = ["uid", "title", "start-date", "start-time", "end-time", "duration",
-                  "description", "all-day", "alarms-list"]
-        out = self.run("list", "--once", *[arg for name in fields for arg in ("--json", name)],
-                       start, end)
-        # One JSON list per day; days without events print [].
-        return [event for line in out.splitlines() if line.strip()
-                for event in json.loads(line)]
-
-    def files(self) -> list[str]:
-        return sorted(path.name for path in self.calendar.iterdir()
-                      if path.name.endswith(".ics"))
-
-
-def next_weekday(weekday: int, month: int, last: bool) -> _dt.date:
-    """The next first/last `weekday` of `month` after today (summer-time changes fall there)."""
-    berlin_today = today(BERLIN)
-    for year in (berlin_today.year, berlin_today.year + 1):
-        days = [_dt.date(year, month, number) for number in range(1, 32)
-                if _is_date(year, month, number)]
-        matching = [d for d in days if d.weekday() == weekday]
-        found = matching[-1] if last else matching[0]
-        if found > berlin_today:
-            return found
-    raise AssertionError("unreachable")
-
-
-def _is_date(year: int, month: int, number: int) -> bool:
-    try:
-        _dt.date(year, month, number)
-    except ValueError:
-        return False
-    return True
-
-
-def offset_of(date: _dt.date) -> int:
-    return (date - today(BERLIN)).days
-
-
-def build_plans(home: Path) -> dict[str, tuple[str, int, str]]:
-    """Plans on ordinary days and on both summer-time change days; run_id -> (date, min, title)."""
-    spring = offset_of(next_weekday(6, 3, last=True))   # last Sunday of March
-    autumn = offset_of(next_weekday(6, 10, last=True))  # last Sunday of October
-    wanted = {
-        "20261130T100000000000Z-aaaaa1": (1, 20, "RAG基础复习"),
-        "20261130T100000000000Z-aaaaa2": (9, 45, "Vector search; chunking, again"),
-        "20261130T100000000000Z-aaaaa3": (spring, 30, "Spring forward"),
-        "20261130T100000000000Z-aaaaa4": (autumn, 120, "Fall back"),
-        "20261130T100000000000Z-aaaaa5": (0, 1, "Today, one minute"),
-    }
-    for run_id, (offset, minutes, title) in wanted.items():
-        save(home, run_id, offset, minutes=minutes, title=title)
-    # Version 1: the UID comes from the file name.
-    write(home, "20261001T000000000000Z-0b0b0b.json", {
-        "simulated": False,
-        "plan": {"title": "Old format", "note_ids": ["N3"], "date": day(3), "minutes": 25}})
-    save(home, "20261130T100000000000Z-past01", -2, title="Already past")
-    result = {run_id: (day(offset), minutes, title)
-              for run_id, (offset, minutes, title) in wanted.items()}
-    result["20261001T000000000000Z-0b0b0b"] = (day(3), 25, "Old format")
-    return result
-
-
-def clock(minutes: int, start: str = "19:00") -> str:
-    hours, mins = map(int, start.split(":"))
-    end = hours * 60 + mins + minutes
-    return f"{end // 60 % 24:02d}:{end % 60:02d}"
-
-
-def check_in_khal(agenda: Khal, expected: dict, start: str = "19:00") -> None:
-    events = agenda.events(day(-400), day(800))
-    assert sorted(event["uid"] for event in events) == sorted(f"{r}@planner" for r in expected)
-    for event in events:
-        date, minutes, title = expected[event["uid"].removesuffix("@planner")]
-        assert event["title"] == title
-        assert event["start-date"] == date
-        assert event["start-time"] == start
-        assert event["end-time"] == clock(minutes, start)
-        assert event["all-day"] == "False"
-        assert [alarm["delta"] for alarm in event["alarms-list"]] == [-600.0]
-    assert agenda.files() == sorted(f"{r}@planner.ics" for r in expected)
 
 
 @pytest.mark.slow

@@ -14,106 +14,28 @@ import re
 from pathlib import Path
 
 import pytest
+from calendar_plans import (
+    DAY,
+    KEY,
+    SECRET,
+    configure,
+    results_sent,
+    run,
+    write_class_vdir,
+)
 from conftest import ROOT, all_files, read_summary, run_dirs, run_planner, today
-from people import ScriptedPerson
 from plan_files import write_plan
 from rich.cells import cell_len
-from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+from stub_server import StubServer, text_reply, tool_call, tool_call_reply
 
-from planner.base.config import load_config
-from planner.cli.run import timetable_for
-from planner.conversation.flow import run_flow
-from planner.model.client import LiveClient
-from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans.plan import ReviewPlan
 
-SECRET = "Organic Chemistry SECRET-7f3a"
-PLACE = "Lab building B-SECRET"
-KEY = "sk-test-week"
 CLI_TIMEOUT = 30
-
-
-def weekday_in(days: int) -> _dt.date:
-    return today() + _dt.timedelta(days=days)
-
-
-DAY = weekday_in(3)  # the class is weekly on this weekday, 19:00-20:00 local time
-
-
-def write_class_vdir(folder: Path, day: _dt.date = DAY) -> Path:
-    """A vdir as khal keeps it: a weekly class (one exception), a cancelled and a transparent
-    event, an all-day event marked free, and one of planner's own events."""
-    from icalendar import Calendar, Event
-
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def put(name: str, **fields: object) -> None:
-        calendar = Calendar()
-        calendar.add("prodid", "-//test//week//EN")
-        calendar.add("version", "2.0")
-        event = Event()
-        for key, value in fields.items():
-            event.add(key.replace("_", "-"), value)
-        calendar.add_component(event)
-        (folder / f"{name}.ics").write_bytes(calendar.to_ical())
-
-    start = _dt.datetime.combine(day, _dt.time(19))
-    put("class", uid="class-1@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary=SECRET, location=PLACE, description="bring the lab coat SECRET",
-        dtstart=start, dtend=start + _dt.timedelta(hours=1),
-        rrule={"freq": "weekly", "count": 10},
-        exdate=[start + _dt.timedelta(weeks=2)])
-    put("cancelled", uid="c@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="cancelled talk", status="CANCELLED",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    put("free", uid="f@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="reminder only", transp="TRANSPARENT",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    # Marked free, as calendar programs mark a "free" all-day event (an unmarked one is busy).
-    put("allday", uid="a@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="holiday", dtstart=day, dtend=day + _dt.timedelta(days=1), transp="TRANSPARENT")
-    put("ours", uid="20261101T100000000000Z-abcdef@planner",
-        dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC), summary="an exported plan",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    return folder
-
-
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
-
-
-def configure(home: Path, url: str = "http://127.0.0.1:9", **values: object):
-    data = {"model": "stub-model", "base_url": url, "timeout_seconds": 5, "max_calls": 4,
-            "max_repairs": 2, "study_hours": {"daily": ["19:00-22:00"]},
-            "busy_calendars": [{"vdir": "classes"}], **values}
-    (home / "config.json").write_text(json.dumps(data), encoding="utf-8")
-    return load_config(home / "config.json")
-
-
-def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",),
-        until: _dt.date | None = None, **config: object):
-    """One live run through the real SDK; the person types `answers` at the SAVE prompts."""
-    server.add(*(Reply(body=reply) for reply in replies))
-    settings = configure(home, server.url, **config)
-    person = ScriptedPerson(list(answers), save_only=True)
-    outcome = run_flow("plan N1 for me", client=LiveClient(settings, KEY), person=person,
-                       home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
-                       today=today(),
-                       timetable=timetable_for(settings, home, "live", today(), until))
-    return outcome, person
 
 
 def plan(**fields: object) -> dict:
     return {"title": "RAG", "note_ids": ["N1"], "date": DAY.isoformat(), "minutes": 30,
             **fields}
-
-
-def results_sent(server: StubServer) -> list[dict]:
-    """Every tool result the model was sent (the last request holds them all), decoded."""
-    messages = server.requests[-1].body["messages"]
-    return [json.loads(message["content"]) for message in messages if message["role"] == "tool"]
 
 
 def assert_title_never_left(home: Path, server: StubServer) -> None:

@@ -15,19 +15,10 @@ from pathlib import Path
 
 import icalendar
 import pytest
+from calendar_plans import day, planner, save
+from plan_files import write_raw as write
+from scripted_conversation import EXPLAINED, NEVER, calls, converse, peek, propose, say, with_peek
 from terminal import spawn
-from test_conversation import (
-    EXPLAINED,
-    NEVER,
-    calls,
-    converse,
-    peek,
-    propose,
-    say,
-    with_peek,
-)
-from test_export import day, planner, save
-from test_plans import write
 
 from planner.base.config import ConfigError, load_config
 from planner.base.storage import to_json

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import terminal
 from conftest import read_summary, run_dirs, run_planner
+from goal_home import KEY, cli, setup_home, system_text
 from stub_server import Reply, StubServer, text_reply
-from test_goal_run import KEY, cli, setup_home, system_text
 
 
 def hint(day: _dt.date) -> str:

@@ -14,18 +14,18 @@ import pexpect
 import pytest
 import terminal
 from conftest import run_dirs
-from stub_server import StubServer
-from test_live import (
+from live_model import (
     CLI_TIMEOUT,
     KEY,
     KEY_ENV,
     REQUEST,
     explanation,
-    finish,
     plain,
     proposal,
     write_config,
 )
+from stub_server import StubServer
+from terminal import finish
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 
 import pytest
+from note_files import write_note
 from people import ScriptedPerson
 from stub_server import completion, text_reply, tool_call, tool_call_reply
-from test_notes import write_note
 
 from planner.base import storage
 from planner.base.config import Config

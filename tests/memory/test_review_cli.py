@@ -24,6 +24,7 @@ import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
 from plan_files import NOTES, day, plan, series
 from plan_files import write_plan as save
+from review_log import OTHER, RATING_PROMPT, RUN, log_lines
 
 from planner.memory import log as reviews
 from planner.memory import marking
@@ -31,8 +32,6 @@ from planner.notes.catalog import Note
 from planner.plans import store
 from planner.plans.plan import ReviewPlan
 
-RUN = "20250130T100000000000Z-aaaaaa"
-OTHER = "20250201T100000000000Z-bbbbbb"
 SERIES_RUN = "20250202T100000000000Z-cccccc"
 
 
@@ -55,11 +54,6 @@ def refused(*args: str, code: int = 2) -> str:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), done.stderr
     return lines[0].removeprefix("Error: ")
-
-
-def log_lines(home: Path) -> list[dict]:
-    path = reviews.log_path(home)
-    return [json.loads(line) for line in path.read_bytes().splitlines()] if path.exists() else []
 
 
 def as_json(*args: str) -> object:
@@ -623,16 +617,14 @@ def test_each_review_commands_help_has_an_example_that_runs(home: Path) -> None:
 # --- in a real terminal: plan, SAVE, done, due, and a request built from due_notes ----------------
 
 
-RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
-
-
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_plan_save_done_due_and_a_request_from_due_notes_in_a_terminal(home: Path) -> None:
     import time
 
+    from live_model import one_line, spawn_cli, write_config
     from stub_server import Reply, StubServer, text_reply, tool_call_reply
-    from test_live import finish, one_line, spawn_cli, write_config
+    from terminal import finish
 
     today_plan = {"title": "RAG today", "note_ids": ["N1", "N2"], "date": day(0), "minutes": 20}
     with StubServer() as server:

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from conftest import plan_body, read_summary, run_dirs, run_planner
+from live_model import FUTURE, KEY, cli_env, one_line, spawn_cli, write_config
+from note_files import make_folder, write_note
 from stub_server import Reply, StubServer, completion, text_reply, tool_call, tool_call_reply
-from test_live import FUTURE, KEY, cli_env, finish, one_line, spawn_cli, write_config
-from test_notes import make_folder, write_note
+from terminal import finish
 
 PLAN = {"title": "Retrieval week", "note_ids": ["rag/basics", "G3"], "date": FUTURE,
         "minutes": 25}

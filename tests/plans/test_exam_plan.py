@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from calendar_plans import write_class_vdir
 from conftest import run_planner, today
+from screens import ANSI, ENGLISH, KEYED
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 from terminal import spawn
-from test_chinese_screens import ANSI, ENGLISH, KEYED
-from test_week_flow import write_class_vdir
 
 from planner.memory import log as review_log
 

@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from calendar_plans import configure, results_sent, write_class_vdir
 from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
-from test_week_flow import configure, results_sent, write_class_vdir
 
 from planner.base import i18n
 from planner.cli.run import timetable_for

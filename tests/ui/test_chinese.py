@@ -17,8 +17,8 @@ import pexpect
 import pytest
 import terminal
 from conftest import run_planner
+from screens import ANSI
 from terminal import Seen
-from test_terminal import ANSI
 
 # each case runs planner many times
 pytestmark = pytest.mark.slow
@@ -161,8 +161,8 @@ def test_demo_in_english_is_as_it_was(home: Path) -> None:
 @pytest.mark.parametrize("language", ["zh", "en"])
 @pytest.mark.terminal
 def test_live_conversation_at_80_columns(server, home: Path, language: str) -> None:
+    from live_model import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
     from stub_server import Reply, text_reply
-    from test_live import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
 
     chinese = language == "zh"
     server.add(Reply(body=text_reply("哪天复习？" if chinese else "Which day?")), proposal(),

@@ -15,20 +15,19 @@ import os
 import shlex
 import subprocess
 import sys
-import unicodedata
 from pathlib import Path
 
 import pexpect
 import pytest
 from conftest import PLANNER, run_planner, today
+from live_model import GOOD_PLAN, REQUEST, explanation, proposal, write_config
+from plan_files import write_plan as save
+from radicale_server import PASSWORD, USER
+from review_log import log_lines
+from screens import ANSI, CHINESE, ENGLISH, KEYED, columns, run_id, screen_lines
+from scripted_conversation import QUESTION, earlier, say
 from stub_server import Reply, StubServer, tool_call, tool_call_reply
 from terminal import finish, spawn
-from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
-from test_conversation import QUESTION, say
-from test_conversation_continue import earlier
-from test_live import GOOD_PLAN, KEY, KEY_ENV, REQUEST, explanation, proposal, write_config
-from test_review_cli import log_lines, save
-from test_terminal import ANSI
 
 from planner.base import answers
 from planner.conversation.continuing import earlier_conversation
@@ -36,30 +35,9 @@ from planner.model.client import ModelCallError
 from planner.plans.plan import ReviewPlan
 from planner.ui.wrapping import spans, wrap_plain
 
-CHINESE = {"LANGUAGE": "zh_CN"}
-ENGLISH = {"LANGUAGE": "en"}
-KEYED = {KEY_ENV: KEY}  # every terminal run here has the key set
-
-
-def columns(line: str) -> int:
-    """A line's width on a terminal: wide (Chinese) characters take two columns."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
-
-
-def screen_lines(text: str) -> list[str]:
-    """The lines a terminal ends up showing (a carriage return starts a line over)."""
-    plain = ANSI.sub("", text).replace("\r\n", "\n")
-    return [line.split("\r")[-1] for line in plain.split("\n")]
-
 
 def too_wide(text: str) -> list[str]:
     return [line for line in screen_lines(text) if columns(line) > 80]
-
-
-def run_id(days_ago: int = 0) -> str:
-    """A run ID of planner's own form, saved `days_ago` days ago (UTC noon)."""
-    moment = _dt.datetime.now(_dt.UTC).replace(hour=12) - _dt.timedelta(days=days_ago)
-    return moment.strftime("%Y%m%dT%H%M%S%fZ") + "-abcdef"
 
 
 def plan(offset: int) -> ReviewPlan:
@@ -329,8 +307,6 @@ def test_click_did_you_mean_is_chinese(home: Path) -> None:
     assert "Did you mean" not in result.stderr
     english = run_planner("run")
     assert "Error: No such command 'run'. Did you mean 'runs'?" in english.stderr
-
-
 
 
 # --- 8. a missing CalDAV calendar: named, and made with --create --------------------------------

@@ -1,0 +1,19 @@
+"""The review log the tests read back, and the plans they review."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from planner.memory import log as reviews
+
+RUN = "20250130T100000000000Z-aaaaaa"
+OTHER = "20250201T100000000000Z-bbbbbb"
+
+
+def log_lines(home: Path) -> list[dict]:
+    path = reviews.log_path(home)
+    return [json.loads(line) for line in path.read_bytes().splitlines()] if path.exists() else []
+
+
+RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
