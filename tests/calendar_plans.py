@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import run_planner, today
+from conftest import today
 from people import ScriptedPerson
 from plan_files import day as plans_day
 from plan_files import save_review
@@ -35,12 +35,6 @@ def day(offset: int) -> str:
 def save(home: Path, run_id: str, offset: int, **details: object) -> Path:
     """A plan file `offset` days from today in Berlin (plan_files.save_review)."""
     return save_review(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
-
-
-def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL
-            ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TZ": tz}
-    return run_planner(*args, cwd=home, env=env, stdin=stdin, text=False, new_session=False)
 
 
 class Khal:

@@ -183,6 +183,18 @@ def run_planner(
     )
 
 
+def env_with(**extra: str) -> dict[str, str]:
+    """This process's environment (as the `home` fixture left it) with `extra` on top: the whole
+    `env` to give run_planner or spawn."""
+    return {**os.environ, **extra}
+
+
+def succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """A run that exited 0 (or the test fails with its stderr)."""
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def plan_body(path: Path) -> dict:
     """What a plan file says was planned: {"simulated", "plan"} (version 2 adds run facts)."""
     data = json.loads(path.read_text(encoding="utf-8"))

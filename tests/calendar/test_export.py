@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from calendar_plans import BERLIN, Khal, build_plans, check_in_khal, day, planner, save
-from conftest import PLANNER, run_planner, today
+from calendar_plans import BERLIN, Khal, build_plans, check_in_khal, day, save
+from conftest import PLANNER, env_with, run_planner, today
 from plan_files import write_raw as write
 
 from planner.calendar import ics
@@ -26,7 +26,8 @@ BERLIN_POSIX = "CET-1CEST,M3.5.0,M10.5.0/3"
 def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Path,
                                                                       tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", "--output", "plans.ics")
+    done = run_planner("export", "--ics", "--output", "plans.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == b""
     assert done.stderr.decode().strip() == ("Exported 6 calendar event(s) from plans/ to "
@@ -44,13 +45,15 @@ def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Pa
 def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     agenda = Khal(tmp_path / "khal")
-    first = planner(home, "export", "--ics", "-o", "first.ics")
+    first = run_planner("export", "--ics", "-o", "first.ics", cwd=home, env=env_with(TZ=BERLIN),
+                        text=False, new_session=False)
     assert first.returncode == 0, first.stderr
     agenda.import_file(home / "first.ics")
     agenda.import_file(home / "first.ics")
     check_in_khal(agenda, expected)
     # A later export (stdout this time) carries the same UIDs: importing it updates the events.
-    second = planner(home, "export", "--ics")
+    second = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                         new_session=False)
     assert second.returncode == 0, second.stderr
     (home / "second.ics").write_bytes(second.stdout)
     agenda.import_file(home / "second.ics")
@@ -61,7 +64,8 @@ def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path
 def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     (home / "settings.json").write_text('{"review_time": "07:05"}')
-    done = planner(home, "export", "--ics", "--config", "settings.json", "-o", "early.ics")
+    done = run_planner("export", "--ics", "--config", "settings.json", "-o", "early.ics",
+                       cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0, done.stderr
     agenda = Khal(tmp_path / "khal")
     agenda.import_file(home / "early.ics")
@@ -71,7 +75,9 @@ def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) -> None:
     build_plans(home)
-    calendar = icalendar.Calendar.from_ical(planner(home, "export", "--ics").stdout)
+    calendar = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False
+    ).stdout)
     assert [zone.tz_name for zone in calendar.timezones] == [BERLIN]
     assert calendar.get_missing_tzids() == set()
     for event in calendar.events:
@@ -80,7 +86,8 @@ def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) 
     # Seen from another zone the moment is right, summer time included: 19:00 in Berlin is
     # 13:00 in New York, except between Berlin's autumn change and New York's a week later.
     agenda = Khal(tmp_path / "khal", zone="America/New_York")
-    (home / "a.ics").write_bytes(planner(home, "export", "--ics").stdout)
+    (home / "a.ics").write_bytes(run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN),
+                                             text=False, new_session=False).stdout)
     agenda.import_file(home / "a.ics")
     times = {event["title"]: event["start-time"]
              for event in agenda.events(day(-400), day(800))}
@@ -92,7 +99,8 @@ def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) 
 def test_a_zone_without_a_name_is_written_in_utc_with_its_own_rules(home: Path,
                                                                      tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", tz=BERLIN_POSIX)
+    done = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN_POSIX), text=False,
+                       new_session=False)
     assert done.returncode == 0, done.stderr
     calendar = icalendar.Calendar.from_ical(done.stdout)
     assert calendar.timezones == []
@@ -106,7 +114,8 @@ def test_a_zone_without_a_name_is_written_in_utc_with_its_own_rules(home: Path,
 
 def test_all_exports_past_plans_too(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", "--all")
+    done = run_planner("export", "--ics", "--all", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0, done.stderr
     calendar = icalendar.Calendar.from_ical(done.stdout)
     assert len(calendar.events) == len(expected) + 1
@@ -116,7 +125,9 @@ def test_all_exports_past_plans_too(home: Path, tmp_path: Path) -> None:
 def test_events_carry_the_spec_fields(home: Path) -> None:
     save(home, "20261130T100000000000Z-abc123", 8, minutes=35, title="RAG基础复习",
          note_ids=("N2", "N1"))
-    calendar = icalendar.Calendar.from_ical(planner(home, "export", "--ics").stdout)
+    calendar = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False
+    ).stdout)
     assert calendar["VERSION"] == "2.0" and calendar["PRODID"] == ics.PRODID
     [event] = calendar.events
     assert event["UID"] == "20261130T100000000000Z-abc123@planner"
@@ -136,7 +147,8 @@ def test_control_characters_in_note_titles_never_reach_the_file(home: Path) -> N
         "version": 2, "simulated": False, "run_id": "r1", "created_at": "2026-11-30T10:00:00",
         "plan": {"title": "T", "note_ids": ["N1"], "date": day(2), "minutes": 5},
         "notes": [{"id": "N1", "title": "bad\x1b[2J\x00title\nline"}]})
-    data = planner(home, "export", "--ics").stdout
+    data = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False).stdout
     assert b"\x1b" not in data and b"\x00" not in data
     [event] = icalendar.Calendar.from_ical(data).events
     assert "N1  bad\\x1b[2J\\x00title\\x0aline" in event["DESCRIPTION"]
@@ -159,7 +171,8 @@ def test_an_existing_output_file_is_refused_and_left_untouched(home: Path) -> No
     target = home / "mine.ics"
     target.write_bytes(b"my own calendar\n")
     os.utime(target, (1_000_000_000, 1_000_000_000))
-    done = planner(home, "export", "--ics", "--output", "mine.ics")
+    done = run_planner("export", "--ics", "--output", "mine.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 2
     assert done.stderr.decode() == ("Error: mine.ics already exists; planner never overwrites "
                                     "a file: choose another name or remove it\n")
@@ -175,7 +188,8 @@ def test_an_output_link_is_refused_and_never_written_through(home: Path, tmp_pat
     (home / "link.ics").symlink_to(victim)
     (home / "dangling.ics").symlink_to(tmp_path / "would-be-created.ics")
     for name in ("link.ics", "dangling.ics"):
-        done = planner(home, "export", "--ics", "--output", name)
+        done = run_planner("export", "--ics", "--output", name, cwd=home, env=env_with(TZ=BERLIN),
+                           text=False, new_session=False)
         assert done.returncode == 2 and b"already exists" in done.stderr
     assert victim.read_text() == "keep me"
     assert not (tmp_path / "would-be-created.ics").exists()
@@ -183,7 +197,8 @@ def test_an_output_link_is_refused_and_never_written_through(home: Path, tmp_pat
 
 def test_output_is_created_private_and_complete(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--ics", "--output", "new.ics")
+    done = run_planner("export", "--ics", "--output", "new.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0
     assert (home / "new.ics").stat().st_mode & 0o777 == 0o600
     assert icalendar.Calendar.from_ical((home / "new.ics").read_bytes()).events[0]["UID"] == \
@@ -192,7 +207,8 @@ def test_output_is_created_private_and_complete(home: Path) -> None:
 
 def test_output_in_a_missing_folder_is_one_line_exit_1(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--ics", "--output", "no/such/folder.ics")
+    done = run_planner("export", "--ics", "--output", "no/such/folder.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 1
     assert done.stderr.decode() == ("Error: could not create no/such/folder.ics (No such file or "
                                     "directory); nothing was written\n")
@@ -200,7 +216,8 @@ def test_output_in_a_missing_folder_is_one_line_exit_1(home: Path) -> None:
 
 def test_export_without_a_format_is_a_usage_error(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--output", "x.ics")
+    done = run_planner("export", "--output", "x.ics", cwd=home, env=env_with(TZ=BERLIN),
+                       text=False, new_session=False)
     assert done.returncode == 2
     assert done.stderr.decode() == "Error: choose the format: --ics (iCalendar)\n"
     assert not (home / "x.ics").exists()
@@ -208,7 +225,8 @@ def test_export_without_a_format_is_a_usage_error(home: Path) -> None:
 
 def test_nothing_to_export_writes_nothing(home: Path) -> None:
     save(home, "r-past", -1)
-    done = planner(home, "export", "--ics", "--output", "x.ics")
+    done = run_planner("export", "--ics", "--output", "x.ics", cwd=home, env=env_with(TZ=BERLIN),
+                       text=False, new_session=False)
     assert done.returncode == 0
     assert done.stderr.decode() == ("No upcoming plans in plans/ to export (--all exports past "
                                     "ones too); nothing was written.\n")
@@ -219,7 +237,8 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
     save(home, "r1", 2)
     write(home, "broken.json", b"{")
     os.mkfifo(home / "plans" / "fifo.json")
-    done = planner(home, "export", "--ics")
+    done = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0
     assert done.stderr.decode().splitlines() == [
         "Skipped plans/broken.json: is not valid JSON (Expecting property name enclosed in "
@@ -232,8 +251,9 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
 def test_demo_exports_demo_plans(home: Path) -> None:
     save(home, "live1", 2)
     save(home, "demo1", 2, folder="demo-plans", simulated=True)
-    [event] = icalendar.Calendar.from_ical(planner(home, "export", "--ics", "--demo").stdout
-                                           ).events
+    [event] = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", "--demo", cwd=home, env=env_with(TZ=BERLIN), text=False,
+        new_session=False).stdout).events
     assert event["UID"] == "demo1@planner"
     assert "(a simulated demo plan)" in event["DESCRIPTION"]
 
@@ -241,7 +261,8 @@ def test_demo_exports_demo_plans(home: Path) -> None:
 def test_a_bad_review_time_in_config_is_a_usage_error(home: Path) -> None:
     save(home, "r1", 2)
     (home / "settings.json").write_text('{"review_time": "25:00"}')
-    done = planner(home, "export", "--ics", "--config", "settings.json")
+    done = run_planner("export", "--ics", "--config", "settings.json", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 2 and b"review_time" in done.stderr
     assert done.stdout == b"" and b"Traceback" not in done.stderr
 
@@ -257,7 +278,8 @@ def test_a_closed_stdout_is_one_line_exit_1(home: Path) -> None:
 
 
 def test_export_help_has_an_example(home: Path) -> None:
-    done = planner(home, "export", "--help")
+    done = run_planner("export", "--help", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0
     assert b"Example: planner export --ics --output plans.ics" in done.stdout
 

@@ -10,14 +10,13 @@ checks the exit code, the message and what is, and is not, on disk. The pseudo-t
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, all_files, run_dirs, run_planner, snapshot
+from conftest import ROOT, all_files, env_with, run_dirs, run_planner, snapshot
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, demo_runs, summary, write_run
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
@@ -26,11 +25,6 @@ COMMANDS = ["runs", "show", "costs", "plans", "export", "notes"]
 NEWEST = "20261103T000000000000Z-cccccc"
 MIDDLE = "20261102T000000000000Z-bbbbbb"
 OLDEST = "20261101T000000000000Z-aaaaaa"
-
-
-def planner(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
-    """The installed command with no terminal at all; `env` is added to the environment."""
-    return run_planner(*args, cwd=cwd, env={**os.environ, **env})
 
 
 def one_error(result: subprocess.CompletedProcess, code: int, words: str) -> None:
@@ -50,10 +44,10 @@ def three_runs(home: Path) -> None:
 
 
 def test_plain_planner_and_h_show_the_help(home: Path) -> None:
-    full = planner("--help")
+    full = run_planner("--help")
     assert full.returncode == 0 and full.stderr == ""
     for args in ([], ["-h"]):
-        result = planner(*args)
+        result = run_planner(*args)
         assert (result.returncode, result.stdout, result.stderr) == (0, full.stdout, "")
     for words in ("-h, --help", "-r, --request TEXT", "-n, --dry-run", "-c, --config",
                   "-V, --version", "PLANNER_HOME", "Examples:", "planner show last"):
@@ -62,14 +56,14 @@ def test_plain_planner_and_h_show_the_help(home: Path) -> None:
 
 
 def test_plain_planner_with_planner_home_set_still_shows_the_help(home: Path) -> None:
-    result = planner(PLANNER_HOME=str(home))
+    result = run_planner(env=env_with(PLANNER_HOME=str(home)))
     assert result.returncode == 0 and result.stdout.startswith("Usage: planner")
     assert all_files(home) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_h_and_one_example(home: Path, command: str) -> None:
-    short, long = planner(command, "-h"), planner(command, "--help")
+    short, long = run_planner(command, "-h"), run_planner(command, "--help")
     assert short.returncode == long.returncode == 0
     assert short.stdout == long.stdout and short.stderr == ""
     examples = [line for line in short.stdout.splitlines() if "Example:" in line]
@@ -80,7 +74,7 @@ def test_every_command_has_h_and_one_example(home: Path, command: str) -> None:
 
 
 def test_the_command_list_says_what_each_does_in_full(home: Path) -> None:
-    listing = planner("-h").stdout.split("Commands:")[1]
+    listing = run_planner("-h").stdout.split("Commands:")[1]
     for command in COMMANDS:
         (line,) = [row for row in listing.splitlines() if row.strip().startswith(command + " ")]
         assert not line.endswith("..."), line  # short help, not a cut docstring
@@ -92,7 +86,7 @@ def test_the_command_list_says_what_each_does_in_full(home: Path) -> None:
 def test_a_wrong_option_is_exit_2(home: Path, args: list[str]) -> None:
     three_runs(home)
     before = snapshot(home)
-    result = planner(*args)
+    result = run_planner(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert "no such option" in result.stderr.lower() and args[-1] in result.stderr
     assert "Traceback" not in result.stderr
@@ -103,10 +97,10 @@ def test_a_wrong_option_is_exit_2(home: Path, args: list[str]) -> None:
 
 
 def test_n_and_r_are_dry_run_and_request(home: Path) -> None:
-    assert planner("-n").stdout == planner("--dry-run").stdout
-    short = planner("-n", "-r", "明天复习N3十分钟")
+    assert run_planner("-n").stdout == run_planner("--dry-run").stdout
+    short = run_planner("-n", "-r", "明天复习N3十分钟")
     assert short.returncode == 0
-    assert short.stdout == planner("--dry-run", "--request", "明天复习N3十分钟").stdout
+    assert short.stdout == run_planner("--dry-run", "--request", "明天复习N3十分钟").stdout
     body = json.loads(short.stdout)
     assert body["messages"][-1] == {"role": "user", "content": "明天复习N3十分钟"}
     assert all_files(home) == []
@@ -115,15 +109,15 @@ def test_n_and_r_are_dry_run_and_request(home: Path) -> None:
 def test_c_is_config_and_capital_v_is_version(home: Path, tmp_path: Path) -> None:
     config = tmp_path / "elsewhere.json"
     config.write_text(json.dumps({"model": "short-option-model"}))
-    body = json.loads(planner("-n", "-c", str(config)).stdout)
+    body = json.loads(run_planner("-n", "-c", str(config)).stdout)
     assert body["model"] == "short-option-model"
-    assert planner("-V").stdout == planner("--version").stdout == "planner 0.1.0\n"
+    assert run_planner("-V").stdout == run_planner("--version").stdout == "planner 0.1.0\n"
     assert all_files(home) == []
 
 
 def test_r_runs_live(home: Path) -> None:
     # Without a key and without a terminal: the same usage error as --request.
-    result = planner("-r", "review N1 tomorrow")
+    result = run_planner("-r", "review N1 tomorrow")
     one_error(result, 2, "DEEPSEEK_API_KEY")
     assert all_files(home) == []
 
@@ -133,16 +127,17 @@ def test_limit_and_all_have_short_forms(home: Path) -> None:
     three_runs(home)
     before = snapshot(home)
     for command in ("runs", "costs"):
-        short = planner(command, "--json", "-L", "1")
+        short = run_planner(command, "--json", "-L", "1")
         assert short.returncode == 0
-        assert short.stdout == planner(command, "--json", "--limit", "1").stdout
-    assert [row["run_id"] for row in json.loads(planner("runs", "--json", "-L", "1").stdout)] \
+        assert short.stdout == run_planner(command, "--json", "--limit", "1").stdout
+    assert [row["run_id"] for row in json.loads(run_planner("runs", "--json", "-L", "1").stdout)] \
         == [NEWEST]
-    notes = planner("notes", "--json", "-L", "1")
-    assert notes.stdout == planner("notes", "--json", "--limit", "1").stdout
+    notes = run_planner("notes", "--json", "-L", "1")
+    assert notes.stdout == run_planner("notes", "--json", "--limit", "1").stdout
     assert len(json.loads(notes.stdout)) == 1
-    assert planner("plans", "-a", "--json").stdout == planner("plans", "--all", "--json").stdout
-    everything = planner("export", "--ics", "-a")
+    assert run_planner("plans", "-a", "--json").stdout == run_planner("plans", "--all",
+                                                                      "--json").stdout
+    everything = run_planner("export", "--ics", "-a")
     assert everything.returncode == 0
     assert "No plans in plans/ to export; nothing was written." in everything.stderr
     assert snapshot(home) == before
@@ -159,10 +154,10 @@ def test_limit_and_all_have_short_forms(home: Path) -> None:
 def test_show_picks_the_newest_runs(home: Path, args: list[str], expected: str) -> None:
     three_runs(home)
     before = snapshot(home)
-    result = planner("show", "--json", *args)
+    result = run_planner("show", "--json", *args)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["run_id"] == expected
-    table = planner("show", *args)
+    table = run_planner("show", *args)
     assert table.returncode == 0 and f"Run {expected}" in table.stdout
     assert snapshot(home) == before
 
@@ -171,9 +166,9 @@ def test_show_counts_back_with_options_around_it(home: Path, tmp_path: Path) -> 
     other = tmp_path / "other"
     other.mkdir()
     three_runs(other)
-    result = planner("show", "--home", str(other), "-2", "--json")
+    result = run_planner("show", "--home", str(other), "-2", "--json")
     assert json.loads(result.stdout)["run_id"] == MIDDLE
-    result = planner("--home", str(other), "show", "-3", "--json")
+    result = run_planner("--home", str(other), "show", "-3", "--json")
     assert json.loads(result.stdout)["run_id"] == OLDEST
 
 
@@ -188,7 +183,7 @@ def test_show_counts_back_with_options_around_it(home: Path, tmp_path: Path) -> 
 def test_show_names_what_is_wrong(home: Path, args: list[str], words: str) -> None:
     three_runs(home)
     before = snapshot(home)
-    result = planner("show", *args)
+    result = run_planner("show", *args)
     one_error(result, 2, words)
     assert result.stdout == ""
     assert snapshot(home) == before
@@ -196,7 +191,7 @@ def test_show_names_what_is_wrong(home: Path, args: list[str], words: str) -> No
 
 def test_show_with_no_runs_says_how_to_make_one(home: Path) -> None:
     for args in ([], ["last"], ["-1"]):
-        result = planner("show", *args)
+        result = run_planner("show", *args)
         one_error(result, 2, "no runs in tool-records/ yet; planner --demo makes one")
     assert all_files(home) == []
 
@@ -227,8 +222,8 @@ def test_the_home_holds_config_notes_and_records(home: Path, tmp_path: Path, how
 
     def run(*args: str) -> subprocess.CompletedProcess:
         if how == "--home":
-            return planner("--home", str(other), *args)
-        return planner(*args, PLANNER_HOME=str(other))
+            return run_planner("--home", str(other), *args)
+        return run_planner(*args, env=env_with(PLANNER_HOME=str(other)))
 
     body = json.loads(run("-n").stdout)
     assert body["model"] == "home-model" and "thinking" not in body
@@ -250,14 +245,14 @@ def test_a_bad_home_config_is_named(home: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
     (other / "config.json").write_text('{"modle": "x"}')
-    result = planner("-n", PLANNER_HOME=str(other))
+    result = run_planner("-n", env=env_with(PLANNER_HOME=str(other)))
     one_error(result, 2, f"{other / 'config.json'}: unknown key 'modle'")
     assert result.stdout == ""
 
 
 def test_the_home_option_wins_over_planner_home(home: Path, tmp_path: Path) -> None:
     other = other_home(tmp_path)
-    result = planner("--home", str(home), "-n", PLANNER_HOME=str(other))
+    result = run_planner("--home", str(home), "-n", env=env_with(PLANNER_HOME=str(other)))
     assert json.loads(result.stdout)["model"] == "deepseek-v4-flash"
 
 
@@ -269,13 +264,13 @@ def test_the_home_option_wins_over_planner_home(home: Path, tmp_path: Path) -> N
 def test_a_home_that_does_not_exist_is_named(home: Path, tmp_path: Path,
                                              args: list[str]) -> None:
     missing = tmp_path / "typo"
-    result = planner("--home", str(missing), *args)
+    result = run_planner("--home", str(missing), *args)
     one_error(result, 2, f"--home {missing}: no such folder")
     assert "free space" not in result.stderr
-    result = planner(*args, PLANNER_HOME=str(missing))
+    result = run_planner(*args, env=env_with(PLANNER_HOME=str(missing)))
     one_error(result, 2, f"PLANNER_HOME={missing}: no such folder")
     if args[0] in COMMANDS:
-        result = planner(args[0], "--home", str(missing), *args[1:])
+        result = run_planner(args[0], "--home", str(missing), *args[1:])
         one_error(result, 2, f"--home {missing}: no such folder")
     assert not missing.exists() and all_files(home) == []
 
@@ -283,7 +278,7 @@ def test_a_home_that_does_not_exist_is_named(home: Path, tmp_path: Path,
 def test_a_home_that_is_a_file_is_named(home: Path) -> None:
     (home / "afile").write_text("x")
     before = snapshot(home)
-    one_error(planner("--home", "afile", "--demo"), 2, "--home afile: is not a folder")
+    one_error(run_planner("--home", "afile", "--demo"), 2, "--home afile: is not a folder")
     assert snapshot(home) == before
 
 
@@ -291,17 +286,17 @@ def test_a_home_that_is_a_file_is_named(home: Path) -> None:
 
 
 def test_no_records_is_one_line(home: Path) -> None:
-    runs = planner("runs")
+    runs = run_planner("runs")
     assert runs.returncode == 0 and runs.stderr == ""
     assert runs.stdout == "No runs in tool-records/ yet: planner --demo makes one (offline, " \
                           "nothing to pay).\n"
-    costs = planner("costs")
+    costs = run_planner("costs")
     assert costs.returncode == 0 and costs.stderr == ""
     assert costs.stdout == "No runs in tool-records/ yet, so nothing has cost anything.\n"
-    assert planner("runs", "--json").stdout == "[]\n"
+    assert run_planner("runs", "--json").stdout == "[]\n"
     empty = {"runs": 0, "calls": 0, "unknown_calls": 0, "input_cache_hit_tokens": 0,
              "input_cache_miss_tokens": 0, "output_tokens": 0, "cost": 0.0}
-    assert json.loads(planner("costs", "--json").stdout) == {
+    assert json.loads(run_planner("costs", "--json").stdout) == {
         "currency": "USD", "runs": [], "total": empty, "simulated_runs_skipped": 0}
     assert all_files(home) == []
 
@@ -309,7 +304,7 @@ def test_no_records_is_one_line(home: Path) -> None:
 def test_no_records_in_another_home_names_it(home: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
-    result = planner("runs", "--home", str(other))
+    result = run_planner("runs", "--home", str(other))
     assert result.stdout.startswith(f"No runs in {other}/tool-records/ yet")
     assert result.stdout.count("\n") == 1
 
@@ -318,7 +313,7 @@ def test_costs_with_only_unpriced_runs_says_what_was_left_out(home: Path) -> Non
     demo_runs(home, 1)
     write_run(home, "20261101T000000000000Z-dddddd", raw=b"")
     before = snapshot(home)
-    result = planner("costs")
+    result = run_planner("costs")
     assert result.returncode == 0
     assert result.stdout == ("No priced runs in tool-records/: left out 1 simulated (demo) "
                              "run(s) and 1 damaged run(s).\n")
@@ -354,16 +349,16 @@ def mixed_runs(home: Path) -> None:
 def test_tables_say_what_happened_in_words(home: Path) -> None:
     mixed_runs(home)
     before = snapshot(home)
-    table = planner("runs").stdout
+    table = run_planner("runs").stdout
     for words in ("no plan proposed", "call limit reached", "saved, then stopped", "stopped",
                   "cancelled", "saved"):
         assert words in table, words
-    costs = planner("costs").stdout
+    costs = run_planner("costs").stdout
     assert "no plan proposed" in costs and "call limit reached" in costs
     for internal in ("no_tool", "budget_exhausted", "requesting", "explaining"):
         assert internal not in table + costs, internal
     # The machine-readable output keeps the recorded names.
-    statuses = {row["status"] for row in json.loads(planner("runs", "--json").stdout)}
+    statuses = {row["status"] for row in json.loads(run_planner("runs", "--json").stdout)}
     assert {"no_tool", "budget_exhausted", "stopped", "complete"} == statuses
     assert snapshot(home) == before
 
@@ -377,7 +372,7 @@ def test_tables_say_what_happened_in_words(home: Path) -> None:
     ids=["stopped", "stopped after saving", "no_tool", "budget_exhausted"])
 def test_show_says_what_the_run_was_doing(home: Path, run_id: str, words: str) -> None:
     mixed_runs(home)
-    result = planner("show", run_id)
+    result = run_planner("show", run_id)
     assert result.returncode == 0
     (status_line,) = [line for line in result.stdout.splitlines() if "Status" in line]
     assert words in status_line
@@ -390,7 +385,7 @@ def test_interrupted_show_says_where_it_stopped(home: Path) -> None:
     write_run(home, "20261101T000000000000Z-intr00", summary(
         "20261101T000000000000Z-intr00", status="running", stage="confirming",
         pid=pid_max + 1, approved=None, tool_result=None, target=None))
-    result = planner("show", "-1")
+    result = run_planner("show", "-1")
     assert "interrupted while waiting for you to type SAVE" in result.stdout
     assert "recorded as running; its process is gone" in result.stdout
 
@@ -405,9 +400,9 @@ def test_tables_fit_the_width_and_keep_status_title_and_cost(home: Path, columns
     write_run(home, "20261107T000000000000Z-long00", summary(
         "20261107T000000000000Z-long00",
         plan={"title": long_title, "note_ids": ["N1"], "date": "2026-12-01", "minutes": 30}))
-    runs = planner("runs", COLUMNS=str(columns)).stdout
-    costs = planner("costs", COLUMNS=str(columns)).stdout
-    show = planner("show", "20261105", COLUMNS=str(columns)).stdout
+    runs = run_planner("runs", env=env_with(COLUMNS=str(columns))).stdout
+    costs = run_planner("costs", env=env_with(COLUMNS=str(columns))).stdout
+    show = run_planner("show", "20261105", env=env_with(COLUMNS=str(columns))).stdout
     for text in (runs, costs, show):
         assert max(cell_len(line) for line in text.splitlines()) <= columns, text
         assert "…" not in re.sub(r"[\u4e00-\u9fff]+ ?…", "", text), text  # only titles are cut
@@ -447,7 +442,8 @@ def server(home: Path):
 
 
 def live(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return planner(*args, DEEPSEEK_API_KEY="sk-test", NO_PROXY="127.0.0.1", no_proxy="127.0.0.1")
+    return run_planner(*args, env=env_with(DEEPSEEK_API_KEY="sk-test", NO_PROXY="127.0.0.1",
+                                           no_proxy="127.0.0.1"))
 
 
 def plan_reply(usage_data: object) -> Reply:
@@ -468,7 +464,7 @@ def test_a_live_run_ends_with_its_tokens_and_cost(home: Path, server: StubServer
     # Under it, where the records are; the cost is what `planner costs` says.
     assert lines.index("2 calls · 1,130 tokens · $0.0002") + 1 == lines.index(
         f"Records: tool-records/{folder.name}")
-    assert json.loads(planner("costs", "--json").stdout)["total"]["cost"] == 0.0001694
+    assert json.loads(run_planner("costs", "--json").stdout)["total"]["cost"] == 0.0001694
     assert "Asking" not in result.stdout + result.stderr  # no terminal: no waiting line
 
 
@@ -499,7 +495,7 @@ def test_a_failed_live_run_still_counts_its_calls(home: Path, server: StubServer
 
 
 def test_the_demo_has_no_cost_line(home: Path) -> None:
-    result = planner("--demo")
+    result = run_planner("--demo")
     assert result.returncode == 0
     assert " · " not in result.stderr and "cost" not in result.stderr
 
@@ -509,19 +505,19 @@ def test_the_demo_has_no_cost_line(home: Path) -> None:
 
 @pytest.mark.slow
 def test_ascii_output_does_not_crash_the_demo_or_the_dry_run(home: Path) -> None:
-    normal = json.loads(planner("--dry-run").stdout)
-    dry = planner("--dry-run", PYTHONIOENCODING="ascii")
+    normal = json.loads(run_planner("--dry-run").stdout)
+    dry = run_planner("--dry-run", env=env_with(PYTHONIOENCODING="ascii"))
     assert dry.returncode == 0, dry.stderr
     assert json.loads(dry.stdout) == normal  # still valid JSON: \\u escapes
     assert dry.stdout.isascii() and "Traceback" not in dry.stderr
-    demo = planner("--demo", PYTHONIOENCODING="ascii")
+    demo = run_planner("--demo", env=env_with(PYTHONIOENCODING="ascii"))
     assert demo.returncode == 0, demo.stderr
     assert "Traceback" not in demo.stdout + demo.stderr
     assert "RAG\\u57fa\\u7840\\u590d\\u4e60" in demo.stdout  # 基础复习, visibly escaped
     (folder,) = run_dirs(home)
     assert json.loads((folder / "summary.json").read_text())["status"] == "complete"
     for args in (["-h"], ["runs"], ["show"], ["costs"], ["notes"]):
-        result = planner(*args, PYTHONIOENCODING="ascii")
+        result = run_planner(*args, env=env_with(PYTHONIOENCODING="ascii"))
         assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
 
 
@@ -531,12 +527,13 @@ def test_ascii_output_does_not_crash_the_demo_or_the_dry_run(home: Path) -> None
 def help_examples() -> list[str]:
     """Every example in `planner -h` and in each command's help."""
     found = []
-    text = planner("-h").stdout
+    text = run_planner("-h").stdout
     block = text.split("Examples:")[1].split("\n\n")[0]
     found += [re.split(r"\s{2,}", line.strip())[0] for line in block.splitlines()
               if line.strip()]
     for command in COMMANDS:
-        (line,) = [row for row in planner(command, "-h").stdout.splitlines() if "Example:" in row]
+        (line,) = [row for row in run_planner(command,
+                                              "-h").stdout.splitlines() if "Example:" in row]
         found.append(line.split("Example:")[1].strip())
     return found
 

@@ -35,12 +35,8 @@ from planner.plans.plan import ReviewPlan
 SERIES_RUN = "20250202T100000000000Z-cccccc"
 
 
-def planner(*args: str, **options) -> subprocess.CompletedProcess:
-    return run_planner(*args, **options)
-
-
 def ok(*args: str) -> subprocess.CompletedProcess:
-    done = planner(*args)
+    done = run_planner(*args)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     return done
@@ -48,7 +44,7 @@ def ok(*args: str) -> subprocess.CompletedProcess:
 
 def refused(*args: str, code: int = 2) -> str:
     """Run a command that must fail: its one line on stderr (no traceback)."""
-    done = planner(*args)
+    done = run_planner(*args)
     assert done.returncode == code, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
@@ -102,11 +98,11 @@ def test_the_rating_is_taken_in_the_words_of_either_language(home: Path) -> None
     save(home, OTHER, plan(0))
     ok("done", RUN, "--rating", "吃力")
     chinese = {**os.environ, "LANGUAGE": "zh_CN"}
-    done = planner("done", OTHER, "--rating", "easy", env=chinese)
+    done = run_planner("done", OTHER, "--rating", "easy", env=chinese)
     assert done.returncode == 0, done.stderr
     assert [line["rating"] for line in log_lines(home)] == ["hard", "hard", "easy", "easy"]
     before = snapshot(home)
-    wrong = planner("done", OTHER, "--rating", "great", env=chinese)
+    wrong = run_planner("done", OTHER, "--rating", "great", env=chinese)
     assert (wrong.returncode, wrong.stderr) == (
         2, "错误：--rating great：必须是忘了、吃力、记得或轻松"
            "（也可以写 again、hard、good、easy）\n")
@@ -118,12 +114,12 @@ def test_config_expands_home_and_variables_as_config_paths_do(home: Path, tmp_pa
     (tmp_path / "mine.json").write_text('{"desired_retention": 0.95}', encoding="utf-8")
     env = {**os.environ, "HOME": str(tmp_path), "MINE": str(tmp_path)}
     for given in ("~/mine.json", "$MINE/mine.json", "${MINE}/mine.json"):
-        done = planner("-c", given, "due", "--json", env=env)
+        done = run_planner("-c", given, "due", "--json", env=env)
         assert done.returncode == 0, done.stderr
-    unset = planner("due", "--config", "$NOPE/mine.json", env=env)
+    unset = run_planner("due", "--config", "$NOPE/mine.json", env=env)
     assert (unset.returncode, unset.stderr) == (
         2, "Error: --config $NOPE/mine.json: the variable $NOPE is not set\n")
-    missing = planner("due", "--config", "~/other.json", env=env)
+    missing = run_planner("due", "--config", "~/other.json", env=env)
     assert missing.returncode == 2 and f"{tmp_path}/other.json" in missing.stderr
 
 
@@ -219,7 +215,7 @@ def test_bad_options_are_refused_before_anything_is_written(home: Path) -> None:
                                                          "good or easy")
     assert refused("done", RUN, "--rating", "得") == "--rating 得: must be again, hard, good " \
         "or easy"
-    assert "Invalid value for '--minutes'" in planner("done", RUN, "--minutes", "0").stderr
+    assert "Invalid value for '--minutes'" in run_planner("done", RUN, "--minutes", "0").stderr
     assert refused("done", "-x") == "no such option: -x (planner done -h lists the options)"
     assert refused("done", "--undo", "r1", RUN) == ("--undo REVIEW_ID takes no RUN, --rating, "
                                                     "--minutes, --note or --date")
@@ -485,8 +481,7 @@ def test_a_full_disk_ends_done_with_one_line_and_the_log_as_it_was(home: Path) -
     save(home, OTHER, plan(0, note_ids=("N3",)))
     ok("done", OTHER)
     before = snapshot(home)
-    done = planner("done", RUN, "--rating", "hard",
-                   command=(sys.executable, "-c", FULL_DISK))
+    done = run_planner("done", RUN, "--rating", "hard", command=(sys.executable, "-c", FULL_DISK))
     assert done.returncode == 1, done.stderr
     [line] = done.stderr.strip().splitlines()
     # The home is the current folder: the log is named as the person would type it.
@@ -507,7 +502,7 @@ def test_a_read_only_home_records_nothing(home: Path) -> None:
                if os.geteuid() == 0 else (PLANNER,))
     home.chmod(0o555)
     try:
-        done = planner("done", RUN, command=command)
+        done = run_planner("done", RUN, command=command)
     finally:
         home.chmod(0o755)
     assert done.returncode == 1, done.stderr

@@ -8,7 +8,6 @@ with English: the help of every command, the JSON outputs, the demo in a termina
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 import terminal
-from conftest import run_planner
+from conftest import env_with, run_planner
 from screens import ANSI
 from terminal import Seen
 
@@ -42,10 +41,6 @@ def columns(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
 
 
-def planner(home: Path, *args: str, language: dict[str, str], **extra: str):
-    return run_planner(*args, cwd=home, env={**os.environ, **language, **extra})
-
-
 def test_sentence_detector_finds_english_and_leaves_commands():
     assert english_sentences("Type SAVE to save this plan") == ["Type SAVE to save this plan"]
     assert english_sentences("示例：planner key set openai") == []
@@ -54,22 +49,22 @@ def test_sentence_detector_finds_english_and_leaves_commands():
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c or "planner" for c in COMMANDS])
 def test_help_is_chinese_and_fits_80_columns(home: Path, command: str) -> None:
-    result = planner(home, *command.split(), "--help", language=CHINESE)
+    result = run_planner(*command.split(), "--help", cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 0, result.stderr
     assert english_sentences(result.stdout) == []
     assert [line for line in result.stdout.splitlines() if columns(line) > 80] == []
     assert "用法：" in result.stdout and "选项" in result.stdout
-    english = planner(home, *command.split(), "--help", language=ENGLISH)
+    english = run_planner(*command.split(), "--help", cwd=home, env=env_with(**ENGLISH))
     assert "Usage: " in english.stdout and "用法" not in english.stdout
 
 
 def test_config_language_decides_over_the_environment(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"language": "zh"}))
-    assert "用法：" in planner(home, "--help", language=ENGLISH).stdout
+    assert "用法：" in run_planner("--help", cwd=home, env=env_with(**ENGLISH)).stdout
     (home / "config.json").write_text(json.dumps({"language": "en"}))
-    assert "Usage: " in planner(home, "--help", language=CHINESE).stdout
+    assert "Usage: " in run_planner("--help", cwd=home, env=env_with(**CHINESE)).stdout
     (home / "config.json").write_text(json.dumps({"language": "fr"}))
-    result = planner(home, "runs", language=CHINESE)
+    result = run_planner("runs", cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 2
     assert result.stderr.startswith("错误：") and "language" in result.stderr
 
@@ -83,7 +78,7 @@ def test_config_language_decides_over_the_environment(home: Path) -> None:
     (["nosuch"], "错误：没有这个命令 'nosuch'。"),
 ])
 def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> None:
-    result = planner(home, *args, language=CHINESE)
+    result = run_planner(*args, cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 2
     assert line in result.stderr.splitlines()
     assert english_sentences(result.stderr) == []
@@ -124,8 +119,8 @@ def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
     demo_saved(home, CHINESE)
     assert list((home / "demo-plans").iterdir())
     for command in JSON_COMMANDS:
-        english = planner(home, *command, language=ENGLISH)
-        chinese = planner(home, *command, language=CHINESE)
+        english = run_planner(*command, cwd=home, env=env_with(**ENGLISH))
+        chinese = run_planner(*command, cwd=home, env=env_with(**CHINESE))
         assert (english.returncode, english.stdout) == (chinese.returncode, chinese.stdout), \
             command
         assert english.stdout.strip(), command
@@ -193,7 +188,7 @@ TABLES = [("runs",), ("show",), ("costs",), ("plans", "--demo", "--all"), ("note
 def test_every_table_in_chinese_fits_80_columns(home: Path) -> None:
     demo_saved(home, CHINESE)
     for command in TABLES:
-        result = planner(home, *command, language=CHINESE, COLUMNS="80")
+        result = run_planner(*command, cwd=home, env=env_with(**CHINESE, COLUMNS="80"))
         output = result.stdout + result.stderr
         assert english_sentences(output) == [], (command, output)
         assert [line for line in output.splitlines() if columns(line) > 80] == [], command
