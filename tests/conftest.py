@@ -195,6 +195,14 @@ def succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     return done
 
 
+def one_error(result: subprocess.CompletedProcess, code: int, words: str) -> None:
+    """The command failed with `code` and exactly one line on stderr containing `words`."""
+    assert result.returncode == code, (result.returncode, result.stderr)
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert words in result.stderr, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
 def plan_body(path: Path) -> dict:
     """What a plan file says was planned: {"simulated", "plan"} (version 2 adds run facts)."""
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -112,3 +112,16 @@ def _said(line: dict) -> str:
     values = {name: _said(value) if isinstance(value, dict) else value
               for name, value in line["values"].items()}
     return line["template"].format(**values) if values else line["template"]
+
+
+# The commands that read the records (and take --home, -h, --json).
+COMMANDS = ["runs", "show", "costs", "plans", "export", "notes"]
+NEWEST = "20261103T000000000000Z-cccccc"
+MIDDLE = "20261102T000000000000Z-bbbbbb"
+OLDEST = "20261101T000000000000Z-aaaaaa"
+
+
+def three_runs(home: Path) -> None:
+    """Three recorded runs, OLDEST, MIDDLE and NEWEST."""
+    for run_id in (OLDEST, MIDDLE, NEWEST):
+        write_run(home, run_id, summary(run_id))
