@@ -190,8 +190,9 @@ def env_with(**extra: str) -> dict[str, str]:
 
 
 def succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    """A run that exited 0 (or the test fails with its stderr)."""
+    """A run that exited 0 with no traceback (or the test fails with its stderr)."""
     assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
     return done
 
 

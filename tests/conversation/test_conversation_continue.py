@@ -20,7 +20,17 @@ from conftest import plan_body, read_summary, run_dirs, run_planner, snapshot, t
 from live_model import explanation, proposal, spawn_cli, write_config
 from people import ScriptedPerson
 from provider_replies import CALL_ITEM, RESPONSES_EXPLANATION, RESPONSES_PROPOSAL
-from scripted_conversation import BAD, EXPLAINED, PLAN, QUESTION, earlier, one_error, propose, say
+from scripted_conversation import (
+    BAD,
+    EXPLAINED,
+    PLAN,
+    QUESTION,
+    earlier,
+    one_error,
+    propose,
+    roles,
+    say,
+)
 from stub_server import StubServer
 from terminal import finish
 
@@ -43,10 +53,6 @@ def dry_run(home: Path, *args: str):
     result = run_planner("--home", str(home), "-n", *args)
     body = json.loads(result.stdout) if result.returncode == 0 else None
     return result.returncode, body, result.stderr
-
-
-def roles(body: dict) -> list[str]:
-    return [message["role"] for message in body["messages"]]
 
 
 # --- what the model is sent -------------------------------------------------------------------

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from pathlib import Path
 
 import pexpect
 import pytest
 import terminal
 from conftest import env_with, run_planner
-from screens import ANSI
+from screens import ANSI, columns
 from terminal import Seen
 
 # each case runs planner many times
@@ -34,11 +33,6 @@ _COMMAND_LINE = re.compile(r"planner(?: [\w:@./\-\[\]'\"]+)*")
 def english_sentences(text: str) -> list[str]:
     """The English phrases of three words or more in `text`, commands written out left aside."""
     return _SENTENCE.findall(_COMMAND_LINE.sub("", text))
-
-
-def columns(line: str) -> int:
-    """A line's width on a terminal: wide (Chinese) characters take two columns."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
 
 
 def test_sentence_detector_finds_english_and_leaves_commands():
