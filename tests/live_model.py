@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import socket
 import time
 from pathlib import Path
 
 import pexpect
-from conftest import (
-    all_files,
-    run_planner,
-    today,
-)
+from conftest import all_files, env_with, run_planner, today
 from stub_server import (
     PLAN,
     Reply,
@@ -83,14 +78,9 @@ def plan_files(home: Path) -> list[Path]:
     return all_files(home / "plans")
 
 
-def cli_env(**extra: str) -> dict[str, str]:
-    """The test's environment (keys cleared, NO_COLOR set) plus extra variables."""
-    return {**os.environ, **extra}
-
-
 def run_cli(*args: str, key: str | None = KEY, env_extra: dict | None = None):
     """Run planner with no terminal at all: stdin closed and a new session without a tty."""
-    env = cli_env(**({KEY_ENV: key} if key else {}), **(env_extra or {}))
+    env = env_with(**({KEY_ENV: key} if key else {}), **(env_extra or {}))
     return run_planner(*args, env=env, timeout=CLI_TIMEOUT)
 
 

@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 import terminal
 from conftest import ROOT, all_files, run_planner, snapshot
@@ -112,16 +111,11 @@ def test_key_set_for_no_known_provider_is_refused(home: Path, store: Path, name:
 # --- planner key set at a hidden prompt (a real pseudo-terminal) -------------------------------
 
 
-def spawn(home: Path, store: Path, *args: str, **extra: str) -> tuple[pexpect.spawn, list[str]]:
-    """planner in a pseudo-terminal 200 wide, with the tests' keyring in `store`."""
-    return terminal.spawn(*args, home=home, env=environment(store, **extra), columns=200,
-                          rows=40, timeout=60)
-
-
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path) -> None:
-    child, seen = spawn(home, store, "key", "set", "openai")
+    child, seen = terminal.spawn("key", "set", "openai", home=home, env=environment(store),
+                                 columns=200, rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0
@@ -139,7 +133,8 @@ def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_with_enter_stores_nothing(home: Path, store: Path) -> None:
-    child, seen = spawn(home, store, "key", "set", "openai")
+    child, seen = terminal.spawn("key", "set", "openai", home=home, env=environment(store),
+                                 columns=200, rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline("")
     assert finish(child) == 2
@@ -153,7 +148,9 @@ def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
                                                                  store: Path) -> None:
     # No PROVIDER: the configured one (deepseek). Its variable is set, and comes first.
     config(home, provider="deepseek")
-    child, seen = spawn(home, store, "key", "set", DEEPSEEK_API_KEY=FROM_ENV)
+    child, seen = terminal.spawn("key", "set", home=home,
+                                 env=environment(store, DEEPSEEK_API_KEY=FROM_ENV), columns=200,
+                                 rows=40, timeout=60)
     child.expect_exact("Key for deepseek (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0
@@ -165,7 +162,8 @@ def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_keeps_a_caldav_password(home: Path, store: Path) -> None:
-    child, _seen = spawn(home, store, "key", "set", "caldav:alice@dav.example.com")
+    child, _seen = terminal.spawn("key", "set", "caldav:alice@dav.example.com", home=home,
+                                  env=environment(store), columns=200, rows=40, timeout=60)
     child.expect_exact("Key for caldav:alice@dav.example.com (input hidden): ")
     child.sendline("the password")
     assert finish(child) == 0
@@ -377,7 +375,8 @@ def test_the_readme_key_lines_run(home: Path, store: Path) -> None:
     assert [words[:3] for words in lines] == [["planner", "key", "set"],
                                               ["planner", "key", "status"],
                                               ["planner", "key", "forget"]]
-    child, _seen = spawn(home, store, *lines[0][1:])
+    child, _seen = terminal.spawn(*lines[0][1:], home=home, env=environment(store), columns=200,
+                                  rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0

@@ -18,6 +18,7 @@ import pytest
 from conftest import (
     ROOT,
     all_files,
+    env_with,
     plan_body,
     read_summary,
     run_dirs,
@@ -37,7 +38,6 @@ from live_model import (
     SLOW,
     USAGE_1,
     USAGE_2,
-    cli_env,
     closed_port_url,
     explanation,
     one_line,
@@ -1043,7 +1043,7 @@ print("OPENAI_IMPORTED=" + str("openai" in sys.modules))
 
 
 def _imports_openai(*args: str, key: str | None = None) -> bool:
-    env = cli_env(**({KEY_ENV: key} if key else {}))
+    env = env_with(**({KEY_ENV: key} if key else {}))
     env["PYTHONPATH"] = str(ROOT)
     result = run_planner(*args, command=[sys.executable, "-c", _IMPORT_PROBE], env=env,
                          timeout=CLI_TIMEOUT)

@@ -82,14 +82,9 @@ def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> Non
 SAVE_PROMPT = r"SAVE[^\n]*[:：] ?"  # the SAVE prompt in either language
 
 
-def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
-    """planner in a terminal of 80 columns; the child and its screen."""
-    return terminal.spawn(*args, home=home, **language, **extra)
-
-
 def demo_saved(home: Path, language: dict[str, str]) -> str:
     """Run the demo in a terminal at 80 columns and type SAVE; the screen it showed."""
-    return save_and_end(*spawn(home, ["--demo"], language))
+    return save_and_end(*terminal.spawn("--demo", home=home, **language))
 
 
 def save_and_end(child: pexpect.spawn, screen: Seen) -> str:
@@ -157,8 +152,8 @@ def test_live_conversation_at_80_columns(server, home: Path, language: str) -> N
     server.add(Reply(body=text_reply("哪天复习？" if chinese else "Which day?")), proposal(),
                explanation("计划已保存。" if chinese else "The plan is saved."))
     write_config(home, server.url, max_calls=6, max_repairs=1)
-    child, shown = spawn(home, ["-r", "复习 RAG 笔记"], CHINESE if chinese else ENGLISH,
-                         **{KEY_ENV: KEY})
+    child, shown = terminal.spawn("-r", "复习 RAG 笔记", home=home,
+                                  **(CHINESE if chinese else ENGLISH), **{KEY_ENV: KEY})
     child.expect("你的回答（直接回车结束）：" if chinese else "Your answer \\(Enter to finish\\): ")
     child.sendline(GOOD_PLAN["date"])
     screen = save_and_end(child, shown)
