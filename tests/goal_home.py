@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from pathlib import Path
 
-from conftest import run_planner, today
+from conftest import today
 
 from planner.memory import log as review_log
 
@@ -31,10 +30,6 @@ def setup_home(home: Path, url: str = "http://127.0.0.1:9", notes: int = 6) -> _
     review_log.record_reviews(home, ["N2"], "easy",
                               reviewed_at=_dt.datetime.now(_dt.UTC) - _dt.timedelta(days=2))
     return day
-
-
-def cli(*args: str):
-    return run_planner(*args, env={**os.environ, "DEEPSEEK_API_KEY": KEY})
 
 
 def system_text(body: object) -> str:

@@ -23,7 +23,7 @@ from calendar_plans import (
     run,
     write_class_vdir,
 )
-from conftest import ROOT, all_files, read_summary, run_dirs, run_planner, today
+from conftest import ROOT, all_files, env_with, read_summary, run_dirs, run_planner, today
 from plan_files import write_plan
 from rich.cells import cell_len
 from stub_server import StubServer, text_reply, tool_call, tool_call_reply
@@ -200,21 +200,18 @@ def test_an_unreadable_source_is_unknown_never_free(home: Path, server: StubServ
 # --- the command line ---------------------------------------------------------------------------
 
 
-def cli(home: Path, *args: str, **env: str):
-    return run_planner(*args, env={**__import__("os").environ, "DEEPSEEK_API_KEY": KEY, **env},
-                       timeout=CLI_TIMEOUT)
-
-
 def test_until_is_checked_and_told_in_the_dry_run(home: Path) -> None:
     configure(home)
     until = today() + _dt.timedelta(days=20)
-    result = cli(home, "--dry-run", "-r", "plan N1", "--until", until.isoformat())
+    result = run_planner("--dry-run", "-r", "plan N1", "--until", until.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0
     body = json.loads(result.stdout)
     assert f"on or before {until.isoformat()}" in body["messages"][0]["content"]
     for bad, words in [("2020-01-01", "is in the past"), ("20-12-2026", "must be a real date"),
                        ("2026-02-30", "must be a real date")]:
-        result = cli(home, "--dry-run", "-r", "x", "--until", bad)
+        result = run_planner("--dry-run", "-r", "x", "--until", bad,
+                             env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
         assert result.returncode == 2 and words in result.stderr
         assert result.stderr.count("\n") == 1
     assert not (home / "tool-records").exists()
@@ -233,7 +230,8 @@ def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None
     configure(home, daily_minutes=40)
     seed_plans(home)
     start = DAY - _dt.timedelta(days=1)
-    result = cli(home, "week", "--start", start.isoformat(), "--json")
+    result = run_planner("week", "--start", start.isoformat(), "--json",
+                         env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     week = json.loads(result.stdout)
     assert week["start"] == start.isoformat() and len(week["days"]) == 7
@@ -246,8 +244,9 @@ def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None
     assert day["planned_minutes"] == 40 and day["daily_minutes"] == 40
     assert week["days"][0]["busy"] == [] and week["days"][0]["sessions"] == []
     # The class repeats weekly: a week later it is busy again.
-    later = json.loads(cli(home, "week", "--start", (DAY + _dt.timedelta(weeks=1)).isoformat(),
-                           "--json").stdout)
+    later = json.loads(run_planner("week", "--start", (DAY + _dt.timedelta(weeks=1)).isoformat(),
+                                   "--json", env=env_with(DEEPSEEK_API_KEY=KEY),
+                                   timeout=CLI_TIMEOUT).stdout)
     assert later["days"][0]["busy"][0]["start"] == "19:00"
 
 
@@ -259,7 +258,8 @@ def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> No
     write_class_vdir(home / "classes")
     configure(home, daily_minutes=40, language=language)
     seed_plans(home)
-    result = cli(home, "week", "--start", DAY.isoformat(), COLUMNS="80")
+    result = run_planner("week", "--start", DAY.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY, COLUMNS="80"), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert max(cell_len(line) for line in lines) <= 80
@@ -274,10 +274,12 @@ def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> No
 def test_a_reviewed_session_keeps_its_mark_and_the_dates_share_a_line(home: Path) -> None:
     configure(home, language="zh")
     seed_plans(home)
-    done = cli(home, "done", "20261201T100000000000Z-aaaaaa", "--rating", "good")
+    done = run_planner("done", "20261201T100000000000Z-aaaaaa", "--rating", "good",
+                       env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert done.returncode == 0, done.stderr
     start = today()
-    result = cli(home, "week", "--start", start.isoformat(), COLUMNS="80")
+    result = run_planner("week", "--start", start.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY, COLUMNS="80"), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     # ✓ replaces ●, so a narrow column cannot cut it; the open session keeps its ●.
@@ -289,14 +291,15 @@ def test_a_reviewed_session_keeps_its_mark_and_the_dates_share_a_line(home: Path
 
 
 def test_week_with_a_bad_start_is_exit_2(home: Path) -> None:
-    result = cli(home, "week", "--start", "tomorrow")
+    result = run_planner("week", "--start", "tomorrow", env=env_with(DEEPSEEK_API_KEY=KEY),
+                         timeout=CLI_TIMEOUT)
     assert result.returncode == 2 and "--start 'tomorrow'" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
 def test_the_exported_event_starts_at_the_plans_start(home: Path) -> None:
     seed_plans(home)
-    result = cli(home, "export", "--ics")
+    result = run_planner("export", "--ics", env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     events = result.stdout.split("BEGIN:VEVENT")[1:]  # a VTIMEZONE has DTSTART lines too
     starts = [re.search(r"DTSTART[^:]*:(\S+)", event)[1] for event in events]
@@ -331,7 +334,8 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
     assert "is after the deadline" in results_sent(server)[0]["error"]
     (view,) = person.views
     assert view.plan.start == "20:00"  # free on every date: the class holds 19:00-20:00 on DAY
-    week = json.loads(cli(home, "week", "--start", dates[0], "--json").stdout)
+    week = json.loads(run_planner("week", "--start", dates[0], "--json",
+                                  env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT).stdout)
     by_date = {day["date"]: day for day in week["days"]}
     for date in dates:
         day = by_date[date]
@@ -340,7 +344,8 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
         for busy in day["busy"]:
             assert not (busy["start"] < "20:40" and busy["end"] > "20:00")
     calendar = home / "calendar"
-    assert cli(home, "export", "--vdir", str(calendar)).returncode == 0
+    assert run_planner("export", "--vdir", str(calendar), env=env_with(DEEPSEEK_API_KEY=KEY),
+                       timeout=CLI_TIMEOUT).returncode == 0
     events = sorted(path.read_text() for path in calendar.glob("*.ics"))
     assert len(events) == 3
     for text in events:
@@ -358,7 +363,8 @@ def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
     record_reviews(home, ["N1"], "good")
 
     def due_in_week() -> int:
-        result = cli(home, "week", "--json")
+        result = run_planner("week", "--json", env=env_with(DEEPSEEK_API_KEY=KEY),
+                             timeout=CLI_TIMEOUT)
         assert result.returncode == 0, result.stderr
         return sum(day["due"] for day in json.loads(result.stdout)["days"])
 

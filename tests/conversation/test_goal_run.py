@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import read_summary, run_dirs, today
-from goal_home import KEY, cli, setup_home, system_text
+from conftest import env_with, read_summary, run_dirs, run_planner, today
+from goal_home import KEY, setup_home, system_text
 from stub_server import Reply, text_reply, tool_call, tool_call_reply
 
 from planner.conversation import lookups
@@ -21,7 +21,8 @@ from planner.plans.plan import InvalidArguments
 
 def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", "plan my exam", "--goal", "jlpt n2")
+    result = run_planner("--dry-run", "-r", "plan my exam", "--goal", "jlpt n2",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
     text = system_text(body)
@@ -35,7 +36,8 @@ def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path)
                     "suggest_study_plan gives it.")
     names = [tool["function"]["name"] for tool in body["tools"]]
     assert "goal_notes" in names and "free_slots" in names and "suggest_study_plan" in names
-    plain = json.loads(cli("--dry-run", "-r", "plan my exam").stdout)
+    plain = json.loads(run_planner("--dry-run", "-r", "plan my exam",
+                                   env=env_with(DEEPSEEK_API_KEY=KEY)).stdout)
     assert "Goal: " not in system_text(plain)
     assert not {"goal_notes", "suggest_study_plan"} & {
         tool["function"]["name"] for tool in plain["tools"]}
@@ -49,7 +51,8 @@ def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path)
 def test_a_past_unknown_or_unclear_goal_is_exit_2_naming_the_goals_ahead(
         home: Path, given: str, words: str) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", "plan", "--goal", given)
+    result = run_planner("--dry-run", "-r", "plan", "--goal", given,
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 2 and result.stdout == ""
     assert words in result.stderr
     assert (f"goals still ahead: JLPT N2 ({day.isoformat()}), JLPT N1 (2099-07-01)"
@@ -59,9 +62,10 @@ def test_a_past_unknown_or_unclear_goal_is_exit_2_naming_the_goals_ahead(
 
 def test_goal_and_until_together_and_goal_with_the_demo_are_usage_errors(home: Path) -> None:
     setup_home(home)
-    both = cli("--dry-run", "-r", "plan", "--goal", "JLPT N2", "--until", "2099-01-01")
+    both = run_planner("--dry-run", "-r", "plan", "--goal", "JLPT N2", "--until", "2099-01-01",
+                       env=env_with(DEEPSEEK_API_KEY=KEY))
     assert both.returncode == 2 and "give --goal or --until, not both" in both.stderr
-    demo = cli("--demo", "--goal", "JLPT N2")
+    demo = run_planner("--demo", "--goal", "JLPT N2", env=env_with(DEEPSEEK_API_KEY=KEY))
     assert demo.returncode == 2 and "--goal is for a live run" in demo.stderr
     assert not (home / "tool-records").exists()
 
@@ -74,7 +78,8 @@ def test_a_live_run_asks_goal_notes_and_records_goal_and_until(server, home: Pat
                                                            name="goal_notes",
                                                            call_id="call_0002")])),
                Reply(body=text_reply("Which weekdays suit you?")))
-    result = cli("-r", "plan my exam", "--goal", "JLPT N2")
+    result = run_planner("-r", "plan my exam", "--goal", "JLPT N2",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     first, second, third = (request.body for request in server.chat_requests())
     assert "Goal: JLPT N2, on " in system_text(first)
@@ -95,7 +100,7 @@ def test_a_live_run_asks_goal_notes_and_records_goal_and_until(server, home: Pat
     assert summary["until"] == (day - _dt.timedelta(days=1)).isoformat()
     # --continue keeps the run's goal.
     server.add(Reply(body=text_reply("Noted.")))
-    again = cli("--continue", "-r", "weekday evenings")
+    again = run_planner("--continue", "-r", "weekday evenings", env=env_with(DEEPSEEK_API_KEY=KEY))
     assert again.returncode == 0, again.stderr
     assert "Goal: JLPT N2, on " in system_text(server.chat_requests()[-1].body)
     assert read_summary(run_dirs(home)[-1])["goal"] == "JLPT N2"

@@ -11,18 +11,14 @@ from pathlib import Path
 
 import pytest
 from calendar_plans import write_class_vdir
-from conftest import run_planner, snapshot, today
+from conftest import run_planner, snapshot
 from plan_files import study_plan, write_plan
 from run_records import demo_runs
+from study_week import MONDAY, day
 
 from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-aaaaaa"
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
-
-
-def day(offset: int) -> str:
-    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
 
 
 def configure(home: Path, **values: object) -> None:
