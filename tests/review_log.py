@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from pathlib import Path
 
@@ -17,3 +18,8 @@ def log_lines(home: Path) -> list[dict]:
 
 
 RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
+
+
+def at(text: str) -> _dt.datetime:
+    """An ISO time without a zone, read as UTC (as the review log's times are)."""
+    return _dt.datetime.fromisoformat(text).replace(tzinfo=_dt.UTC)
