@@ -1,4 +1,4 @@
-"""A home with a goal, notes and a config, and the program run in it."""
+"""A home with goals, notes tagged for the nearest and a config; the system prompt sent."""
 
 from __future__ import annotations
 

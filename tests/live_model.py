@@ -26,7 +26,7 @@ KEY = "sk-SENTINEL-0123456789abcdef"
 KEY_ENV = "DEEPSEEK_API_KEY"
 MODEL = "stub-model"
 MAX_TOKENS = 333
-# A month ahead and yesterday stay future and past if the run crosses a midnight.
+# A month ahead stays in the future if the run crosses a midnight.
 FUTURE = (today() + dt.timedelta(days=30)).isoformat()
 REQUEST = f"Review N1 and N2 on {FUTURE} for 20 minutes, title: RAG basics"
 GOOD_PLAN = {**PLAN, "date": FUTURE}

@@ -1,4 +1,4 @@
-"""The review log the tests read back, and the plans they review."""
+"""The review log as the tests read it back: its lines, the runs reviewed, the rating prompt."""
 
 from __future__ import annotations
 
