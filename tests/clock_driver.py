@@ -12,9 +12,22 @@ installed planner's entry point, unchanged.
 
 from __future__ import annotations
 
+import datetime as _dt
+import os
 import sys
+from pathlib import Path
 
 import time_machine
+
+
+def clock_at(now: _dt.datetime, **variables: str) -> dict[str, object]:
+    """run_planner's `command` and `env` that start planner through this driver, its clock at
+    `now`, with `variables` set: run_planner(*args, **clock_at(now, TZ="UTC")). Without
+    libfaketime, whatever clock make test-clock gives the other processes."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("LD_PRELOAD", "FAKETIME")}
+    return {"command": (sys.executable, str(Path(__file__)), str(now.timestamp()), "--"),
+            "env": {**env, **variables}}
 
 
 def main() -> None:

@@ -20,6 +20,8 @@ from stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
+# The Radicale server (module-scoped), its calendar and a proxy before it, for any test asking.
+pytest_plugins = ["radicale_server"]
 
 # planner builds its Rich consoles when imported (as the tests are collected), and a console built
 # while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with
@@ -179,6 +181,27 @@ def run_planner(
         input=input, stdout=stdout, stderr=subprocess.PIPE, text=text,
         start_new_session=new_session, timeout=timeout,
     )
+
+
+def env_with(**extra: str) -> dict[str, str]:
+    """This process's environment (as the `home` fixture left it) with `extra` on top: the whole
+    `env` to give run_planner or spawn."""
+    return {**os.environ, **extra}
+
+
+def succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """A run that exited 0 with no traceback (or the test fails with its stderr)."""
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def one_error(result: subprocess.CompletedProcess, code: int, words: str) -> None:
+    """The command failed with `code` and exactly one line on stderr containing `words`."""
+    assert result.returncode == code, (result.returncode, result.stderr)
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert words in result.stderr, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
 
 
 def plan_body(path: Path) -> dict:

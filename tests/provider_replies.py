@@ -881,3 +881,50 @@ RESPONSES_NO_CALL_ID = responses_body(
     [REASONING_ITEM, {key: value for key, value in CALL_ITEM.items() if key != "call_id"}])
 RESPONSES_BAD_ARGUMENTS = responses_body(
     [REASONING_ITEM, {**CALL_ITEM, "arguments": '{"title": "RAG basics", "note_ids": ["N1"'}])
+
+
+# Which preset serves each reply case, and the config it needs beyond the preset.
+PRESET = {name: name for name in PROVIDERS}
+PRESET["deepseek-thinking"] = "deepseek"
+# Config beside each case's preset. OpenAI's cases are its Chat Completions shapes: the preset
+# over api "chat" (its default is the Responses API, tested in test_responses.py).
+THINKING = {"deepseek-thinking": {"extra_body": {"thinking": {"type": "enabled"}}},
+            "moonshot": {"extra_body": {}}, "zhipu": {"extra_body": {}},
+            "openai": {"api": "chat"}}
+# Fields each provider's API takes in an assistant message, where it validates them strictly:
+# OpenAI https://platform.openai.com/docs/api-reference/chat/create (assistant message),
+# Groq https://console.groq.com/docs/api-reference#chat-create (unknown properties are a 400),
+# Mistral https://docs.mistral.ai/api/ (AssistantMessage: content, tool_calls, prefix, role;
+# extra inputs are a 422, OpenMinis/OpenMinis#87).
+ASSISTANT_FIELDS = {
+    "openai": {"role", "content", "tool_calls", "refusal", "name", "audio", "function_call"},
+    "groq": {"role", "content", "tool_calls", "name", "reasoning"},
+    "mistral": {"role", "content", "tool_calls", "prefix"},
+    "qwen": {"role", "content", "tool_calls", "reasoning_content", "partial"},
+}
+# Reasoning fields that must come back exactly as received (wire.DIALECTS, sources there).
+KEPT = {"deepseek-thinking": "reasoning_content", "moonshot": "reasoning_content",
+        "zhipu": "reasoning_content", "openrouter": "reasoning_details"}
+
+
+def received_message(reply: dict) -> dict:
+    return reply["choices"][0]["message"]
+
+
+def check_assistant(name: str, sent: dict, reply: dict) -> None:
+    """The assistant message sent back follows the provider's rules for it."""
+    got = received_message(reply)
+    assert sent["role"] == "assistant"
+    allowed = ASSISTANT_FIELDS.get(PRESET[name])
+    if allowed is not None:
+        assert set(sent) <= allowed, set(sent) - allowed
+    if name in KEPT:
+        field = KEPT[name]
+        assert sent.get(field) == got.get(field)  # kept when sent, never made up
+    else:
+        assert not {"reasoning_content", "reasoning_details", "reasoning"} & set(sent)
+    if got.get("tool_calls"):
+        # The calls go back untouched: IDs, index, Gemini's thought signature inside them.
+        assert sent["tool_calls"] == got["tool_calls"]
+        if PRESET[name] == "mistral":
+            assert sent["content"] == ""  # "either content or tool_calls, but not both"

@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import run_planner
 
 from planner.base.config import Prices
+from planner.model import costs
 
 # Round numbers so expected costs can be written out by hand.
 PRICES = Prices(currency="CNY", input_cache_hit=0.5, input_cache_miss=2.0, output=8.0)
@@ -112,3 +113,21 @@ def _said(line: dict) -> str:
     values = {name: _said(value) if isinstance(value, dict) else value
               for name, value in line["values"].items()}
     return line["template"].format(**values) if values else line["template"]
+
+
+# The commands that read the records (and take --home, -h, --json).
+COMMANDS = ["runs", "show", "costs", "plans", "export", "notes"]
+NEWEST = "20261103T000000000000Z-cccccc"
+MIDDLE = "20261102T000000000000Z-bbbbbb"
+OLDEST = "20261101T000000000000Z-aaaaaa"
+
+
+def three_runs(home: Path) -> None:
+    """Three recorded runs, OLDEST, MIDDLE and NEWEST."""
+    for run_id in (OLDEST, MIDDLE, NEWEST):
+        write_run(home, run_id, summary(run_id))
+
+
+def tally_calls(calls) -> costs.Tally:
+    """A summary's call entries tallied as `costs` tallies them (by their usage)."""
+    return costs.tally_usages([call.usage for call in calls])

@@ -17,6 +17,7 @@ import pytest
 from conftest import PLANNER, read_summary, run_dirs, run_planner, snapshot, today
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp_types import Implementation
+from plan_files import day
 from terminal import spawn
 
 from planner.agents import staged
@@ -26,10 +27,6 @@ from planner.memory import log as review_log
 # make check leaves them to make test.
 pytestmark = pytest.mark.slow
 GOAL_DAY = today() + _dt.timedelta(days=20)
-
-
-def day(offset: int) -> str:
-    return (today() + _dt.timedelta(days=offset)).isoformat()
 
 
 def make_home(home: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner
-from test_notes import write_note
+from note_files import write_note
 
 from planner.base.config import ConfigError, expand_path, load_config, parse_config
 from planner.calendar.busy import read_busy

@@ -97,7 +97,7 @@ def test_a_config_path_of_any_length_is_echoed_short(home: Path) -> None:
 
 @slow
 def test_a_huge_caldav_url_on_the_command_line_is_echoed_short(home: Path) -> None:
-    from test_plans import save
+    from plan_files import save_review as save
 
     save(home, "20261201T090000000000Z-echo01", 2)
     before = snapshot(home)

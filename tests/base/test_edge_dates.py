@@ -21,13 +21,15 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import fsrs
 import pytest
-from conftest import run_planner, snapshot, today
-from test_review_cli import OTHER, RUN, log_lines, plan, save
+from clock_driver import clock_at
+from conftest import env_with, run_planner, snapshot, today
+from plan_files import plan
+from plan_files import write_plan as save
+from review_log import OTHER, RUN, log_lines
 
 from planner.calendar import ics
 from planner.memory.log import future_warning
@@ -38,7 +40,6 @@ LATE = "9999-12-30T10:00:00Z"  # FSRS's next due date after it passes 9999-12-31
 # The clock of the planner that reads them: an hour after the latest review it can use.
 END = _dt.datetime(9999, 12, 30, 21, 0, tzinfo=_dt.UTC)
 AFTER = "after 9999-12-31"
-CLOCK_DRIVER = str(Path(__file__).parent.parent / "clock_driver.py")
 EARLY = "0001-01-01T00:00:00Z"  # year 0 in any zone west of UTC
 NEW_YORK, TOKYO = "America/New_York", "Asia/Tokyo"
 # A zone with no IANA name: exported events are converted to UTC with its rules.
@@ -56,19 +57,8 @@ def write_log(home: Path, *lines: str) -> None:
     (home / "reviews.jsonl").write_text("".join(lines), encoding="utf-8")
 
 
-def planner(*args: str, tz: str = "UTC", code: int = 0,
-            now: _dt.datetime | None = None) -> subprocess.CompletedProcess:
-    """planner in the zone `tz`: the exit code `code`, and never a traceback. With `now`, its
-    clock starts at that instant (tests/clock_driver.py), whatever clock make test-clock gives
-    the other processes."""
-    env = {**os.environ, "TZ": tz}
-    if now is None:
-        done = run_planner(*args, env=env)
-    else:
-        for name in ("LD_PRELOAD", "FAKETIME"):
-            env.pop(name, None)
-        done = run_planner(str(now.timestamp()), "--", *args, env=env,
-                           command=(sys.executable, CLOCK_DRIVER))
+def checked(done: subprocess.CompletedProcess, code: int = 0) -> subprocess.CompletedProcess:
+    """The exit code `code`, and never a traceback."""
     assert done.returncode == code, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
     return done
@@ -78,7 +68,8 @@ def read_only(home: Path, *args: str, tz: str = "UTC",
               now: _dt.datetime | None = None) -> subprocess.CompletedProcess:
     """A command that must leave the home as it was."""
     before = snapshot(home)
-    done = planner(*args, tz=tz, now=now)
+    done = checked(run_planner(*args, **clock_at(now, TZ=tz)) if now is not None
+                   else run_planner(*args, env=env_with(TZ=tz)))
     assert snapshot(home) == before
     return done
 
@@ -144,7 +135,7 @@ def test_done_shows_a_next_due_date_after_9999_12_31(home: Path) -> None:
     last = END.date().isoformat()
     save(home, RUN, ReviewPlan("RAG基础复习", ("N1", "N2"), last, 20))
     save(home, OTHER, ReviewPlan("RAG基础复习", ("N1",), last, 20))
-    done = planner("done", RUN, now=END)
+    done = checked(run_planner("done", RUN, **clock_at(END, TZ="UTC")))
     assert done.stderr == ""
     n2 = next(line for line in log_lines(home) if line["note_id"] == "N2")
     assert n2["reviewed_at"].startswith(last)
@@ -154,7 +145,8 @@ def test_done_shows_a_next_due_date_after_9999_12_31(home: Path) -> None:
     assert f"N1 RAG 的基本流程 next due {AFTER}" in screen
     assert f"N2 切分与向量检索 next due {AFTER}" in screen
     assert len(log_lines(home)) == 3
-    [row] = json.loads(planner("done", OTHER, "--json", now=END).stdout)
+    [row] = json.loads(
+        checked(run_planner("done", OTHER, "--json", **clock_at(END, TZ="UTC"))).stdout)
     # In --json the date past the end is this text: valid JSON, and it sorts after any date.
     assert row["note_id"] == "N1" and row["next_due"] == AFTER > "9999-12-31"
 
@@ -213,7 +205,7 @@ def test_a_review_in_year_1_is_skipped_by_reviews_and_due_west_of_utc(home: Path
 def test_done_refuses_a_date_in_year_1_and_records_nothing(home: Path) -> None:
     save(home, RUN, plan(-1))
     before = snapshot(home)
-    done = planner("done", RUN, "--date", "0001-01-01", code=2)
+    done = checked(run_planner("done", RUN, "--date", "0001-01-01", env=env_with(TZ="UTC")), 2)
     assert done.stderr == ("Error: --date 0001-01-01 is at the very start of the calendar, before "
                            "any review the log can hold; record a later date\n")
     assert snapshot(home) == before
@@ -262,7 +254,7 @@ def test_an_event_pushed_past_the_calendars_end_is_one_line(home: Path) -> None:
         save(home, f"20261130T1000000000{number:02d}Z-eeeeee",
              ReviewPlan("复习", ("N1",), "9999-12-30", 120))
     before = snapshot(home)
-    done = planner("export", "--ics", code=2)
+    done = checked(run_planner("export", "--ics", env=env_with(TZ="UTC")), 2)
     assert done.stderr == (
         "Error: plans/20261130T100000000015Z-eeeeee.json: its event on 9999-12-30 would start "
         "too near the end of the calendar (9999-12-31), after the plans before it that day\n")
@@ -302,7 +294,7 @@ def vault(home: Path, **dates: str) -> None:
         path.write_text(f"---\nsr-due: {date}\n---\n# {name}\n", encoding="utf-8")
         # An hour old: a file changed this very second is indexed again on the next run.
         os.utime(path, (path.stat().st_mtime - 3600,) * 2)
-    planner("notes")
+    checked(run_planner("notes", env=env_with(TZ="UTC")))
 
 
 def test_sr_due_in_year_1_is_ignored_east_of_utc(home: Path) -> None:

@@ -5,14 +5,14 @@ may say `"all_day": "free"`; any other value is a config error in one line."""
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 from pathlib import Path
 
 import pytest
+from calendar_plans import Khal
 from conftest import run_planner, today
 from plan_files import study_plan, write_plan
-from test_export import Khal
+from study_week import day
 
 from planner.base.config import load_config
 from planner.cli.run import timetable_for
@@ -22,11 +22,6 @@ from planner.plans.study import Session
 pytestmark = pytest.mark.slow
 
 RUN = "20261130T100000000000Z-aaaaaa"
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
-
-
-def day(offset: int) -> str:
-    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
 
 
 def configure(home: Path, calendar: Path, **source: str) -> None:

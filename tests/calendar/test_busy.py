@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import caldav
 import icalendar
 import pytest
-from test_caldav import PASSWORD, USER, Proxy, calendar, proxy, radicale  # noqa: F401
+from radicale_server import PASSWORD, USER, Proxy
 
 from planner.calendar import busy
 from planner.calendar.busy import BusyEvent, read_busy

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 from conftest import all_files, run_planner, snapshot
-from test_deadline import TrickleServer
-from test_plans import save
+from plan_files import save_review as save
+from trickle_server import TrickleServer
 
 # libfaketime stretches the timed waits the trickling server paces itself with.
 pytestmark = [pytest.mark.not_under_faketime("timed waits"), pytest.mark.slow]

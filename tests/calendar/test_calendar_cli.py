@@ -18,20 +18,14 @@ from pathlib import Path
 import caldav
 import icalendar
 import pytest
-from conftest import ROOT, run_planner, snapshot
-from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
-from test_export import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
+from calendar_plans import BERLIN, KHAL, Khal, build_plans, check_in_khal, day, save
+from conftest import ROOT, env_with, run_planner, snapshot
+from radicale_server import PASSWORD, USER
 
 from planner.memory import log as reviews
 
 RUN = "20261201T090000000000Z-cal00"  # + a digit: plans saved one after another
 CLI_TIMEOUT = 120
-
-
-def planner(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """The installed planner in `home`, Berlin time, no terminal, with `env` on top."""
-    environment = {**os.environ, "TZ": BERLIN, **env}
-    return run_planner(*args, cwd=home, env=environment, timeout=CLI_TIMEOUT)
 
 
 def plans(home: Path, count: int = 2) -> list[str]:
@@ -63,7 +57,8 @@ def temp_files(folder: Path) -> list[str]:
 
 def test_the_feed_is_created_then_left_then_updated_in_place(home: Path) -> None:
     first, second = plans(home)
-    made = planner(home, "export", "--ics", "--feed", "reviews.ics")
+    made = run_planner("export", "--ics", "--feed", "reviews.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert made.returncode == 0, made.stderr
     assert made.stdout == "Feed reviews.ics: created (2 events from plans/).\n"
     data = (home / "reviews.ics").read_bytes()
@@ -72,13 +67,15 @@ def test_the_feed_is_created_then_left_then_updated_in_place(home: Path) -> None
         "PUBLISH", "planner reviews", "planner reviews")
     assert sorted(events_of(data)) == [f"{first}@planner", f"{second}@planner"]
     # Nothing changed: the file is left exactly as it was (a subscriber sees no change).
-    again = planner(home, "export", "--ics", "--feed", "reviews.ics")
+    again = run_planner("export", "--ics", "--feed", "reviews.ics", cwd=home,
+                        env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert again.returncode == 0, again.stderr
     assert again.stdout == "Feed reviews.ics: unchanged (2 events from plans/).\n"
     assert (home / "reviews.ics").read_bytes() == data
     # A dropped plan: its event is cancelled, its SEQUENCE raised; the other is as it was.
     reviews.record_drop(home, second)
-    changed = planner(home, "export", "--ics", "--feed", "reviews.ics")
+    changed = run_planner("export", "--ics", "--feed", "reviews.ics", cwd=home,
+                          env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert changed.returncode == 0, changed.stderr
     assert changed.stdout == "Feed reviews.ics: updated (2 events from plans/).\n"
     before, after = events_of(data), events_of((home / "reviews.ics").read_bytes())
@@ -93,7 +90,8 @@ def test_the_feed_carries_past_plans_and_done_marks(home: Path) -> None:
     save(home, f"{RUN}1", -3, title="Last week")
     save(home, f"{RUN}2", 4, title="Next week")
     reviews.record_reviews(home, ["N1", "N2"], "good", run_id=f"{RUN}1")
-    made = planner(home, "export", "--ics", "--feed", "reviews.ics")
+    made = run_planner("export", "--ics", "--feed", "reviews.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert made.returncode == 0, made.stderr
     events = events_of((home / "reviews.ics").read_bytes())
     assert sorted(str(event["SUMMARY"]) for event in events.values()) == ["Last week",
@@ -108,7 +106,8 @@ def test_a_file_planner_did_not_write_is_refused_and_left_as_it_is(home: Path) -
               b"X-WR-CALNAME:Work\r\nEND:VCALENDAR\r\n")
     (home / "work.ics").write_bytes(theirs)
     before = snapshot(home)
-    refused = planner(home, "export", "--ics", "--feed", "work.ics")
+    refused = run_planner("export", "--ics", "--feed", "work.ics", cwd=home,
+                          env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert refused.returncode == 1
     assert "work.ics was not written by planner" in one_error(refused)
     assert snapshot(home) == before
@@ -117,7 +116,8 @@ def test_a_file_planner_did_not_write_is_refused_and_left_as_it_is(home: Path) -
 def test_a_feed_in_a_missing_folder_is_one_line_and_nothing_is_written(home: Path) -> None:
     plans(home)
     before = snapshot(home)
-    failed = planner(home, "export", "--ics", "--feed", "nowhere/reviews.ics")
+    failed = run_planner("export", "--ics", "--feed", "nowhere/reviews.ics", cwd=home,
+                         env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert failed.returncode == 1
     assert one_error(failed) == ("Error: the folder of nowhere/reviews.ics does not exist; "
                                  "nothing was written")
@@ -128,13 +128,15 @@ def test_the_calendar_name_comes_from_config(home: Path) -> None:
     plans(home)
     (home / "config.json").write_text(json.dumps({"calendar_name": "Révisions"}),
                                       encoding="utf-8")
-    assert planner(home, "export", "--feed", "reviews.ics").returncode == 0
+    assert run_planner("export", "--feed", "reviews.ics", cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT).returncode == 0
     calendar = icalendar.Calendar.from_ical((home / "reviews.ics").read_bytes())
     assert (str(calendar["X-WR-CALNAME"]), str(calendar["NAME"])) == ("Révisions", "Révisions")
-    assert planner(home, "export", "--vdir", "cal").returncode == 0
+    assert run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT).returncode == 0
     assert (home / "cal" / "displayname").read_text(encoding="utf-8") == "Révisions"
     # --output and stdout carry the name too.
-    printed = planner(home, "export", "--ics")
+    printed = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert "X-WR-CALNAME:Révisions" in printed.stdout
 
 
@@ -143,7 +145,8 @@ def test_a_bad_calendar_name_is_a_config_error(home: Path, value: object) -> Non
     plans(home)
     (home / "config.json").write_text(json.dumps({"calendar_name": value}))
     before = snapshot(home)
-    refused = planner(home, "export", "--feed", "reviews.ics")
+    refused = run_planner("export", "--feed", "reviews.ics", cwd=home, env=env_with(TZ=BERLIN),
+                          timeout=CLI_TIMEOUT)
     assert refused.returncode == 2
     assert "calendar_name" in one_error(refused)
     assert snapshot(home) == before
@@ -157,7 +160,7 @@ def test_a_bad_calendar_name_is_a_config_error(home: Path, value: object) -> Non
 def test_one_target_and_a_format(home: Path, args: list[str]) -> None:
     plans(home)
     before = snapshot(home)
-    refused = planner(home, "export", *args)
+    refused = run_planner("export", *args, cwd=home, env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert refused.returncode == 2
     assert one_error(refused) in ("Error: choose one of --output, --feed and --vdir",
                                   "Error: choose the format: --ics (iCalendar)")
@@ -166,9 +169,11 @@ def test_one_target_and_a_format(home: Path, args: list[str]) -> None:
 
 def test_output_still_never_overwrites(home: Path) -> None:
     plans(home)
-    assert planner(home, "export", "--ics", "--output", "once.ics").returncode == 0
+    assert run_planner("export", "--ics", "--output", "once.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT).returncode == 0
     data = (home / "once.ics").read_bytes()
-    again = planner(home, "export", "--ics", "--output", "once.ics")
+    again = run_planner("export", "--ics", "--output", "once.ics", cwd=home,
+                        env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert again.returncode == 2 and "already exists" in one_error(again)
     assert (home / "once.ics").read_bytes() == data
 
@@ -181,7 +186,8 @@ def test_the_vdir_writes_only_what_changed_and_never_touches_other_files(home: P
     folder = home / "cal"
     folder.mkdir()
     (folder / "theirs.ics").write_bytes(b"someone else's event")
-    made = planner(home, "export", "--vdir", "cal")
+    made = run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT)
     assert made.returncode == 0, made.stderr
     assert made.stdout == ("Vdir cal: 3 created, 0 updated, 0 unchanged "
                            "(3 events from plans/).\n")
@@ -190,12 +196,14 @@ def test_the_vdir_writes_only_what_changed_and_never_touches_other_files(home: P
                                       "theirs.ics", "displayname"])
     assert written["displayname"] == b"planner reviews"
     stamps = {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
-    again = planner(home, "export", "--vdir", "cal")
+    again = run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                        timeout=CLI_TIMEOUT)
     assert again.stdout == ("Vdir cal: 0 created, 0 updated, 3 unchanged "
                             "(3 events from plans/).\n")
     assert {path.name: path.stat().st_mtime_ns for path in folder.iterdir()} == stamps
     reviews.record_drop(home, third)
-    changed = planner(home, "export", "--vdir", "cal")
+    changed = run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                          timeout=CLI_TIMEOUT)
     assert changed.stdout == ("Vdir cal: 0 created, 1 updated, 2 unchanged "
                               "(3 events from plans/).\n")
     now = {path.name: path.read_bytes() for path in folder.iterdir()}
@@ -210,7 +218,8 @@ def test_a_file_at_an_events_name_that_planner_did_not_write_is_left_alone(home:
     folder.mkdir()
     edited = folder / f"{first}@planner.ics"
     edited.write_bytes(b"BEGIN:VCALENDAR\r\nPRODID:-//khal//EN\r\nEND:VCALENDAR\r\n")
-    made = planner(home, "export", "--vdir", "cal")
+    made = run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT)
     assert made.returncode == 0, made.stderr
     assert made.stdout.startswith("Vdir cal: 1 created, 0 updated, 0 unchanged")
     assert made.stderr == ("Left alone: 1 file(s) in cal at an event's name that planner did "
@@ -222,7 +231,8 @@ def test_a_vdir_that_is_a_file_is_one_line_and_nothing_changes(home: Path) -> No
     plans(home)
     (home / "cal").write_text("not a folder")
     before = snapshot(home)
-    failed = planner(home, "export", "--vdir", "cal")
+    failed = run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                         timeout=CLI_TIMEOUT)
     assert failed.returncode == 1
     assert one_error(failed) == "Error: cal is not a folder (a file); nothing was written"
     assert snapshot(home) == before
@@ -232,7 +242,8 @@ def test_a_name_already_in_the_vdir_is_kept(home: Path) -> None:
     plans(home)
     (home / "cal").mkdir()
     (home / "cal" / "displayname").write_text("Synced from the server")
-    assert planner(home, "export", "--vdir", "cal").returncode == 0
+    assert run_planner("export", "--vdir", "cal", cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT).returncode == 0
     assert (home / "cal" / "displayname").read_text() == "Synced from the server"
 
 
@@ -242,14 +253,16 @@ def test_khal_reads_the_vdir_folder_as_a_calendar(home: Path, tmp_path: Path) ->
     # --vdir carries every plan, the past one too.
     expected["20261130T100000000000Z-past01"] = (day(-2), 20, "Already past")
     agenda = Khal(tmp_path / "khal")
-    done = planner(home, "export", "--vdir", str(agenda.calendar))
+    done = run_planner("export", "--vdir", str(agenda.calendar), cwd=home,
+                       env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith(": 7 created, 0 updated, 0 unchanged (7 events from plans/).\n")
     check_in_khal(agenda, expected)
     # Exported again after a change: still one event per plan in khal, never a copy.
     save(home, "20261130T100000000000Z-aaaaa6", 2, minutes=15, title="One more")
     expected["20261130T100000000000Z-aaaaa6"] = (day(2), 15, "One more")
-    again = planner(home, "export", "--vdir", str(agenda.calendar))
+    again = run_planner("export", "--vdir", str(agenda.calendar), cwd=home,
+                        env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert again.stdout.endswith(": 1 created, 0 updated, 7 unchanged (8 events from plans/).\n")
     check_in_khal(agenda, expected)
 
@@ -284,12 +297,14 @@ def test_khal_names_the_vdir_and_sees_dropped_plans_cancelled(home: Path, tmp_pa
                 for event in json.loads(line)}
 
     folder = root / "calendars" / "reviews"
-    assert planner(home, "export", "--vdir", str(folder)).returncode == 0
+    assert run_planner("export", "--vdir", str(folder), cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT).returncode == 0
     assert khal("printcalendars").split("\n")[0] == "planner reviews"
     assert {title: (event["calendar"], event["status"]) for title, event in listed().items()} \
         == {"Plan 1": ("planner reviews", "CONFIRMED"), "Plan 2": ("planner reviews", "CONFIRMED")}
     reviews.record_drop(home, second)
-    assert planner(home, "export", "--vdir", str(folder)).returncode == 0
+    assert run_planner("export", "--vdir", str(folder), cwd=home, env=env_with(TZ=BERLIN),
+                       timeout=CLI_TIMEOUT).returncode == 0
     assert {title: event["status"] for title, event in listed().items()} == {
         "Plan 1": "CONFIRMED", "Plan 2": "CANCELLED"}
 
@@ -324,7 +339,7 @@ def test_sync_without_the_caldav_extra_says_how_to_install_it(home: Path) -> Non
 ])
 def test_sync_needs_a_caldav_url(home: Path, args: list[str], line: str) -> None:
     plans(home)
-    refused = planner(home, "sync", *args)
+    refused = run_planner("sync", *args, cwd=home, env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert refused.returncode == 2 and one_error(refused) == line
 
 
@@ -332,8 +347,10 @@ def test_no_password_and_no_terminal_is_one_line_before_any_request(home: Path) 
     plans(home)
     before = snapshot(home)
     # Port 9 (discard): nothing listens, and nothing is asked of it: the password comes first.
-    refused = planner(home, "sync", "--caldav", "http://127.0.0.1:9/dav/", "--user", "alice",
-                      PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    refused = run_planner("sync", "--caldav", "http://127.0.0.1:9/dav/", "--user", "alice",
+                          cwd=home, timeout=CLI_TIMEOUT,
+                          env=env_with(TZ=BERLIN,
+                                       PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring"))
     assert refused.returncode == 2
     assert one_error(refused) == (
         "Error: no CalDAV password for alice: set PLANNER_CALDAV_PASSWORD, store one with "
@@ -343,7 +360,8 @@ def test_no_password_and_no_terminal_is_one_line_before_any_request(home: Path) 
 
 
 def test_sync_with_no_plans_sends_nothing(home: Path) -> None:
-    done = planner(home, "sync", "--caldav", "http://127.0.0.1:9/", "--user", "alice")
+    done = run_planner("sync", "--caldav", "http://127.0.0.1:9/", "--user", "alice", cwd=home,
+                       env=env_with(TZ=BERLIN), timeout=CLI_TIMEOUT)
     assert done.returncode == 0
     assert done.stderr == "No plans in plans/ to sync; nothing was sent.\n"
 
@@ -383,7 +401,8 @@ def on_server(calendar: caldav.Calendar) -> dict[str, bytes]:
 def sync(home: Path, url: str, *args: str, password: str | None = PASSWORD,
          **env: str) -> subprocess.CompletedProcess:
     extra = {} if password is None else {"PLANNER_CALDAV_PASSWORD": password}
-    return planner(home, "sync", "--caldav", url, "--user", USER, *args, **extra, **env)
+    return run_planner("sync", "--caldav", url, "--user", USER, *args, cwd=home,
+                       env=env_with(TZ=BERLIN, **extra, **env), timeout=CLI_TIMEOUT)
 
 
 @pytest.mark.slow
@@ -511,7 +530,8 @@ def test_the_readme_calendar_lines_run(home: Path, tmp_path: Path,
                 for arg in args]
         if args[-2:] == ["--user", "alice"]:
             args[-1] = USER
-        done = planner(home, *args, PLANNER_CALDAV_PASSWORD=PASSWORD)
+        done = run_planner(*args, cwd=home, timeout=CLI_TIMEOUT,
+                           env=env_with(TZ=BERLIN, PLANNER_CALDAV_PASSWORD=PASSWORD))
         assert done.returncode == 0, (words, done.stderr)
         outputs.append(done.stdout)
     assert outputs[0].endswith(": created (2 events from plans/).\n")

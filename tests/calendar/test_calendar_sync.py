@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+from calendar_plans import BERLIN, Khal, day, save
 from conftest import today
-from test_export import BERLIN, Khal, day, save
-from test_plans import write
+from plan_files import write_raw as write
 
 from planner.calendar import ics, vdir
 from planner.plans import store

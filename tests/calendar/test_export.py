@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import subprocess
 import sys
@@ -12,154 +11,23 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
-from conftest import PLANNER, run_planner, today
-from plan_files import day as plans_day
-from plan_files import save_review
+from calendar_plans import BERLIN, Khal, build_plans, check_in_khal, day, save
+from conftest import PLANNER, env_with, run_planner, today
 from plan_files import write_raw as write
 
 from planner.calendar import ics
 from planner.plans import store
 
-KHAL = str(Path(sys.executable).with_name("khal"))
-BERLIN = "Europe/Berlin"
 # The same rules as Europe/Berlin written as a POSIX TZ string: a zone with no IANA name.
 BERLIN_POSIX = "CET-1CEST,M3.5.0,M10.5.0/3"
-
-
-def day(offset: int) -> str:
-    """The date `offset` days from today in Berlin, where the planner under test runs."""
-    return plans_day(offset, BERLIN)
-
-
-def save(home: Path, run_id: str, offset: int, **details: object) -> Path:
-    """A plan file `offset` days from today in Berlin (plan_files.save_review)."""
-    return save_review(home, run_id, offset, zone=BERLIN, **details)  # type: ignore[arg-type]
-
-
-def planner(home: Path, *args: str, tz: str = BERLIN, stdin=subprocess.DEVNULL
-            ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TZ": tz}
-    return run_planner(*args, cwd=home, env=env, stdin=stdin, text=False, new_session=False)
-
-
-class Khal:
-    """khal with its own config, calendar folder and cache in a temporary folder."""
-
-    def __init__(self, root: Path, zone: str = BERLIN) -> None:
-        root.mkdir()
-        self.calendar = root / "calendar"
-        self.calendar.mkdir()
-        self.config = root / "khal.conf"
-        self.config.write_text(
-            "[calendars]\n[[planner]]\n"
-            f"path = {self.calendar}\ntype = calendar\n"
-            f"[sqlite]\npath = {root / 'khal.db'}\n"
-            f"[locale]\nlocal_timezone = {zone}\ndefault_timezone = {zone}\n"
-            "timeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\n"
-            "datetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\n",
-            encoding="utf-8")
-        # HOME and XDG folders in the temporary folder too: khal reads nothing of this machine's.
-        self.env = {**os.environ, "HOME": str(root), "XDG_CONFIG_HOME": str(root / "config"),
-                    "XDG_DATA_HOME": str(root / "data"), "XDG_CACHE_HOME": str(root / "cache"),
-                    "TZ": "UTC"}
-
-    def run(self, *args: str) -> str:
-        done = subprocess.run([KHAL, "-c", str(self.config), *args], capture_output=True,
-                              text=True, timeout=120, env=self.env, stdin=subprocess.DEVNULL)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def import_file(self, path: Path) -> None:
-        self.run("import", "--batch", "-a", "planner", str(path))
-
-    def events(self, start: str, end: str) -> list[dict]:
-        fields = ["uid", "title", "start-date", "start-time", "end-time", "duration",
-                  "description", "all-day", "alarms-list"]
-        out = self.run("list", "--once", *[arg for name in fields for arg in ("--json", name)],
-                       start, end)
-        # One JSON list per day; days without events print [].
-        return [event for line in out.splitlines() if line.strip()
-                for event in json.loads(line)]
-
-    def files(self) -> list[str]:
-        return sorted(path.name for path in self.calendar.iterdir()
-                      if path.name.endswith(".ics"))
-
-
-def next_weekday(weekday: int, month: int, last: bool) -> _dt.date:
-    """The next first/last `weekday` of `month` after today (summer-time changes fall there)."""
-    berlin_today = today(BERLIN)
-    for year in (berlin_today.year, berlin_today.year + 1):
-        days = [_dt.date(year, month, number) for number in range(1, 32)
-                if _is_date(year, month, number)]
-        matching = [d for d in days if d.weekday() == weekday]
-        found = matching[-1] if last else matching[0]
-        if found > berlin_today:
-            return found
-    raise AssertionError("unreachable")
-
-
-def _is_date(year: int, month: int, number: int) -> bool:
-    try:
-        _dt.date(year, month, number)
-    except ValueError:
-        return False
-    return True
-
-
-def offset_of(date: _dt.date) -> int:
-    return (date - today(BERLIN)).days
-
-
-def build_plans(home: Path) -> dict[str, tuple[str, int, str]]:
-    """Plans on ordinary days and on both summer-time change days; run_id -> (date, min, title)."""
-    spring = offset_of(next_weekday(6, 3, last=True))   # last Sunday of March
-    autumn = offset_of(next_weekday(6, 10, last=True))  # last Sunday of October
-    wanted = {
-        "20261130T100000000000Z-aaaaa1": (1, 20, "RAG基础复习"),
-        "20261130T100000000000Z-aaaaa2": (9, 45, "Vector search; chunking, again"),
-        "20261130T100000000000Z-aaaaa3": (spring, 30, "Spring forward"),
-        "20261130T100000000000Z-aaaaa4": (autumn, 120, "Fall back"),
-        "20261130T100000000000Z-aaaaa5": (0, 1, "Today, one minute"),
-    }
-    for run_id, (offset, minutes, title) in wanted.items():
-        save(home, run_id, offset, minutes=minutes, title=title)
-    # Version 1: the UID comes from the file name.
-    write(home, "20261001T000000000000Z-0b0b0b.json", {
-        "simulated": False,
-        "plan": {"title": "Old format", "note_ids": ["N3"], "date": day(3), "minutes": 25}})
-    save(home, "20261130T100000000000Z-past01", -2, title="Already past")
-    result = {run_id: (day(offset), minutes, title)
-              for run_id, (offset, minutes, title) in wanted.items()}
-    result["20261001T000000000000Z-0b0b0b"] = (day(3), 25, "Old format")
-    return result
-
-
-def clock(minutes: int, start: str = "19:00") -> str:
-    hours, mins = map(int, start.split(":"))
-    end = hours * 60 + mins + minutes
-    return f"{end // 60 % 24:02d}:{end % 60:02d}"
-
-
-def check_in_khal(agenda: Khal, expected: dict, start: str = "19:00") -> None:
-    events = agenda.events(day(-400), day(800))
-    assert sorted(event["uid"] for event in events) == sorted(f"{r}@planner" for r in expected)
-    for event in events:
-        date, minutes, title = expected[event["uid"].removesuffix("@planner")]
-        assert event["title"] == title
-        assert event["start-date"] == date
-        assert event["start-time"] == start
-        assert event["end-time"] == clock(minutes, start)
-        assert event["all-day"] == "False"
-        assert [alarm["delta"] for alarm in event["alarms-list"]] == [-600.0]
-    assert agenda.files() == sorted(f"{r}@planner.ics" for r in expected)
 
 
 @pytest.mark.slow
 def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Path,
                                                                       tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", "--output", "plans.ics")
+    done = run_planner("export", "--ics", "--output", "plans.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == b""
     assert done.stderr.decode().strip() == ("Exported 6 calendar event(s) from plans/ to "
@@ -177,13 +45,15 @@ def test_khal_imports_every_upcoming_plan_at_its_date_time_and_duration(home: Pa
 def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     agenda = Khal(tmp_path / "khal")
-    first = planner(home, "export", "--ics", "-o", "first.ics")
+    first = run_planner("export", "--ics", "-o", "first.ics", cwd=home, env=env_with(TZ=BERLIN),
+                        text=False, new_session=False)
     assert first.returncode == 0, first.stderr
     agenda.import_file(home / "first.ics")
     agenda.import_file(home / "first.ics")
     check_in_khal(agenda, expected)
     # A later export (stdout this time) carries the same UIDs: importing it updates the events.
-    second = planner(home, "export", "--ics")
+    second = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                         new_session=False)
     assert second.returncode == 0, second.stderr
     (home / "second.ics").write_bytes(second.stdout)
     agenda.import_file(home / "second.ics")
@@ -194,7 +64,8 @@ def test_a_second_import_updates_and_never_duplicates(home: Path, tmp_path: Path
 def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
     (home / "settings.json").write_text('{"review_time": "07:05"}')
-    done = planner(home, "export", "--ics", "--config", "settings.json", "-o", "early.ics")
+    done = run_planner("export", "--ics", "--config", "settings.json", "-o", "early.ics",
+                       cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0, done.stderr
     agenda = Khal(tmp_path / "khal")
     agenda.import_file(home / "early.ics")
@@ -204,7 +75,9 @@ def test_review_time_from_config(home: Path, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) -> None:
     build_plans(home)
-    calendar = icalendar.Calendar.from_ical(planner(home, "export", "--ics").stdout)
+    calendar = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False
+    ).stdout)
     assert [zone.tz_name for zone in calendar.timezones] == [BERLIN]
     assert calendar.get_missing_tzids() == set()
     for event in calendar.events:
@@ -213,7 +86,8 @@ def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) 
     # Seen from another zone the moment is right, summer time included: 19:00 in Berlin is
     # 13:00 in New York, except between Berlin's autumn change and New York's a week later.
     agenda = Khal(tmp_path / "khal", zone="America/New_York")
-    (home / "a.ics").write_bytes(planner(home, "export", "--ics").stdout)
+    (home / "a.ics").write_bytes(run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN),
+                                             text=False, new_session=False).stdout)
     agenda.import_file(home / "a.ics")
     times = {event["title"]: event["start-time"]
              for event in agenda.events(day(-400), day(800))}
@@ -225,7 +99,8 @@ def test_the_local_zone_is_named_with_its_vtimezone(home: Path, tmp_path: Path) 
 def test_a_zone_without_a_name_is_written_in_utc_with_its_own_rules(home: Path,
                                                                      tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", tz=BERLIN_POSIX)
+    done = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN_POSIX), text=False,
+                       new_session=False)
     assert done.returncode == 0, done.stderr
     calendar = icalendar.Calendar.from_ical(done.stdout)
     assert calendar.timezones == []
@@ -239,7 +114,8 @@ def test_a_zone_without_a_name_is_written_in_utc_with_its_own_rules(home: Path,
 
 def test_all_exports_past_plans_too(home: Path, tmp_path: Path) -> None:
     expected = build_plans(home)
-    done = planner(home, "export", "--ics", "--all")
+    done = run_planner("export", "--ics", "--all", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0, done.stderr
     calendar = icalendar.Calendar.from_ical(done.stdout)
     assert len(calendar.events) == len(expected) + 1
@@ -249,7 +125,9 @@ def test_all_exports_past_plans_too(home: Path, tmp_path: Path) -> None:
 def test_events_carry_the_spec_fields(home: Path) -> None:
     save(home, "20261130T100000000000Z-abc123", 8, minutes=35, title="RAG基础复习",
          note_ids=("N2", "N1"))
-    calendar = icalendar.Calendar.from_ical(planner(home, "export", "--ics").stdout)
+    calendar = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False, new_session=False
+    ).stdout)
     assert calendar["VERSION"] == "2.0" and calendar["PRODID"] == ics.PRODID
     [event] = calendar.events
     assert event["UID"] == "20261130T100000000000Z-abc123@planner"
@@ -269,7 +147,8 @@ def test_control_characters_in_note_titles_never_reach_the_file(home: Path) -> N
         "version": 2, "simulated": False, "run_id": "r1", "created_at": "2026-11-30T10:00:00",
         "plan": {"title": "T", "note_ids": ["N1"], "date": day(2), "minutes": 5},
         "notes": [{"id": "N1", "title": "bad\x1b[2J\x00title\nline"}]})
-    data = planner(home, "export", "--ics").stdout
+    data = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False).stdout
     assert b"\x1b" not in data and b"\x00" not in data
     [event] = icalendar.Calendar.from_ical(data).events
     assert "N1  bad\\x1b[2J\\x00title\\x0aline" in event["DESCRIPTION"]
@@ -292,7 +171,8 @@ def test_an_existing_output_file_is_refused_and_left_untouched(home: Path) -> No
     target = home / "mine.ics"
     target.write_bytes(b"my own calendar\n")
     os.utime(target, (1_000_000_000, 1_000_000_000))
-    done = planner(home, "export", "--ics", "--output", "mine.ics")
+    done = run_planner("export", "--ics", "--output", "mine.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 2
     assert done.stderr.decode() == ("Error: mine.ics already exists; planner never overwrites "
                                     "a file: choose another name or remove it\n")
@@ -308,7 +188,8 @@ def test_an_output_link_is_refused_and_never_written_through(home: Path, tmp_pat
     (home / "link.ics").symlink_to(victim)
     (home / "dangling.ics").symlink_to(tmp_path / "would-be-created.ics")
     for name in ("link.ics", "dangling.ics"):
-        done = planner(home, "export", "--ics", "--output", name)
+        done = run_planner("export", "--ics", "--output", name, cwd=home, env=env_with(TZ=BERLIN),
+                           text=False, new_session=False)
         assert done.returncode == 2 and b"already exists" in done.stderr
     assert victim.read_text() == "keep me"
     assert not (tmp_path / "would-be-created.ics").exists()
@@ -316,7 +197,8 @@ def test_an_output_link_is_refused_and_never_written_through(home: Path, tmp_pat
 
 def test_output_is_created_private_and_complete(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--ics", "--output", "new.ics")
+    done = run_planner("export", "--ics", "--output", "new.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0
     assert (home / "new.ics").stat().st_mode & 0o777 == 0o600
     assert icalendar.Calendar.from_ical((home / "new.ics").read_bytes()).events[0]["UID"] == \
@@ -325,7 +207,8 @@ def test_output_is_created_private_and_complete(home: Path) -> None:
 
 def test_output_in_a_missing_folder_is_one_line_exit_1(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--ics", "--output", "no/such/folder.ics")
+    done = run_planner("export", "--ics", "--output", "no/such/folder.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 1
     assert done.stderr.decode() == ("Error: could not create no/such/folder.ics (No such file or "
                                     "directory); nothing was written\n")
@@ -333,7 +216,8 @@ def test_output_in_a_missing_folder_is_one_line_exit_1(home: Path) -> None:
 
 def test_export_without_a_format_is_a_usage_error(home: Path) -> None:
     save(home, "r1", 2)
-    done = planner(home, "export", "--output", "x.ics")
+    done = run_planner("export", "--output", "x.ics", cwd=home, env=env_with(TZ=BERLIN),
+                       text=False, new_session=False)
     assert done.returncode == 2
     assert done.stderr.decode() == "Error: choose the format: --ics (iCalendar)\n"
     assert not (home / "x.ics").exists()
@@ -341,7 +225,8 @@ def test_export_without_a_format_is_a_usage_error(home: Path) -> None:
 
 def test_nothing_to_export_writes_nothing(home: Path) -> None:
     save(home, "r-past", -1)
-    done = planner(home, "export", "--ics", "--output", "x.ics")
+    done = run_planner("export", "--ics", "--output", "x.ics", cwd=home, env=env_with(TZ=BERLIN),
+                       text=False, new_session=False)
     assert done.returncode == 0
     assert done.stderr.decode() == ("No upcoming plans in plans/ to export (--all exports past "
                                     "ones too); nothing was written.\n")
@@ -352,7 +237,8 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
     save(home, "r1", 2)
     write(home, "broken.json", b"{")
     os.mkfifo(home / "plans" / "fifo.json")
-    done = planner(home, "export", "--ics")
+    done = run_planner("export", "--ics", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0
     assert done.stderr.decode().splitlines() == [
         "Skipped plans/broken.json: is not valid JSON (Expecting property name enclosed in "
@@ -365,8 +251,9 @@ def test_problem_files_are_skipped_with_one_line_each(home: Path, tmp_path: Path
 def test_demo_exports_demo_plans(home: Path) -> None:
     save(home, "live1", 2)
     save(home, "demo1", 2, folder="demo-plans", simulated=True)
-    [event] = icalendar.Calendar.from_ical(planner(home, "export", "--ics", "--demo").stdout
-                                           ).events
+    [event] = icalendar.Calendar.from_ical(run_planner(
+        "export", "--ics", "--demo", cwd=home, env=env_with(TZ=BERLIN), text=False,
+        new_session=False).stdout).events
     assert event["UID"] == "demo1@planner"
     assert "(a simulated demo plan)" in event["DESCRIPTION"]
 
@@ -374,7 +261,8 @@ def test_demo_exports_demo_plans(home: Path) -> None:
 def test_a_bad_review_time_in_config_is_a_usage_error(home: Path) -> None:
     save(home, "r1", 2)
     (home / "settings.json").write_text('{"review_time": "25:00"}')
-    done = planner(home, "export", "--ics", "--config", "settings.json")
+    done = run_planner("export", "--ics", "--config", "settings.json", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 2 and b"review_time" in done.stderr
     assert done.stdout == b"" and b"Traceback" not in done.stderr
 
@@ -390,7 +278,8 @@ def test_a_closed_stdout_is_one_line_exit_1(home: Path) -> None:
 
 
 def test_export_help_has_an_example(home: Path) -> None:
-    done = planner(home, "export", "--help")
+    done = run_planner("export", "--help", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                       new_session=False)
     assert done.returncode == 0
     assert b"Example: planner export --ics --output plans.ics" in done.stdout
 

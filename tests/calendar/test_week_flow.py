@@ -14,106 +14,28 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, all_files, read_summary, run_dirs, run_planner, today
-from people import ScriptedPerson
+from calendar_plans import (
+    DAY,
+    KEY,
+    SECRET,
+    configure,
+    results_sent,
+    run,
+    write_class_vdir,
+)
+from conftest import ROOT, all_files, env_with, read_summary, run_dirs, run_planner, today
 from plan_files import write_plan
 from rich.cells import cell_len
-from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+from stub_server import StubServer, text_reply, tool_call, tool_call_reply
 
-from planner.base.config import load_config
-from planner.cli.run import timetable_for
-from planner.conversation.flow import run_flow
-from planner.model.client import LiveClient
-from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans.plan import ReviewPlan
 
-SECRET = "Organic Chemistry SECRET-7f3a"
-PLACE = "Lab building B-SECRET"
-KEY = "sk-test-week"
 CLI_TIMEOUT = 30
-
-
-def weekday_in(days: int) -> _dt.date:
-    return today() + _dt.timedelta(days=days)
-
-
-DAY = weekday_in(3)  # the class is weekly on this weekday, 19:00-20:00 local time
-
-
-def write_class_vdir(folder: Path, day: _dt.date = DAY) -> Path:
-    """A vdir as khal keeps it: a weekly class (one exception), a cancelled and a transparent
-    event, an all-day event marked free, and one of planner's own events."""
-    from icalendar import Calendar, Event
-
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def put(name: str, **fields: object) -> None:
-        calendar = Calendar()
-        calendar.add("prodid", "-//test//week//EN")
-        calendar.add("version", "2.0")
-        event = Event()
-        for key, value in fields.items():
-            event.add(key.replace("_", "-"), value)
-        calendar.add_component(event)
-        (folder / f"{name}.ics").write_bytes(calendar.to_ical())
-
-    start = _dt.datetime.combine(day, _dt.time(19))
-    put("class", uid="class-1@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary=SECRET, location=PLACE, description="bring the lab coat SECRET",
-        dtstart=start, dtend=start + _dt.timedelta(hours=1),
-        rrule={"freq": "weekly", "count": 10},
-        exdate=[start + _dt.timedelta(weeks=2)])
-    put("cancelled", uid="c@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="cancelled talk", status="CANCELLED",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    put("free", uid="f@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="reminder only", transp="TRANSPARENT",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    # Marked free, as calendar programs mark a "free" all-day event (an unmarked one is busy).
-    put("allday", uid="a@uni", dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
-        summary="holiday", dtstart=day, dtend=day + _dt.timedelta(days=1), transp="TRANSPARENT")
-    put("ours", uid="20261101T100000000000Z-abcdef@planner",
-        dtstamp=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC), summary="an exported plan",
-        dtstart=start + _dt.timedelta(hours=1), dtend=start + _dt.timedelta(hours=2))
-    return folder
-
-
-@pytest.fixture
-def server():
-    with StubServer() as stub:
-        yield stub
-
-
-def configure(home: Path, url: str = "http://127.0.0.1:9", **values: object):
-    data = {"model": "stub-model", "base_url": url, "timeout_seconds": 5, "max_calls": 4,
-            "max_repairs": 2, "study_hours": {"daily": ["19:00-22:00"]},
-            "busy_calendars": [{"vdir": "classes"}], **values}
-    (home / "config.json").write_text(json.dumps(data), encoding="utf-8")
-    return load_config(home / "config.json")
-
-
-def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",),
-        until: _dt.date | None = None, **config: object):
-    """One live run through the real SDK; the person types `answers` at the SAVE prompts."""
-    server.add(*(Reply(body=reply) for reply in replies))
-    settings = configure(home, server.url, **config)
-    person = ScriptedPerson(list(answers), save_only=True)
-    outcome = run_flow("plan N1 for me", client=LiveClient(settings, KEY), person=person,
-                       home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
-                       today=today(),
-                       timetable=timetable_for(settings, home, "live", today(), until))
-    return outcome, person
 
 
 def plan(**fields: object) -> dict:
     return {"title": "RAG", "note_ids": ["N1"], "date": DAY.isoformat(), "minutes": 30,
             **fields}
-
-
-def results_sent(server: StubServer) -> list[dict]:
-    """Every tool result the model was sent (the last request holds them all), decoded."""
-    messages = server.requests[-1].body["messages"]
-    return [json.loads(message["content"]) for message in messages if message["role"] == "tool"]
 
 
 def assert_title_never_left(home: Path, server: StubServer) -> None:
@@ -278,21 +200,18 @@ def test_an_unreadable_source_is_unknown_never_free(home: Path, server: StubServ
 # --- the command line ---------------------------------------------------------------------------
 
 
-def cli(home: Path, *args: str, **env: str):
-    return run_planner(*args, env={**__import__("os").environ, "DEEPSEEK_API_KEY": KEY, **env},
-                       timeout=CLI_TIMEOUT)
-
-
 def test_until_is_checked_and_told_in_the_dry_run(home: Path) -> None:
     configure(home)
     until = today() + _dt.timedelta(days=20)
-    result = cli(home, "--dry-run", "-r", "plan N1", "--until", until.isoformat())
+    result = run_planner("--dry-run", "-r", "plan N1", "--until", until.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0
     body = json.loads(result.stdout)
     assert f"on or before {until.isoformat()}" in body["messages"][0]["content"]
     for bad, words in [("2020-01-01", "is in the past"), ("20-12-2026", "must be a real date"),
                        ("2026-02-30", "must be a real date")]:
-        result = cli(home, "--dry-run", "-r", "x", "--until", bad)
+        result = run_planner("--dry-run", "-r", "x", "--until", bad,
+                             env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
         assert result.returncode == 2 and words in result.stderr
         assert result.stderr.count("\n") == 1
     assert not (home / "tool-records").exists()
@@ -311,7 +230,8 @@ def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None
     configure(home, daily_minutes=40)
     seed_plans(home)
     start = DAY - _dt.timedelta(days=1)
-    result = cli(home, "week", "--start", start.isoformat(), "--json")
+    result = run_planner("week", "--start", start.isoformat(), "--json",
+                         env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     week = json.loads(result.stdout)
     assert week["start"] == start.isoformat() and len(week["days"]) == 7
@@ -324,8 +244,9 @@ def test_week_json_has_every_day_with_busy_time_and_sessions(home: Path) -> None
     assert day["planned_minutes"] == 40 and day["daily_minutes"] == 40
     assert week["days"][0]["busy"] == [] and week["days"][0]["sessions"] == []
     # The class repeats weekly: a week later it is busy again.
-    later = json.loads(cli(home, "week", "--start", (DAY + _dt.timedelta(weeks=1)).isoformat(),
-                           "--json").stdout)
+    later = json.loads(run_planner("week", "--start", (DAY + _dt.timedelta(weeks=1)).isoformat(),
+                                   "--json", env=env_with(DEEPSEEK_API_KEY=KEY),
+                                   timeout=CLI_TIMEOUT).stdout)
     assert later["days"][0]["busy"][0]["start"] == "19:00"
 
 
@@ -337,7 +258,8 @@ def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> No
     write_class_vdir(home / "classes")
     configure(home, daily_minutes=40, language=language)
     seed_plans(home)
-    result = cli(home, "week", "--start", DAY.isoformat(), COLUMNS="80")
+    result = run_planner("week", "--start", DAY.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY, COLUMNS="80"), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert max(cell_len(line) for line in lines) <= 80
@@ -352,10 +274,12 @@ def test_week_fits_80_columns_in_both_languages(home: Path, language: str) -> No
 def test_a_reviewed_session_keeps_its_mark_and_the_dates_share_a_line(home: Path) -> None:
     configure(home, language="zh")
     seed_plans(home)
-    done = cli(home, "done", "20261201T100000000000Z-aaaaaa", "--rating", "good")
+    done = run_planner("done", "20261201T100000000000Z-aaaaaa", "--rating", "good",
+                       env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert done.returncode == 0, done.stderr
     start = today()
-    result = cli(home, "week", "--start", start.isoformat(), COLUMNS="80")
+    result = run_planner("week", "--start", start.isoformat(),
+                         env=env_with(DEEPSEEK_API_KEY=KEY, COLUMNS="80"), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     # ✓ replaces ●, so a narrow column cannot cut it; the open session keeps its ●.
@@ -367,14 +291,15 @@ def test_a_reviewed_session_keeps_its_mark_and_the_dates_share_a_line(home: Path
 
 
 def test_week_with_a_bad_start_is_exit_2(home: Path) -> None:
-    result = cli(home, "week", "--start", "tomorrow")
+    result = run_planner("week", "--start", "tomorrow", env=env_with(DEEPSEEK_API_KEY=KEY),
+                         timeout=CLI_TIMEOUT)
     assert result.returncode == 2 and "--start 'tomorrow'" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
 def test_the_exported_event_starts_at_the_plans_start(home: Path) -> None:
     seed_plans(home)
-    result = cli(home, "export", "--ics")
+    result = run_planner("export", "--ics", env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT)
     assert result.returncode == 0, result.stderr
     events = result.stdout.split("BEGIN:VEVENT")[1:]  # a VTIMEZONE has DTSTART lines too
     starts = [re.search(r"DTSTART[^:]*:(\S+)", event)[1] for event in events]
@@ -409,7 +334,8 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
     assert "is after the deadline" in results_sent(server)[0]["error"]
     (view,) = person.views
     assert view.plan.start == "20:00"  # free on every date: the class holds 19:00-20:00 on DAY
-    week = json.loads(cli(home, "week", "--start", dates[0], "--json").stdout)
+    week = json.loads(run_planner("week", "--start", dates[0], "--json",
+                                  env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT).stdout)
     by_date = {day["date"]: day for day in week["days"]}
     for date in dates:
         day = by_date[date]
@@ -418,7 +344,8 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
         for busy in day["busy"]:
             assert not (busy["start"] < "20:40" and busy["end"] > "20:00")
     calendar = home / "calendar"
-    assert cli(home, "export", "--vdir", str(calendar)).returncode == 0
+    assert run_planner("export", "--vdir", str(calendar), env=env_with(DEEPSEEK_API_KEY=KEY),
+                       timeout=CLI_TIMEOUT).returncode == 0
     events = sorted(path.read_text() for path in calendar.glob("*.ics"))
     assert len(events) == 3
     for text in events:
@@ -436,7 +363,8 @@ def test_week_counts_due_notes_with_the_fitted_parameters(home: Path) -> None:
     record_reviews(home, ["N1"], "good")
 
     def due_in_week() -> int:
-        result = cli(home, "week", "--json")
+        result = run_planner("week", "--json", env=env_with(DEEPSEEK_API_KEY=KEY),
+                             timeout=CLI_TIMEOUT)
         assert result.returncode == 0, result.stderr
         return sum(day["due"] for day in json.loads(result.stdout)["days"])
 

@@ -15,19 +15,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_planner, snapshot
+from conftest import env_with, run_planner, snapshot
 from run_records import call, deepseek_usage, summary, write_run
 
 pytestmark = pytest.mark.slow  # every case runs the real command again and again
 
 SECONDS = 30  # far above a normal run (under a second); reached only by a hang
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-def planner(home: Path, *args: str) -> subprocess.CompletedProcess:
-    """The installed command in `home`, no terminal, bounded in time."""
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
-    return run_planner(*args, cwd=home, env=env, timeout=SECONDS)
 
 
 def assert_one_error_line(result: subprocess.CompletedProcess, code: int, words: str) -> None:
@@ -90,7 +84,7 @@ def test_hostile_config_is_one_line_exit_2_and_writes_nothing(
     make(home / "config.json")
     before = snapshot(tmp_path)
     for args in (["--dry-run"], ["--demo"], ["runs", "--json"]):
-        result = planner(home, *args)
+        result = run_planner(*args, cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
         assert_one_error_line(result, 2, words)
         if "--json" in args:
             # Machine output stays machine output: the same failure as JSON on stdout.
@@ -105,7 +99,7 @@ def test_a_config_link_to_a_regular_file_is_read(home: Path, tmp_path: Path) -> 
     real = tmp_path / "real.json"
     real.write_text(json.dumps({"model": "linked-model"}))
     (home / "config.json").symlink_to(real)
-    result = planner(home, "--dry-run")
+    result = run_planner("--dry-run", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["model"] == "linked-model"
 
@@ -171,26 +165,27 @@ def test_hostile_record_is_a_damaged_run_never_a_hang(
     write_run(home, GOOD, summary(GOOD))
     before = snapshot(home, outside)
 
-    listed = planner(home, "runs", "--json")
+    listed = run_planner("runs", "--json", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
     rows = {row["run_id"]: row for row in json.loads(listed.stdout)}
     assert (rows[RUN]["status"], rows[RUN]["problem"]) == ("damaged", problem)
     assert rows[GOOD]["status"] == "complete"
 
-    table = planner(home, "runs")
+    table = run_planner("runs", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert table.returncode == 0 and table.stderr == "", table.stderr
     # The table may cut a long problem to its column; the start of it is always there.
     assert problem[:30] in table.stdout and RUN in table.stdout
 
-    shown = planner(home, "show", RUN)
+    shown = run_planner("show", RUN, cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert shown.returncode == 0 and shown.stderr == "", shown.stderr
     assert problem in shown.stdout and "damaged" in shown.stdout
-    detail = json.loads(planner(home, "show", RUN, "--json").stdout)
+    detail = json.loads(run_planner("show", RUN, "--json", cwd=home, env=env_with(COLUMNS="200"),
+                                    timeout=SECONDS).stdout)
     assert (detail["status"], detail["problem"], detail["summary"]) == ("damaged", problem, None)
     if case == "run folder link outside":
         assert detail["files"] == []  # what is behind the link is not listed either
 
-    costs = planner(home, "costs", "--json")
+    costs = run_planner("costs", "--json", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert costs.returncode == 0
     assert [run["run_id"] for run in json.loads(costs.stdout)["runs"]] == [GOOD]
     assert costs.stderr == "1 damaged run(s) left out (see planner runs)\n"
@@ -207,26 +202,27 @@ def test_a_usage_of_10_to_the_400_is_unknown_usage(home: Path, tmp_path: Path) -
     assert b"1" + b"0" * 400 in (folder / "summary.json").read_bytes()
     before = snapshot(tmp_path)
 
-    listed = planner(home, "runs", "--json")
+    listed = run_planner("runs", "--json", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert listed.returncode == 0, listed.stderr
     (row,) = json.loads(listed.stdout)
     # Only the second call is priced: 2.8 + 28 + 14 per million at the default prices.
     assert (row["status"], row["calls"], row["unknown_calls"], row["cost"]) == (
         "complete", 2, 1, 0.0000448)
 
-    costs = planner(home, "costs", "--json")
+    costs = run_planner("costs", "--json", cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
     assert costs.returncode == 0, costs.stderr
     total = json.loads(costs.stdout)["total"]
     assert (total["calls"], total["unknown_calls"], total["cost"]) == (2, 1, 0.0000448)
     assert total["input_cache_miss_tokens"] == 200
 
-    detail = json.loads(planner(home, "show", RUN, "--json").stdout)
+    detail = json.loads(run_planner("show", RUN, "--json", cwd=home, env=env_with(COLUMNS="200"),
+                                    timeout=SECONDS).stdout)
     first, second = detail["calls"]
     assert (first["cost"], first["output_tokens"], second["cost"]) == (None, None, 0.0000448)
     assert detail["unknown_calls"] == 1
 
     for args in (["runs"], ["show", RUN], ["costs"]):
-        result = planner(home, *args)
+        result = run_planner(*args, cwd=home, env=env_with(COLUMNS="200"), timeout=SECONDS)
         assert result.returncode == 0, result.stderr
         assert "Traceback" not in result.stdout + result.stderr
     assert snapshot(tmp_path) == before

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_planner, snapshot
+from screens import problems, screen_lines
 from terminal import answer, expect_words, finish, spawn
-from test_chinese_screens import screen_lines
-from test_walkthrough_zh import problems
 
 from planner.base import config as config_module
 from planner.cli.init import _write

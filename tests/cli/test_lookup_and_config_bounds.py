@@ -15,19 +15,11 @@ from pathlib import Path
 
 import icalendar
 import pytest
+from calendar_plans import BERLIN, day, save
+from conftest import env_with, run_planner
+from plan_files import write_raw as write
+from scripted_conversation import EXPLAINED, NEVER, calls, converse, peek, propose, say, with_peek
 from terminal import spawn
-from test_conversation import (
-    EXPLAINED,
-    NEVER,
-    calls,
-    converse,
-    peek,
-    propose,
-    say,
-    with_peek,
-)
-from test_export import day, planner, save
-from test_plans import write
 
 from planner.base.config import ConfigError, load_config
 from planner.base.storage import to_json
@@ -129,7 +121,8 @@ def hostile_plans(home: Path) -> None:
 
 def test_a_plan_file_named_with_escapes_is_left_out_of_exports(home: Path) -> None:
     hostile_plans(home)
-    done = planner(home, "export", "--ics", "--output", "out.ics")
+    done = run_planner("export", "--ics", "--output", "out.ics", cwd=home,
+                       env=env_with(TZ=BERLIN), text=False, new_session=False)
     assert done.returncode == 0, done.stderr
     data = (home / "out.ics").read_bytes()
     assert b"\x1b" not in data and "\u202e".encode() not in data
@@ -141,7 +134,8 @@ def test_a_plan_file_named_with_escapes_is_left_out_of_exports(home: Path) -> No
     assert "\x1b" not in stderr
     assert ("Skipped plans/\\x1b[2J\\x1b[H20261001T000000000000Z-0b0b0b.json: its name is not "
             "a run ID") in stderr
-    listing = planner(home, "plans", "--json")
+    listing = run_planner("plans", "--json", cwd=home, env=env_with(TZ=BERLIN), text=False,
+                          new_session=False)
     rows = json.loads(listing.stdout)
     assert [row["problem"] is None for row in rows] == [True, False]
     assert b"\x1b" not in listing.stdout

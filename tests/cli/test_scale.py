@@ -12,7 +12,7 @@ from conftest import plan_body
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from people import ScriptedPerson
-from test_plan_corpus import NOTES, expected, mutated_plans, near_plans, valid_plans
+from plan_corpus import NOTES, expected, mutated_plans, near_plans, valid_plans
 
 from planner.base.config import Config
 from planner.conversation.demo import explanation_reply, proposal_reply

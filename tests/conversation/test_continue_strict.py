@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 import pytest
 from conftest import run_dirs, snapshot
+from live_model import GOOD_PLAN, REQUEST, explanation, proposal, run_cli, write_config
+from scripted_conversation import one_error
 from stub_server import (
     Reply,
     StubServer,
@@ -26,8 +28,6 @@ from stub_server import (
     text_reply,
 )
 from stub_server import response as responses_reply
-from test_conversation_continue import one_error
-from test_live import GOOD_PLAN, REQUEST, explanation, proposal, run_cli, write_config
 
 TEXT = "Make it 30 minutes, please."
 QUESTION = "Which date should it be on instead?"

@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import ROOT, run_planner
-from test_conversation import (
+from scripted_conversation import (
     BAD,
     EXPLAINED,
     PLAN,

@@ -17,35 +17,31 @@ from pathlib import Path
 
 import pytest
 from conftest import plan_body, read_summary, run_dirs, run_planner, snapshot, today
+from live_model import explanation, proposal, spawn_cli, write_config
 from people import ScriptedPerson
 from provider_replies import CALL_ITEM, RESPONSES_EXPLANATION, RESPONSES_PROPOSAL
+from scripted_conversation import (
+    BAD,
+    EXPLAINED,
+    PLAN,
+    QUESTION,
+    earlier,
+    one_error,
+    propose,
+    roles,
+    say,
+)
 from stub_server import StubServer
-from test_conversation import BAD, EXPLAINED, PLAN, QUESTION, Model, propose, say
-from test_live import explanation, finish, proposal, spawn_cli, write_config
+from terminal import finish
 
-from planner.base.config import Config, parse_config
+from planner.base.config import parse_config
 from planner.conversation.continuing import NOT_RUN, CannotContinue, earlier_conversation
 from planner.conversation.flow import run_flow
-from planner.conversation.turn_values import Limits
 from planner.model.client import ScriptedClient
 from planner.model.wire import RESPONSES
 from planner.notes.catalog import SAMPLE_NOTES
 
 TEXT = "Make it 30 minutes, please."
-TODAY = dt.date(2026, 10, 1)
-
-
-def earlier(home: Path, replies: list, lines: list | tuple = (), *, request: str = "Plan it",
-            max_calls: int = 6, max_repairs: int = 1, interactive: bool = True,
-            client: ScriptedClient | None = None, config: Config | None = None) -> str:
-    """One finished run made by the real flow; its run ID."""
-    outcome = run_flow(
-        request, client=client or Model(replies), person=ScriptedPerson(lines, interactive),
-        home=home, config=config or Config(), notes=SAMPLE_NOTES, mode="live", today=TODAY,
-        limits=Limits(max_calls, max_repairs),
-    )
-    assert outcome.run_id is not None
-    return outcome.run_id
 
 
 def request_of(home: Path, run_id: str, number: int) -> dict:
@@ -57,10 +53,6 @@ def dry_run(home: Path, *args: str):
     result = run_planner("--home", str(home), "-n", *args)
     body = json.loads(result.stdout) if result.returncode == 0 else None
     return result.returncode, body, result.stderr
-
-
-def roles(body: dict) -> list[str]:
-    return [message["role"] for message in body["messages"]]
 
 
 # --- what the model is sent -------------------------------------------------------------------
@@ -152,13 +144,6 @@ def test_the_run_is_named_as_show_names_it(home: Path) -> None:
         assert body["messages"][1]["content"] == f"{which} request", args
     code, body, stderr = dry_run(home, "-r", TEXT, "-C")  # -C last, without a RUN
     assert code == 0 and body["messages"][1]["content"] == "newer request"
-
-
-def one_error(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
-    assert "Traceback" not in stderr
-    return lines[0].removeprefix("Error: ")
 
 
 @pytest.mark.slow  # planner in a subprocess
@@ -279,8 +264,8 @@ def test_continue_a_saved_run_live_and_save_the_change(server: StubServer, home:
 def test_an_answer_typed_again_after_a_failed_call_is_sent_once(server: StubServer, home: Path,
                                                                failure: str) -> None:
     # The person answered; the call carrying the answer failed (a 429, or no reply in time).
+    from live_model import KEY, KEY_ENV
     from stub_server import Reply, error_body, text_reply
-    from test_live import KEY, KEY_ENV
 
     from planner.model.client import LiveClient
 

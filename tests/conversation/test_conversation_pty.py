@@ -11,19 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pexpect
 import pytest
 from conftest import plan_body, read_summary, run_dirs
-from run_records import record_files
-from stub_server import Reply, StubServer, error_body, text_reply
-from test_conversation import NEAR_MISS_IDS, NEAR_MISSES, ROLES_FIRST, check_conversation, roles
-from test_live import (
+from live_model import (
     FUTURE,
     GOOD_PLAN,
     REQUEST,
     SLOW,
     explanation,
-    finish,
     one_line,
     plain,
     plan_files,
@@ -33,18 +28,34 @@ from test_live import (
     wait_for,
     write_config,
 )
+from pty_conversation import (
+    ANSWER_PROMPT,
+    FEEDBACK_PROMPT,
+    QUESTION,
+    SAVE_PROMPT,
+    bodies,
+    question,
+    start,
+    tool_content,
+)
+from run_records import record_files
+from scripted_conversation import (
+    NEAR_MISS_IDS,
+    NEAR_MISSES,
+    ROLES_FIRST,
+    check_conversation,
+    roles,
+)
+from stub_server import Reply, StubServer, error_body, text_reply
+from terminal import finish
 
 # README "Live mode" and 10's own words, written out: a change on the screen must show up here.
 # every case is a live run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
-SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
-ANSWER_PROMPT = "Your answer (Enter to finish): "
-FEEDBACK_PROMPT = "What should change? (Enter to finish): "
 NO_PLAN_LINE = "No plan was proposed; nothing was saved."
 ASKS_LINE = "The model asks (nothing is saved yet):"
 BUDGET_PROMPT = "The run has used its 2 model calls. Allow 2 more? [y/N]: "
-QUESTION = "Which day should the review be on?"
 REVISED = {**GOOD_PLAN, "note_ids": ["N1", "N3"], "minutes": 30}
 BAD = {**GOOD_PLAN, "minutes": "20"}
 BAD_RULE = 'minutes: must be an integer, got a string "20"'
@@ -54,37 +65,12 @@ DEMO_LINE = ("The demo's scripted model cannot take your changes; to revise a pl
              "mode (--request).")
 
 
-def question(text: str = QUESTION) -> Reply:
-    return Reply(body=text_reply(text))
-
-
 def offer(plan: dict, call_id: str) -> Reply:
     return proposal(plan, call_id=call_id)
 
 
-def start(server: StubServer, home: Path, *replies: Reply, max_calls: int = 6,
-          max_repairs: int = 1) -> tuple[pexpect.spawn, list[str]]:
-    """Queue the replies and start `planner --request` in a terminal with these limits."""
-    server.add(*replies)
-    write_config(home, server.url, max_calls=max_calls, max_repairs=max_repairs)
-    return spawn_cli("--request", REQUEST)
-
-
 def screen(seen: list[str]) -> str:
     return plain("".join(seen))
-
-
-def bodies(server: StubServer) -> list[dict]:
-    """The requests the server received, checked: each repeats the last, every call paired."""
-    received = [request.body for request in server.chat_requests()]
-    check_conversation(received)
-    return received
-
-
-def tool_content(body: dict) -> dict:
-    message = body["messages"][-1]
-    assert message["role"] == "tool", message
-    return json.loads(message["content"])
 
 
 def records(home: Path, received: list[dict], answered: int | None = None) -> dict:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 import terminal
-from conftest import read_summary, run_dirs, run_planner
+from conftest import env_with, read_summary, run_dirs, run_planner
+from goal_home import KEY, setup_home, system_text
 from stub_server import Reply, StubServer, text_reply
-from test_goal_run import KEY, cli, setup_home, system_text
 
 
 def hint(day: _dt.date) -> str:
@@ -27,7 +27,7 @@ def test_with_no_terminal_one_line_names_goal_and_the_run_goes_on(server: StubSe
                                                                   home: Path) -> None:
     day = setup_home(home, server.url)
     server.add(Reply(body=text_reply("Which weekdays suit you?")))
-    result = cli("-r", "plan my jlpt n2 weeks")
+    result = run_planner("-r", "plan my jlpt n2 weeks", env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("This looks like") == 1 and hint(day) in result.stderr
     (request,) = server.chat_requests()
@@ -37,7 +37,8 @@ def test_with_no_terminal_one_line_names_goal_and_the_run_goes_on(server: StubSe
 
 def test_a_dry_run_names_the_goal_its_date_names_in_one_line(home: Path) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", f"my exam is on {day.isoformat()}")
+    result = run_planner("--dry-run", "-r", f"my exam is on {day.isoformat()}",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     assert hint(day) in result.stderr
     assert "Goal: " not in system_text(json.loads(result.stdout))
@@ -46,13 +47,14 @@ def test_a_dry_run_names_the_goal_its_date_names_in_one_line(home: Path) -> None
                   ["-r", "plan JLPT N2", "--until", day.isoformat()],
                   ["-r", "plan my exam"], ["-r", "the spring one, Last spring"],
                   ["-r", "plan XJLPT N2 and JLPT N22"], ["-r", f"{day.isoformat()}0"]):
-        quiet = cli("--dry-run", *given)
+        quiet = run_planner("--dry-run", *given, env=env_with(DEEPSEEK_API_KEY=KEY))
         assert quiet.returncode == 0 and "This looks like" not in quiet.stderr, given
 
 
 def test_two_goals_named_are_one_line_and_no_goal(home: Path) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", "JLPT N2 first, then JLPT N1")
+    result = run_planner("--dry-run", "-r", "JLPT N2 first, then JLPT N1",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     assert (f"This looks like your goals JLPT N2 ({day.isoformat()}), JLPT N1 (2099-07-01); "
             "planner -r TEXT --goal NAME plans for one (this run goes on without a goal)."

@@ -6,53 +6,23 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from pathlib import Path
 
 import pytest
-from conftest import read_summary, run_dirs, run_planner, today
+from conftest import env_with, read_summary, run_dirs, run_planner, today
+from goal_home import KEY, setup_home, system_text
 from stub_server import Reply, text_reply, tool_call, tool_call_reply
 
 from planner.conversation import lookups
 from planner.conversation.lookups import GoalNotesArguments, check_goal_notes, run_slots
 from planner.conversation.tools import MAX_RESULT_BYTES
-from planner.memory import log as review_log
 from planner.plans.plan import InvalidArguments
-
-KEY = "sk-goal-test-0123456789"
-
-
-def setup_home(home: Path, url: str = "http://127.0.0.1:9", notes: int = 6) -> _dt.date:
-    """Notes N1..N6 tagged exam (N2 reviewed), goals ahead and past; the goal's day."""
-    day = today() + _dt.timedelta(days=20)
-    folder = home / "notes"
-    folder.mkdir()
-    for number in range(1, notes + 1):
-        (folder / f"n{number}.md").write_text(
-            f"---\nid: N{number}\ntags: [exam]\n---\n# Kanji {number}\nbody\n", encoding="utf-8")
-    (home / "config.json").write_text(json.dumps({
-        "model": "stub-model", "base_url": url, "timeout_seconds": 5, "max_calls": 4,
-        "goals": [{"name": "JLPT N2", "date": day.isoformat(), "notes": ["tag:exam"]},
-                  {"name": "JLPT N1", "date": "2099-07-01", "notes": ["N1"]},
-                  {"name": "Last spring", "date": "2026-03-01", "notes": ["N1"]}]}),
-        encoding="utf-8")
-    review_log.record_reviews(home, ["N2"], "easy",
-                              reviewed_at=_dt.datetime.now(_dt.UTC) - _dt.timedelta(days=2))
-    return day
-
-
-def cli(*args: str):
-    return run_planner(*args, env={**os.environ, "DEEPSEEK_API_KEY": KEY})
-
-
-def system_text(body: object) -> str:
-    assert isinstance(body, dict)
-    return body["messages"][0]["content"]
 
 
 def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", "plan my exam", "--goal", "jlpt n2")
+    result = run_planner("--dry-run", "-r", "plan my exam", "--goal", "jlpt n2",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
     text = system_text(body)
@@ -66,7 +36,8 @@ def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path)
                     "suggest_study_plan gives it.")
     names = [tool["function"]["name"] for tool in body["tools"]]
     assert "goal_notes" in names and "free_slots" in names and "suggest_study_plan" in names
-    plain = json.loads(cli("--dry-run", "-r", "plan my exam").stdout)
+    plain = json.loads(run_planner("--dry-run", "-r", "plan my exam",
+                                   env=env_with(DEEPSEEK_API_KEY=KEY)).stdout)
     assert "Goal: " not in system_text(plain)
     assert not {"goal_notes", "suggest_study_plan"} & {
         tool["function"]["name"] for tool in plain["tools"]}
@@ -80,7 +51,8 @@ def test_the_dry_run_says_the_goal_in_one_line_and_offers_goal_notes(home: Path)
 def test_a_past_unknown_or_unclear_goal_is_exit_2_naming_the_goals_ahead(
         home: Path, given: str, words: str) -> None:
     day = setup_home(home)
-    result = cli("--dry-run", "-r", "plan", "--goal", given)
+    result = run_planner("--dry-run", "-r", "plan", "--goal", given,
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 2 and result.stdout == ""
     assert words in result.stderr
     assert (f"goals still ahead: JLPT N2 ({day.isoformat()}), JLPT N1 (2099-07-01)"
@@ -90,9 +62,10 @@ def test_a_past_unknown_or_unclear_goal_is_exit_2_naming_the_goals_ahead(
 
 def test_goal_and_until_together_and_goal_with_the_demo_are_usage_errors(home: Path) -> None:
     setup_home(home)
-    both = cli("--dry-run", "-r", "plan", "--goal", "JLPT N2", "--until", "2099-01-01")
+    both = run_planner("--dry-run", "-r", "plan", "--goal", "JLPT N2", "--until", "2099-01-01",
+                       env=env_with(DEEPSEEK_API_KEY=KEY))
     assert both.returncode == 2 and "give --goal or --until, not both" in both.stderr
-    demo = cli("--demo", "--goal", "JLPT N2")
+    demo = run_planner("--demo", "--goal", "JLPT N2", env=env_with(DEEPSEEK_API_KEY=KEY))
     assert demo.returncode == 2 and "--goal is for a live run" in demo.stderr
     assert not (home / "tool-records").exists()
 
@@ -105,7 +78,8 @@ def test_a_live_run_asks_goal_notes_and_records_goal_and_until(server, home: Pat
                                                            name="goal_notes",
                                                            call_id="call_0002")])),
                Reply(body=text_reply("Which weekdays suit you?")))
-    result = cli("-r", "plan my exam", "--goal", "JLPT N2")
+    result = run_planner("-r", "plan my exam", "--goal", "JLPT N2",
+                         env=env_with(DEEPSEEK_API_KEY=KEY))
     assert result.returncode == 0, result.stderr
     first, second, third = (request.body for request in server.chat_requests())
     assert "Goal: JLPT N2, on " in system_text(first)
@@ -126,7 +100,7 @@ def test_a_live_run_asks_goal_notes_and_records_goal_and_until(server, home: Pat
     assert summary["until"] == (day - _dt.timedelta(days=1)).isoformat()
     # --continue keeps the run's goal.
     server.add(Reply(body=text_reply("Noted.")))
-    again = cli("--continue", "-r", "weekday evenings")
+    again = run_planner("--continue", "-r", "weekday evenings", env=env_with(DEEPSEEK_API_KEY=KEY))
     assert again.returncode == 0, again.stderr
     assert "Goal: JLPT N2, on " in system_text(server.chat_requests()[-1].body)
     assert read_summary(run_dirs(home)[-1])["goal"] == "JLPT N2"

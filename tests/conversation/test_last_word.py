@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import run_dirs
-from stub_server import Reply, StubServer, text_reply
-from test_live import (
+from live_model import (
     REQUEST,
     explanation,
-    finish,
     plain,
     plan_files,
     proposal,
@@ -19,6 +17,8 @@ from test_live import (
     spawn_cli,
     write_config,
 )
+from stub_server import Reply, StubServer, text_reply
+from terminal import finish
 
 pytestmark = pytest.mark.slow  # real planner processes
 

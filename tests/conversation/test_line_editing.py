@@ -17,6 +17,28 @@ from pathlib import Path
 
 import pytest
 from conftest import PLANNER, ROOT, read_summary, run_dirs
+from live_model import (
+    CLI_TIMEOUT,
+    KEY,
+    KEY_ENV,
+    explanation,
+    one_line,
+    plain,
+    proposal,
+    write_config,
+)
+from plan_files import day, plan
+from plan_files import write_plan as save
+from pty_conversation import (
+    ANSWER_PROMPT,
+    FEEDBACK_PROMPT,
+    SAVE_PROMPT,
+    bodies,
+    question,
+    start,
+    tool_content,
+)
+from review_log import RATING_PROMPT, log_lines
 from rich.cells import cell_len
 from stub_server import StubServer
 from terminal import (
@@ -33,26 +55,6 @@ from terminal import (
     finish,
     spawn,
 )
-from test_conversation_pty import (
-    ANSWER_PROMPT,
-    FEEDBACK_PROMPT,
-    SAVE_PROMPT,
-    bodies,
-    question,
-    start,
-    tool_content,
-)
-from test_live import (
-    CLI_TIMEOUT,
-    KEY,
-    KEY_ENV,
-    explanation,
-    one_line,
-    plain,
-    proposal,
-    write_config,
-)
-from test_review_cli import RATING_PROMPT, day, log_lines, plan, save
 
 from planner.plans.plan import ReviewPlan
 

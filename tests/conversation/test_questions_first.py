@@ -7,25 +7,23 @@ The real `planner --request` runs in a pseudo-terminal against the stub model se
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pexpect
 import pytest
 import terminal
-from conftest import run_dirs
-from stub_server import StubServer
-from test_live import (
+from conftest import env_with, run_dirs
+from live_model import (
     CLI_TIMEOUT,
     KEY,
     KEY_ENV,
     REQUEST,
     explanation,
-    finish,
     plain,
     proposal,
     write_config,
 )
+from stub_server import StubServer
+from terminal import finish
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
@@ -35,13 +33,12 @@ PASSWORD_PROMPT = "CalDAV password for alice@127.0.0.1:9 (input hidden): "
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
 
 
-def spawn(*args: str, key: str | None) -> tuple[pexpect.spawn, list[str]]:
-    env = {**os.environ, "COLUMNS": "200",
-           # No keyring: the password can only be typed.
-           "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
-           **({KEY_ENV: key} if key else {})}
+def no_keyring(key: str | None) -> dict[str, str]:
+    """No keyring and no CalDAV password set: the password can only be typed; the key if given."""
+    env = env_with(PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
+                   **({KEY_ENV: key} if key else {}))
     env.pop("PLANNER_CALDAV_PASSWORD", None)
-    return terminal.spawn(*args, env=env, columns=200, timeout=CLI_TIMEOUT)
+    return env
 
 
 @pytest.mark.parametrize("key", [KEY, None], ids=["key-set", "key-asked"])
@@ -49,7 +46,8 @@ def test_the_password_is_asked_before_the_first_request(server: StubServer, home
                                                         key: str | None) -> None:
     server.add(proposal(), explanation())
     write_config(home, server.url, busy_calendars=[{"caldav": CALDAV, "user": "alice"}])
-    child, seen = spawn("--request", REQUEST, key=key)
+    child, seen = terminal.spawn("--request", REQUEST, env=no_keyring(key), columns=200,
+                                 timeout=CLI_TIMEOUT)
     if key is None:
         child.expect_exact(KEY_PROMPT)
         assert server.requests == []
@@ -75,7 +73,8 @@ def test_the_password_is_asked_before_the_first_request(server: StubServer, home
 
 def test_an_empty_password_ends_before_any_request(server: StubServer, home: Path) -> None:
     write_config(home, server.url, busy_calendars=[{"caldav": CALDAV, "user": "alice"}])
-    child, seen = spawn("--request", REQUEST, key=KEY)
+    child, seen = terminal.spawn("--request", REQUEST, env=no_keyring(KEY), columns=200,
+                                 timeout=CLI_TIMEOUT)
     child.expect_exact(PASSWORD_PROMPT)
     child.sendline("")
     assert finish(child) == 2

@@ -19,6 +19,7 @@ from people import ScriptedPerson
 from plan_files import day, series
 from plan_files import plan as single
 from plan_files import write_plan as save
+from scripted_conversation import Model
 from stub_server import text_reply, tool_call, tool_call_reply
 
 from planner.base.config import Config
@@ -30,7 +31,6 @@ from planner.conversation.turn_values import Limits
 from planner.memory import log as reviews
 from planner.memory import marking
 from planner.memory.review_memory import ReviewMemory
-from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES, Note
 from planner.plans import files as plans
 from planner.plans import store
@@ -214,12 +214,6 @@ REQUEST = "Review N1 and N2 three times in the next two weeks, 20 minutes each, 
 SERIES = {"title": "RAG 间隔复习", "note_ids": ["N1", "N2"],
           "dates": ["2026-10-02", "2026-10-05", "2026-10-12"], "minutes": 20}
 EXPLAINED = "The program saved the three sessions."
-
-
-class Model(ScriptedClient):
-    """The scripted model, speaking for a live endpoint (plans are not marked simulated)."""
-
-    simulated = False
 
 
 def propose_series(arguments: object = None, call_id: str = "call_1") -> dict:

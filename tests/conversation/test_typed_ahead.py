@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from conftest import read_summary, run_dirs
+from live_model import FUTURE, explanation, plan_files, proposal, wait_for
+from pty_conversation import ANSWER_PROMPT, SAVE_PROMPT, start
 from stub_server import Reply, StubServer, text_reply
-from test_conversation_pty import ANSWER_PROMPT, SAVE_PROMPT, start
-from test_live import FUTURE, explanation, finish, plan_files, proposal, wait_for
+from terminal import finish
 
 # pseudo-terminals and a slow server
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]

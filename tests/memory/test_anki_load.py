@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
+from plan_files import day
 
 from planner.base.config import load_config
 from planner.memory import anki_load
@@ -89,10 +90,6 @@ def state(path: Path) -> tuple:
 
 def configure(home: Path, path: Path | str, **more: object) -> None:
     (home / "config.json").write_text(json.dumps({"anki_collection": str(path), **more}))
-
-
-def day(offset: int) -> str:
-    return (today() + _dt.timedelta(days=offset)).isoformat()
 
 
 EXPECTED = {0: (DUE[0] + OVERDUE, minutes(DUE[0] + OVERDUE)), 2: (17, 9), 4: (40, 20)}

@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 
 import pytest
+from note_files import write_note
 from people import ScriptedPerson
+from scripted_conversation import Model
 from stub_server import completion, text_reply, tool_call, tool_call_reply
-from test_notes import write_note
 
 from planner.base import storage
 from planner.base.config import Config
@@ -28,7 +29,6 @@ from planner.conversation.tools import MAX_RESULT_BYTES
 from planner.conversation.turn_values import Limits
 from planner.memory import log as reviews
 from planner.memory.review_memory import ReviewMemory
-from planner.model.client import ScriptedClient
 from planner.notes.catalog import SAMPLE_NOTES, load_catalog
 from planner.plans.plan import InvalidArguments
 
@@ -224,10 +224,6 @@ def test_sr_due_alone_offers_the_lookup_with_no_log(home: Path) -> None:
 
 
 # --- in the turn loop -----------------------------------------------------------------------------
-
-
-class Model(ScriptedClient):
-    simulated = False
 
 
 def due_call(arguments: object, call_id: str = "call_due") -> dict:

@@ -11,6 +11,7 @@ import fsrs
 import plan_files
 import pytest
 from conftest import in_zone
+from review_log import at
 
 from planner.memory import log as review_log
 from planner.memory import memory_file, readiness
@@ -40,10 +41,6 @@ def zone() -> Iterator[None]:
     """Local time is Berlin's: 09:00 on the goal's day is 08:00 UTC."""
     with in_zone("Europe/Berlin"):
         yield
-
-
-def at(text: str) -> _dt.datetime:
-    return _dt.datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 def local(day: _dt.date, clock: str) -> _dt.datetime:

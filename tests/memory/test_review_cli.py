@@ -21,9 +21,10 @@ from pathlib import Path
 
 import fsrs
 import pytest
-from conftest import PLANNER, ROOT, run_planner, snapshot, today
+from conftest import PLANNER, ROOT, run_planner, snapshot, succeeded, today
 from plan_files import NOTES, day, plan, series
 from plan_files import write_plan as save
+from review_log import OTHER, RATING_PROMPT, RUN, log_lines
 
 from planner.memory import log as reviews
 from planner.memory import marking
@@ -31,25 +32,12 @@ from planner.notes.catalog import Note
 from planner.plans import store
 from planner.plans.plan import ReviewPlan
 
-RUN = "20250130T100000000000Z-aaaaaa"
-OTHER = "20250201T100000000000Z-bbbbbb"
 SERIES_RUN = "20250202T100000000000Z-cccccc"
-
-
-def planner(*args: str, **options) -> subprocess.CompletedProcess:
-    return run_planner(*args, **options)
-
-
-def ok(*args: str) -> subprocess.CompletedProcess:
-    done = planner(*args)
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    return done
 
 
 def refused(*args: str, code: int = 2) -> str:
     """Run a command that must fail: its one line on stderr (no traceback)."""
-    done = planner(*args)
+    done = run_planner(*args)
     assert done.returncode == code, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
@@ -57,13 +45,8 @@ def refused(*args: str, code: int = 2) -> str:
     return lines[0].removeprefix("Error: ")
 
 
-def log_lines(home: Path) -> list[dict]:
-    path = reviews.log_path(home)
-    return [json.loads(line) for line in path.read_bytes().splitlines()] if path.exists() else []
-
-
 def as_json(*args: str) -> object:
-    return json.loads(ok(*args, "--json").stdout)
+    return json.loads(succeeded(run_planner(*args, "--json")).stdout)
 
 
 # --- planner done ---------------------------------------------------------------------------------
@@ -71,7 +54,7 @@ def as_json(*args: str) -> object:
 
 def test_done_records_one_review_per_note_and_prints_the_next_due_dates(home: Path) -> None:
     save(home, RUN, plan(0))
-    done = ok("done", RUN, "--rating", "hard", "--minutes", "25")
+    done = succeeded(run_planner("done", RUN, "--rating", "hard", "--minutes", "25"))
     lines = log_lines(home)
     assert [(line["kind"], line["note_id"], line["run_id"], line["rating"], line["minutes"])
             for line in lines] == [("review", "N1", RUN, "hard", 25),
@@ -98,7 +81,7 @@ def test_done_json_gives_each_review_and_its_next_due_date(home: Path) -> None:
 
 def test_with_no_terminal_and_no_rating_the_rating_is_good(home: Path) -> None:
     save(home, RUN, plan(0))
-    ok("done", RUN)
+    succeeded(run_planner("done", RUN))
     assert {line["rating"] for line in log_lines(home)} == {"good"}
 
 
@@ -106,13 +89,13 @@ def test_the_rating_is_taken_in_the_words_of_either_language(home: Path) -> None
     # The words the rating prompt offers in Chinese, on an English screen and a Chinese one.
     save(home, RUN, plan(0))
     save(home, OTHER, plan(0))
-    ok("done", RUN, "--rating", "吃力")
+    succeeded(run_planner("done", RUN, "--rating", "吃力"))
     chinese = {**os.environ, "LANGUAGE": "zh_CN"}
-    done = planner("done", OTHER, "--rating", "easy", env=chinese)
+    done = run_planner("done", OTHER, "--rating", "easy", env=chinese)
     assert done.returncode == 0, done.stderr
     assert [line["rating"] for line in log_lines(home)] == ["hard", "hard", "easy", "easy"]
     before = snapshot(home)
-    wrong = planner("done", OTHER, "--rating", "great", env=chinese)
+    wrong = run_planner("done", OTHER, "--rating", "great", env=chinese)
     assert (wrong.returncode, wrong.stderr) == (
         2, "错误：--rating great：必须是忘了、吃力、记得或轻松"
            "（也可以写 again、hard、good、easy）\n")
@@ -124,12 +107,12 @@ def test_config_expands_home_and_variables_as_config_paths_do(home: Path, tmp_pa
     (tmp_path / "mine.json").write_text('{"desired_retention": 0.95}', encoding="utf-8")
     env = {**os.environ, "HOME": str(tmp_path), "MINE": str(tmp_path)}
     for given in ("~/mine.json", "$MINE/mine.json", "${MINE}/mine.json"):
-        done = planner("-c", given, "due", "--json", env=env)
+        done = run_planner("-c", given, "due", "--json", env=env)
         assert done.returncode == 0, done.stderr
-    unset = planner("due", "--config", "$NOPE/mine.json", env=env)
+    unset = run_planner("due", "--config", "$NOPE/mine.json", env=env)
     assert (unset.returncode, unset.stderr) == (
         2, "Error: --config $NOPE/mine.json: the variable $NOPE is not set\n")
-    missing = planner("due", "--config", "~/other.json", env=env)
+    missing = run_planner("due", "--config", "~/other.json", env=env)
     assert missing.returncode == 2 and f"{tmp_path}/other.json" in missing.stderr
 
 
@@ -137,8 +120,8 @@ def test_no_run_picks_the_latest_plan_due_by_today_without_reviews(home: Path) -
     save(home, RUN, plan(-3, note_ids=("N1",)))
     save(home, OTHER, plan(-1, note_ids=("N2",)))
     save(home, "20250203T100000000000Z-dddddd", plan(2, note_ids=("N3",)))  # not yet
-    ok("done")
-    ok("done")
+    succeeded(run_planner("done"))
+    succeeded(run_planner("done"))
     assert [(line["note_id"], line["run_id"]) for line in log_lines(home)] == [
         ("N2", OTHER), ("N1", RUN)]
     assert refused("done") == ("no saved plan dated today or earlier is waiting for its "
@@ -148,16 +131,16 @@ def test_no_run_picks_the_latest_plan_due_by_today_without_reviews(home: Path) -
 
 def test_a_series_records_its_earliest_open_session_each_time(home: Path) -> None:
     save(home, SERIES_RUN, series(-2, 0, 5))
-    ok("done", SERIES_RUN)
-    ok("done", SERIES_RUN, "--rating", "hard")
+    succeeded(run_planner("done", SERIES_RUN))
+    succeeded(run_planner("done", SERIES_RUN, "--rating", "hard"))
     assert [(line["run_id"], line["rating"]) for line in log_lines(home)] == [
         (f"{SERIES_RUN}#1", "good"), (f"{SERIES_RUN}#1", "good"),
         (f"{SERIES_RUN}#2", "hard"), (f"{SERIES_RUN}#2", "hard")]
     rows = as_json("plans", "--all")
     assert [(row["session"], row["done"]) for row in rows] == [(2, True), (3, False), (1, True)]
-    table = ok("plans", "--all").stdout
+    table = succeeded(run_planner("plans", "--all")).stdout
     assert "#2" in table and "done" in table
-    ok("done", SERIES_RUN)  # the last session, planned for later: done early
+    succeeded(run_planner("done", SERIES_RUN))  # the last session, planned for later: done early
     assert refused("done", SERIES_RUN) == (
         f"plans/{SERIES_RUN}.json: every session of this series has reviews (planner reviews "
         "lists them; planner done --undo REVIEW_ID takes one back)")
@@ -165,7 +148,7 @@ def test_a_series_records_its_earliest_open_session_each_time(home: Path) -> Non
 
 def test_note_limits_the_review_to_some_notes_of_the_plan(home: Path) -> None:
     save(home, RUN, plan(0, note_ids=("N1", "N2", "N3")))
-    ok("done", RUN, "--note", "N3", "--note", "N1")
+    succeeded(run_planner("done", RUN, "--note", "N3", "--note", "N1"))
     assert [line["note_id"] for line in log_lines(home)] == ["N3", "N1"]
     save(home, OTHER, plan(0))
     before = snapshot(home)
@@ -176,7 +159,7 @@ def test_note_limits_the_review_to_some_notes_of_the_plan(home: Path) -> None:
 
 def test_date_records_a_past_review_and_never_a_future_one(home: Path) -> None:
     save(home, RUN, plan(-5))
-    ok("done", RUN, "--date", day(-4))
+    succeeded(run_planner("done", RUN, "--date", day(-4)))
     reviewed = [_dt.datetime.fromisoformat(line["reviewed_at"]) for line in log_lines(home)]
     assert {moment.astimezone().date().isoformat() for moment in reviewed} == {day(-4)}
     save(home, OTHER, plan(0))
@@ -195,7 +178,7 @@ def test_demo_plans_and_runs_that_saved_nothing_are_refused(home: Path) -> None:
     save(home, RUN, plan(0), folder="demo-plans", simulated=True)
     assert refused("done", RUN) == (f"run {RUN} saved a demo plan (demo-plans/); demo plans "
                                     "are not real reviews, so nothing is recorded for them")
-    ok("--demo")  # a real demo run: no terminal, so its plan is not saved
+    succeeded(run_planner("--demo"))  # a real demo run: no terminal, so its plan is not saved
     # last is the newest run that saved a plan in plans/: there is none.
     assert refused("done", "last") == ("no plan saved in plans/ yet; last names the newest run "
                                        "that saved one")
@@ -208,11 +191,11 @@ def test_run_is_picked_as_show_picks_it_last_and_minus_n(home: Path) -> None:
         (home / "tool-records" / run_id).mkdir(parents=True)
     save(home, RUN, plan(0, note_ids=("N1", "N2", "N3")))
     save(home, OTHER, plan(3))
-    ok("done", "-2", "--rating", "hard", "--minutes", "25", "--note", "N1")
-    ok("drop", "-1")
+    succeeded(run_planner("done", "-2", "--rating", "hard", "--minutes", "25", "--note", "N1"))
+    succeeded(run_planner("drop", "-1"))
     assert [(line.get("note_id"), line["run_id"], line.get("minutes")) for line in
             log_lines(home)] == [("N1", RUN, 25), (None, OTHER, None)]
-    ok("drop", "--undo", "last")
+    succeeded(run_planner("drop", "--undo", "last"))
     assert log_lines(home)[-1]["kind"] == "drop-undo"
     assert refused("done", "-3") == ("only 2 run(s) saved a plan in plans/; -2 is the oldest "
                                      "of them")
@@ -225,7 +208,7 @@ def test_bad_options_are_refused_before_anything_is_written(home: Path) -> None:
                                                          "good or easy")
     assert refused("done", RUN, "--rating", "得") == "--rating 得: must be again, hard, good " \
         "or easy"
-    assert "Invalid value for '--minutes'" in planner("done", RUN, "--minutes", "0").stderr
+    assert "Invalid value for '--minutes'" in run_planner("done", RUN, "--minutes", "0").stderr
     assert refused("done", "-x") == "no such option: -x (planner done -h lists the options)"
     assert refused("done", "--undo", "r1", RUN) == ("--undo REVIEW_ID takes no RUN, --rating, "
                                                     "--minutes, --note or --date")
@@ -237,10 +220,10 @@ def test_bad_options_are_refused_before_anything_is_written(home: Path) -> None:
 
 def test_undo_appends_a_line_and_the_review_stops_counting(home: Path) -> None:
     save(home, RUN, plan(0, note_ids=("N1",)))
-    ok("done", RUN, "--rating", "again")
+    succeeded(run_planner("done", RUN, "--rating", "again"))
     [first] = log_lines(home)
     before = reviews.log_path(home).read_bytes()
-    done = ok("done", "--undo", first["review_id"])
+    done = succeeded(run_planner("done", "--undo", first["review_id"]))
     assert "no longer counts" in " ".join(done.stdout.split())
     assert "N1 has no review left: it is new again." in " ".join(done.stdout.split())
     after = reviews.log_path(home).read_bytes()
@@ -251,13 +234,13 @@ def test_undo_appends_a_line_and_the_review_stops_counting(home: Path) -> None:
     assert refused("done", "--undo", "nope") == ("no review 'nope' in reviews.jsonl (planner "
                                                  "reviews lists them)")
     # The plan has no review that counts now: it can be done again.
-    ok("done", RUN)
+    succeeded(run_planner("done", RUN))
     [second] = [line for line in log_lines(home) if line["kind"] == "review"][1:]
     undone = as_json("done", "--undo", second["review_id"][:24])
     assert undone == {"review_id": second["review_id"], "note_id": "N1", "title": None,
                       "run_id": RUN, "reviewed_at": second["reviewed_at"], "rating": "good",
                       "minutes": None, "undone": True, "next_due": None}
-    ok("done", RUN)
+    succeeded(run_planner("done", RUN))
     rows = as_json("reviews")
     assert [(row["rating"], row["undone"]) for row in rows] == [
         ("good", False), ("good", True), ("again", True)]
@@ -266,8 +249,9 @@ def test_undo_appends_a_line_and_the_review_stops_counting(home: Path) -> None:
 def test_reviews_lists_the_log_newest_first_and_by_note(home: Path) -> None:
     save(home, RUN, plan(-3))
     save(home, OTHER, plan(0, note_ids=("N3",)))
-    ok("done", OTHER, "--rating", "easy")
-    ok("done", RUN, "--date", day(-2), "--rating", "hard")  # recorded later, happened earlier
+    succeeded(run_planner("done", OTHER, "--rating", "easy"))
+    # recorded later, happened earlier
+    succeeded(run_planner("done", RUN, "--date", day(-2), "--rating", "hard"))
     rows = as_json("reviews")
     assert [(row["note_id"], row["run_id"], row["rating"]) for row in rows] == [
         ("N3", OTHER, "easy"), ("N2", RUN, "hard"), ("N1", RUN, "hard")]
@@ -275,13 +259,14 @@ def test_reviews_lists_the_log_newest_first_and_by_note(home: Path) -> None:
                              "minutes", "undone"]
     assert rows[0]["title"] == "引用与校验"
     assert [row["note_id"] for row in as_json("reviews", "--note", "N1")] == ["N1"]
-    table = ok("reviews").stdout
+    table = succeeded(run_planner("reviews")).stdout
     assert "Reviews in reviews.jsonl: 3, newest first" in table
     assert "引用与校验" in table and "easy" in table
 
 
 def test_no_reviews_is_one_line_and_an_empty_list(home: Path) -> None:
-    assert ok("reviews").stdout == "No reviews in reviews.jsonl yet: planner done records one.\n"
+    assert succeeded(run_planner("reviews")).stdout == \
+        "No reviews in reviews.jsonl yet: planner done records one.\n"
     assert as_json("reviews") == []
 
 
@@ -292,7 +277,7 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
     save(home, RUN, plan(2))
     save(home, SERIES_RUN, series(1, 3))
     plan_bytes = (home / "plans" / f"{SERIES_RUN}.json").read_bytes()
-    done = ok("drop", SERIES_RUN)
+    done = succeeded(run_planner("drop", SERIES_RUN))
     assert f"Dropped plans/{SERIES_RUN}.json" in " ".join(done.stdout.split())
     assert (home / "plans" / f"{SERIES_RUN}.json").read_bytes() == plan_bytes
     assert log_lines(home)[-1] == {**log_lines(home)[-1], "kind": "drop", "run_id": SERIES_RUN}
@@ -300,15 +285,15 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
     every = as_json("plans", "--all")
     assert [(row["run_id"], row["dropped"]) for row in every] == [
         (SERIES_RUN, True), (RUN, False), (SERIES_RUN, True)]
-    table = ok("plans").stdout
+    table = succeeded(run_planner("plans")).stdout
     assert "1 dropped plan(s) not shown: planner plans --all lists them." in table
-    assert "dropped" in ok("plans", "--all").stdout
-    calendar = ok("export", "--ics").stdout
+    assert "dropped" in succeeded(run_planner("plans", "--all")).stdout
+    calendar = succeeded(run_planner("export", "--ics")).stdout
     assert calendar.count("STATUS:CANCELLED") == 2 and calendar.count("BEGIN:VEVENT") == 3
     assert refused("drop", SERIES_RUN) == (f"plans/{SERIES_RUN}.json is already dropped "
                                            f"(planner drop --undo {SERIES_RUN} brings it back)")
     assert refused("done", SERIES_RUN).startswith(f"plans/{SERIES_RUN}.json was dropped")
-    ok("drop", "--undo", SERIES_RUN)
+    succeeded(run_planner("drop", "--undo", SERIES_RUN))
     assert [row["run_id"] for row in as_json("plans")] == [SERIES_RUN, RUN, SERIES_RUN]
     assert refused("drop", "--undo", SERIES_RUN) == (f"plans/{SERIES_RUN}.json is not dropped; "
                                                      "nothing to bring back")
@@ -316,7 +301,7 @@ def test_drop_hides_a_plan_and_its_sessions_and_undo_brings_them_back(home: Path
 
 def test_a_dropped_plan_is_not_a_duplicate_on_the_save_screen(home: Path) -> None:
     save(home, RUN, plan(4))
-    ok("drop", RUN)
+    succeeded(run_planner("drop", RUN))
     dropped = lambda: marking.quiet_marks(home).dropped  # noqa: E731 - as the flow passes it
     assert store.confirmation_warnings(home, "live", plan(4), today(), dropped) == []
 
@@ -345,12 +330,12 @@ def library_schedules(home: Path, retention: float = 0.9) -> dict[str, _dt.datet
 def history(home: Path) -> None:
     """Reviews over the past weeks, written as `planner done --date` writes them."""
     save(home, RUN, plan(-40, note_ids=("N1", "N2", "N3")))
-    ok("done", RUN, "--date", day(-40), "--rating", "good")
+    succeeded(run_planner("done", RUN, "--date", day(-40), "--rating", "good"))
     save(home, OTHER, plan(-30, note_ids=("N1", "N2")))
-    ok("done", OTHER, "--date", day(-30), "--rating", "again")
+    succeeded(run_planner("done", OTHER, "--date", day(-30), "--rating", "again"))
     save(home, SERIES_RUN, series(-20, -3, note_ids=("N2",)))
-    ok("done", SERIES_RUN, "--date", day(-20), "--rating", "easy")
-    ok("done", SERIES_RUN, "--date", day(-3), "--rating", "hard")
+    succeeded(run_planner("done", SERIES_RUN, "--date", day(-20), "--rating", "easy"))
+    succeeded(run_planner("done", SERIES_RUN, "--date", day(-3), "--rating", "hard"))
 
 
 def test_due_dates_are_the_fsrs_librarys_own(home: Path) -> None:
@@ -386,21 +371,22 @@ def test_desired_retention_from_config_changes_the_schedule_as_fsrs_does(home: P
 @pytest.mark.slow  # several commands in a row
 def test_due_table_limit_and_nothing_due(home: Path) -> None:
     history(home)
-    table = ok("due", "--days", "3650").stdout
+    table = succeeded(run_planner("due", "--days", "3650")).stdout
     assert "Due by" in table and "most overdue first" in table
     for note_id in ("N1", "N2", "N3"):
         assert note_id in table
     assert len(as_json("due", "--days", "3650", "--limit", "2")) == 2
-    assert "Showing 1 of 3 due notes" in ok("due", "--days", "3650", "--limit", "1").stdout
+    assert "Showing 1 of 3 due notes" in succeeded(run_planner("due", "--days", "3650", "--limit",
+                                                               "1")).stdout
     other = home / "fresh"
     other.mkdir()
-    assert ok("--home", str(other), "due").stdout == (
+    assert succeeded(run_planner("--home", str(other), "due")).stdout == (
         "Nothing is due by today, and no note has a due date yet: planner done records a "
         "review.\n")
     save(other, RUN, plan(0, note_ids=("N1",)))
-    ok("--home", str(other), "done", RUN, "--rating", "easy")
+    succeeded(run_planner("--home", str(other), "done", RUN, "--rating", "easy"))
     following = library_schedules(other)["N1"].astimezone().date()
-    assert ok("--home", str(other), "due").stdout.split("\n")[0] == (
+    assert succeeded(run_planner("--home", str(other), "due")).stdout.split("\n")[0] == (
         f"Nothing is due by today; the next review is due {following.isoformat()} "
         f"{following.strftime('%a')}, in {(following - today()).days} days.")
     assert as_json("--home", str(other), "due") == []
@@ -416,10 +402,10 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     rows = as_json("due", "--days", "1")
     assert [(row["id"], row["due"], row["reviews"], row["last_reviewed"]) for row in rows] == [
         ("alpha", day(-2), 0, None), ("beta", day(1), 0, None)]
-    assert "sr-due" in ok("due", "--days", "1").stdout
+    assert "sr-due" in succeeded(run_planner("due", "--days", "1")).stdout
     save(home, RUN, ReviewPlan("Alpha", ("alpha",), day(0), 10),
          notes=[Note("alpha", "Alpha", "")])
-    ok("done", RUN, "--rating", "easy")
+    succeeded(run_planner("done", RUN, "--rating", "easy"))
     rows = {row["id"]: row for row in as_json("due", "--days", "3650")}
     assert rows["alpha"]["due"] == library_schedules(home)["alpha"].astimezone().date() \
         .isoformat() and rows["alpha"]["reviews"] == 1
@@ -434,8 +420,10 @@ def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home:
     save(home, RUN, ReviewPlan(
         hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
         ("H1", "N2"), day(0), 10), notes=[Note("H1", hostile, ""), Note("N2", "ok", "")])
-    shown = [ok("done", RUN, "--rating", "again"), ok("due", "--days", "5"), ok("reviews"),
-             ok("plans"), ok("reviews", "--note", "\x1b[2J")]
+    shown = [succeeded(run_planner("done", RUN, "--rating", "again")),
+             succeeded(run_planner("due", "--days", "5")), succeeded(run_planner("reviews")),
+             succeeded(run_planner("plans")), succeeded(run_planner("reviews", "--note",
+                                                                    "\x1b[2J"))]
     for result in shown:
         text = result.stdout + result.stderr
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text, text
@@ -466,10 +454,10 @@ def test_a_log_that_is_a_fifo_or_a_link_is_one_line_and_never_a_hang(home: Path,
 def test_a_torn_line_is_named_and_every_other_line_still_counts(home: Path) -> None:
     save(home, RUN, plan(0, note_ids=("N1",)))
     save(home, OTHER, plan(0, note_ids=("N2",)))
-    ok("done", RUN)
+    succeeded(run_planner("done", RUN))
     with open(reviews.log_path(home), "ab") as log:
         log.write(b'{"version": 1, "kind": "rev')  # a crash mid-write
-    done = ok("done", OTHER)
+    done = succeeded(run_planner("done", OTHER))
     assert "reviews.jsonl line 2 cannot be read" in done.stderr
     assert [row["note_id"] for row in as_json("reviews")] == ["N2", "N1"]
 
@@ -489,10 +477,9 @@ main()
 def test_a_full_disk_ends_done_with_one_line_and_the_log_as_it_was(home: Path) -> None:
     save(home, RUN, plan(0))
     save(home, OTHER, plan(0, note_ids=("N3",)))
-    ok("done", OTHER)
+    succeeded(run_planner("done", OTHER))
     before = snapshot(home)
-    done = planner("done", RUN, "--rating", "hard",
-                   command=(sys.executable, "-c", FULL_DISK))
+    done = run_planner("done", RUN, "--rating", "hard", command=(sys.executable, "-c", FULL_DISK))
     assert done.returncode == 1, done.stderr
     [line] = done.stderr.strip().splitlines()
     # The home is the current folder: the log is named as the person would type it.
@@ -513,7 +500,7 @@ def test_a_read_only_home_records_nothing(home: Path) -> None:
                if os.geteuid() == 0 else (PLANNER,))
     home.chmod(0o555)
     try:
-        done = planner("done", RUN, command=command)
+        done = run_planner("done", RUN, command=command)
     finally:
         home.chmod(0o755)
     assert done.returncode == 1, done.stderr
@@ -569,7 +556,7 @@ def test_fsrs_is_imported_only_by_what_computes_a_due_date(home: Path, args: lis
     # No review yet: nothing to replay, so not even `due` loads fsrs (nor does --dry-run).
     assert due() == "False True"
     save(home, RUN, plan(0))
-    ok("done", RUN)
+    succeeded(run_planner("done", RUN))
     (home / ".planner" / "memory-cache.txt").unlink()  # replayed, not read from the cache
     assert due() == "True True"
 
@@ -593,7 +580,7 @@ def test_the_readme_review_examples_run_in_order(home: Path) -> None:
     for words in lines:
         if "REVIEW_ID" in words:
             words[words.index("REVIEW_ID")] = log_lines(home)[0]["review_id"]
-        ok(*words[1:])
+        succeeded(run_planner(*words[1:]))
     logged = log_lines(home)
     assert [line["kind"] for line in logged] == ["review", "review", "undo", "drop",
                                                  "drop-undo"]
@@ -614,16 +601,14 @@ def test_each_review_commands_help_has_an_example_that_runs(home: Path) -> None:
     save(home, RUN, plan(-1, note_ids=("N1", "N2")))
     save(home, OTHER, plan(0, note_ids=("N3",)))
     for command in ("done", "reviews", "drop", "due"):
-        [line] = [row for row in ok(command, "-h").stdout.splitlines() if "Example:" in row]
+        [line] = [row for row in succeeded(run_planner(command, "-h")).stdout.splitlines()
+                  if "Example:" in row]
         words = shlex.split(line.split("Example:")[1])
         assert words[:2] == ["planner", command], line
-        ok(*words[1:])
+        succeeded(run_planner(*words[1:]))
 
 
 # --- in a real terminal: plan, SAVE, done, due, and a request built from due_notes ----------------
-
-
-RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
 
 
 @pytest.mark.slow
@@ -631,8 +616,9 @@ RATING_PROMPT = "How did it go? again / hard / good / easy (Enter: good): "
 def test_plan_save_done_due_and_a_request_from_due_notes_in_a_terminal(home: Path) -> None:
     import time
 
+    from live_model import one_line, spawn_cli, write_config
     from stub_server import Reply, StubServer, text_reply, tool_call_reply
-    from test_live import finish, one_line, spawn_cli, write_config
+    from terminal import finish
 
     today_plan = {"title": "RAG today", "note_ids": ["N1", "N2"], "date": day(0), "minutes": 20}
     with StubServer() as server:

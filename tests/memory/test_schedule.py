@@ -13,6 +13,7 @@ from pathlib import Path
 import fsrs
 import pytest
 from conftest import in_zone
+from review_log import at
 
 from planner.memory import log as reviews
 from planner.memory import schedule
@@ -30,10 +31,6 @@ def zone() -> Iterator[None]:
     """Local time is UTC unless a test sets TZ itself (and calls time.tzset)."""
     with in_zone("UTC"):
         yield
-
-
-def at(text: str) -> _dt.datetime:
-    return _dt.datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 def library_card(history: list[tuple[str, str]],

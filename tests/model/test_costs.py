@@ -12,6 +12,7 @@ from run_records import (
     deepseek_usage,
     demo_runs,
     summary,
+    tally_calls,
     write_config,
     write_run,
 )
@@ -239,6 +240,3 @@ def test_human_table_shows_the_known_part_and_what_was_left_out(home: Path) -> N
     assert "Left out: 1 damaged run(s)" in result.stdout
 
 
-def tally_calls(calls) -> costs.Tally:
-    """A summary's call entries tallied as `costs` tallies them (by their usage)."""
-    return costs.tally_usages([call.usage for call in calls])

@@ -6,11 +6,10 @@ real openai SDK against the local stub server, on both wires."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-from conftest import run_dirs, run_planner
+from conftest import env_with, run_dirs, run_planner
 from stub_server import Reply, StubServer, response, text_reply
 
 from planner.base import providers
@@ -29,15 +28,11 @@ def _config(home: Path, url: str, **data: object) -> Path:
     return path
 
 
-def _planner(*args: str, key_env: str = "DEEPSEEK_API_KEY"):
-    return run_planner(*args, env={**os.environ, key_env: KEY})
-
-
 def test_a_cut_chat_reply_names_the_key_a_value_that_fits_and_continue(home: Path) -> None:
     with StubServer() as server:
         _config(home, server.url, model="stub-model")
         server.add(Reply(body=text_reply("Session 1: 2026-12-07 ...", finish_reason="length")))
-        cut = _planner("-r", REQUEST)
+        cut = run_planner("-r", REQUEST, env=env_with(DEEPSEEK_API_KEY=KEY))
         assert cut.returncode == 1
         line = ('Error: the reply was cut off at max_tokens (finish_reason length): "max_tokens" '
                 "is 4,096 in config.json; set it to 8,192, then planner --continue -r TEXT goes on "
@@ -49,7 +44,7 @@ def test_a_cut_chat_reply_names_the_key_a_value_that_fits_and_continue(home: Pat
         # The person does as the line says: the same conversation goes out with the new value.
         _config(home, server.url, model="stub-model", max_tokens=8192)
         server.add(Reply(body=text_reply("Which notes should the plan cover?")))
-        again = _planner("--continue", "-r", "go on")
+        again = run_planner("--continue", "-r", "go on", env=env_with(DEEPSEEK_API_KEY=KEY))
         assert again.returncode == 0, again.stderr
         second = server.chat_requests()[1].body
         assert second["max_tokens"] == 8192
@@ -63,13 +58,13 @@ def test_the_suggested_value_stops_at_the_presets_own_limit(home: Path) -> None:
     with StubServer() as server:
         _config(home, server.url, provider="deepseek", max_tokens=6000)
         server.add(Reply(body=text_reply("Session 1", finish_reason="length")))
-        cut = _planner("-r", REQUEST)
+        cut = run_planner("-r", REQUEST, env=env_with(DEEPSEEK_API_KEY=KEY))
         assert cut.returncode == 1
         assert (f'"max_tokens" is 6,000 in config.json; set it to {most:,}, then planner '
                 "--continue -r TEXT goes on from there") in cut.stderr
         _config(home, server.url, provider="deepseek", max_tokens=most)
         server.add(Reply(body=text_reply("Session 1", finish_reason="length")))
-        at_most = _planner("-r", REQUEST)
+        at_most = run_planner("-r", REQUEST, env=env_with(DEEPSEEK_API_KEY=KEY))
         assert at_most.returncode == 1
         assert (f'"max_tokens" is {most:,} in config.json, already the most this model writes; ask '
                 "for less with planner --continue -r TEXT") in at_most.stderr
@@ -83,7 +78,7 @@ def test_a_cut_responses_reply_says_the_same(home: Path, reasoning: int) -> None
     with StubServer() as server:
         _config(home, server.url, provider="openai", api_key_env="DEEPSEEK_API_KEY")
         server.add(Reply(body=cut_body))
-        cut = _planner("-r", REQUEST)
+        cut = run_planner("-r", REQUEST, env=env_with(DEEPSEEK_API_KEY=KEY))
         assert cut.returncode == 1
         assert ("Error: the reply was cut off at max_tokens (status incomplete, "
                 'max_output_tokens; reasoning tokens count against it too): "max_tokens" is '

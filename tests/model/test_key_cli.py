@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 import terminal
 from conftest import ROOT, all_files, run_planner, snapshot
@@ -43,11 +42,6 @@ def store(tmp_path: Path) -> Path:
 def environment(store: Path, backend: str = BACKEND, **extra: str) -> dict[str, str]:
     return {**os.environ, "PYTHON_KEYRING_BACKEND": backend, "PLANNER_TEST_KEYRING": str(store),
             "PYTHONPATH": str(ROOT / "tests"), **extra}
-
-
-def planner(home: Path, store: Path, *args: str, backend: str = BACKEND,
-            **extra: str) -> subprocess.CompletedProcess:
-    return run_planner(*args, cwd=home, env=environment(store, backend, **extra))
 
 
 def stored(store: Path) -> dict[str, str]:
@@ -79,7 +73,7 @@ def config(home: Path, **data: object) -> None:
 
 
 def test_key_set_without_a_terminal_stores_nothing(home: Path, store: Path) -> None:
-    refused = planner(home, store, "key", "set", "openai")
+    refused = run_planner("key", "set", "openai", cwd=home, env=environment(store))
     assert refused.returncode == 2
     assert one_error(refused) == ("Error: planner key set reads the key at a hidden prompt; "
                                   "run it in a terminal (nothing was stored)")
@@ -100,15 +94,15 @@ def test_key_set_without_the_keyring_extra_says_how_to_install_it(home: Path,
 
 
 def test_key_set_on_a_machine_without_a_keyring(home: Path, store: Path) -> None:
-    refused = planner(home, store, "key", "set", "deepseek",
-                      backend="keyring.backends.fail.Keyring")
+    refused = run_planner("key", "set", "deepseek", cwd=home, env=environment(store,
+                                                                              backend="keyring.backends.fail.Keyring"))
     assert refused.returncode == 2
     assert one_error(refused).startswith("Error: no OS keyring is available here")
 
 
 @pytest.mark.parametrize("name", ["opneai", "two words", "caldav:@host"])
 def test_key_set_for_no_known_provider_is_refused(home: Path, store: Path, name: str) -> None:
-    refused = planner(home, store, "key", "set", name)
+    refused = run_planner("key", "set", name, cwd=home, env=environment(store))
     assert refused.returncode == 2
     assert "names no provider" in one_error(refused)
     assert not store.exists()
@@ -117,16 +111,11 @@ def test_key_set_for_no_known_provider_is_refused(home: Path, store: Path, name:
 # --- planner key set at a hidden prompt (a real pseudo-terminal) -------------------------------
 
 
-def spawn(home: Path, store: Path, *args: str, **extra: str) -> tuple[pexpect.spawn, list[str]]:
-    """planner in a pseudo-terminal 200 wide, with the tests' keyring in `store`."""
-    return terminal.spawn(*args, home=home, env=environment(store, **extra), columns=200,
-                          rows=40, timeout=60)
-
-
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path) -> None:
-    child, seen = spawn(home, store, "key", "set", "openai")
+    child, seen = terminal.spawn("key", "set", "openai", home=home, env=environment(store),
+                                 columns=200, rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0
@@ -136,7 +125,7 @@ def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path
     assert stored(store) == {"openai": SECRET}
     for path in all_files(home):
         assert SECRET.encode() not in path.read_bytes()
-    status = planner(home, store, "key", "status")
+    status = run_planner("key", "status", cwd=home, env=environment(store))
     assert "openai: the OS keyring (service planner, user openai)" in status.stdout.splitlines()
     assert SECRET not in status.stdout + status.stderr
 
@@ -144,7 +133,8 @@ def test_key_set_stores_the_typed_key_and_never_shows_it(home: Path, store: Path
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_with_enter_stores_nothing(home: Path, store: Path) -> None:
-    child, seen = spawn(home, store, "key", "set", "openai")
+    child, seen = terminal.spawn("key", "set", "openai", home=home, env=environment(store),
+                                 columns=200, rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline("")
     assert finish(child) == 2
@@ -158,7 +148,9 @@ def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
                                                                  store: Path) -> None:
     # No PROVIDER: the configured one (deepseek). Its variable is set, and comes first.
     config(home, provider="deepseek")
-    child, seen = spawn(home, store, "key", "set", DEEPSEEK_API_KEY=FROM_ENV)
+    child, seen = terminal.spawn("key", "set", home=home,
+                                 env=environment(store, DEEPSEEK_API_KEY=FROM_ENV), columns=200,
+                                 rows=40, timeout=60)
     child.expect_exact("Key for deepseek (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0
@@ -170,7 +162,8 @@ def test_key_set_says_when_a_run_would_still_use_another_source(home: Path,
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_key_set_keeps_a_caldav_password(home: Path, store: Path) -> None:
-    child, _seen = spawn(home, store, "key", "set", "caldav:alice@dav.example.com")
+    child, _seen = terminal.spawn("key", "set", "caldav:alice@dav.example.com", home=home,
+                                  env=environment(store), columns=200, rows=40, timeout=60)
     child.expect_exact("Key for caldav:alice@dav.example.com (input hidden): ")
     child.sendline("the password")
     assert finish(child) == 0
@@ -182,32 +175,34 @@ def test_key_set_keeps_a_caldav_password(home: Path, store: Path) -> None:
 
 def test_key_forget_removes_only_that_key(home: Path, store: Path) -> None:
     keep(store, openai=STORED, deepseek=SECRET)
-    gone = planner(home, store, "key", "forget", "openai")
+    gone = run_planner("key", "forget", "openai", cwd=home, env=environment(store))
     assert gone.returncode == 0, gone.stderr
     assert gone.stdout == "Removed the key for openai from the OS keyring.\n"
     assert stored(store) == {"deepseek": SECRET}
-    again = planner(home, store, "key", "forget", "openai")
+    again = run_planner("key", "forget", "openai", cwd=home, env=environment(store))
     assert again.returncode == 0
     assert again.stdout == "No key for openai in the OS keyring; nothing was removed.\n"
     # No PROVIDER: the configured provider's key (no preset: the base_url's host).
-    assert planner(home, store, "key", "forget").stdout == (
+    assert run_planner("key", "forget", cwd=home, env=environment(store)).stdout == (
         "No key for api.deepseek.com in the OS keyring; nothing was removed.\n")
     config(home, provider="deepseek")
-    assert planner(home, store, "key", "forget").stdout == (
+    assert run_planner("key", "forget", cwd=home, env=environment(store)).stdout == (
         "Removed the key for deepseek from the OS keyring.\n")
     assert stored(store) == {}
     # A base_url host names a keyring entry too (as a config without a provider uses it).
-    assert planner(home, store, "key", "forget", "API.Example.com").stdout == (
+    assert run_planner("key", "forget", "API.Example.com", cwd=home,
+                       env=environment(store)).stdout == (
         "No key for api.example.com in the OS keyring; nothing was removed.\n")
 
 
 def test_a_keyring_that_fails_is_one_line_that_never_shows_a_key(home: Path,
                                                                  store: Path) -> None:
-    failed = planner(home, store, "key", "forget", "openai",
-                     backend="keyring_backends.BrokenKeyring")
+    failed = run_planner("key", "forget", "openai", cwd=home, env=environment(store,
+                                                                              backend="keyring_backends.BrokenKeyring"))
     assert failed.returncode == 1
     assert one_error(failed).startswith("Error: the OS keyring could not remove the key")
-    status = planner(home, store, "key", "status", backend="keyring_backends.BrokenKeyring")
+    status = run_planner("key", "status", cwd=home, env=environment(store,
+                                                                    backend="keyring_backends.BrokenKeyring"))
     assert status.returncode == 0
     assert status.stdout.startswith("api.deepseek.com (configured): the OS keyring could not "
                                     "be read (KeyringError")
@@ -220,7 +215,7 @@ def test_key_status_names_each_source_and_never_a_key(home: Path, store: Path,
     marker = tmp_path / "ran"
     command = [sys.executable, str(ROOT / "tests" / "key_command.py"), "touch", str(marker)]
     config(home, provider="qwen", api_key_cmd=command)
-    status = planner(home, store, "key", "status", GROQ_API_KEY=FROM_ENV)
+    status = run_planner("key", "status", cwd=home, env=environment(store, GROQ_API_KEY=FROM_ENV))
     assert status.returncode == 0, status.stderr
     # The configured provider first, then the other presets that have a key somewhere.
     assert status.stdout.splitlines() == [
@@ -253,7 +248,8 @@ def test_key_status_without_the_keyring_extra_says_so(home: Path, store: Path) -
 
 def dry_run(home: Path, store: Path, *args: str, backend: str = BACKEND,
             **extra: str) -> tuple[dict, list[str]]:
-    done = planner(home, store, "--dry-run", *args, backend=backend, **extra)
+    done = run_planner("--dry-run", *args, cwd=home, env=environment(store, backend=backend,
+                                                                     **extra))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr.splitlines()
 
@@ -310,7 +306,8 @@ def test_a_run_takes_its_key_from_the_keyring(home: Path, store: Path,
     config(home, base_url=server.url, model="deepseek-v4-flash")
     keep(store, **{"127.0.0.1": STORED})
     replies(server)
-    done = planner(home, store, "-r", "review N1 on 2099-01-05", NO_PROXY="127.0.0.1")
+    done = run_planner("-r", "review N1 on 2099-01-05", cwd=home,
+                       env=environment(store, NO_PROXY="127.0.0.1"))
     assert done.returncode == 0, done.stderr
     assert [request.headers["authorization"] for request in server.requests] == [
         f"Bearer {STORED}"] * 2
@@ -327,15 +324,15 @@ def test_another_models_run_has_no_invented_cost(home: Path, store: Path,
                                                  server: StubServer) -> None:
     config(home, base_url=server.url, model="local-model")
     replies(server)
-    done = planner(home, store, "-r", "review N1 on 2099-01-05", DEEPSEEK_API_KEY=FROM_ENV,
-                   NO_PROXY="127.0.0.1")
+    done = run_planner("-r", "review N1 on 2099-01-05", cwd=home,
+                       env=environment(store, DEEPSEEK_API_KEY=FROM_ENV, NO_PROXY="127.0.0.1"))
     assert done.returncode == 0, done.stderr
     assert ("2 calls · 1,130 tokens · cost unknown (no prices for local-model in config)"
             in done.stderr.splitlines())
     before = snapshot(home)
 
     def costs(*args: str) -> object:
-        result = planner(home, store, *args, "--json")
+        result = run_planner(*args, "--json", cwd=home, env=environment(store))
         assert result.returncode == 0, result.stderr
         return json.loads(result.stdout)
 
@@ -343,12 +340,13 @@ def test_another_models_run_has_no_invented_cost(home: Path, store: Path,
     assert [run["cost"] for run in report["runs"]] == [None]
     # No run priced: the total is unknown, not 0.000000.
     assert (report["total"]["output_tokens"], report["total"]["cost"]) == (80, None)
-    assert "unknown" in planner(home, store, "costs").stdout.split("total, 1 runs")[1]
+    assert "unknown" in run_planner("costs", cwd=home,
+                                    env=environment(store)).stdout.split("total, 1 runs")[1]
     assert [run["cost"] for run in costs("runs")] == [None]
     assert costs("show", "last")["cost"] is None
-    shown = planner(home, store, "show", "last")
+    shown = run_planner("show", "last", cwd=home, env=environment(store))
     assert "unknown: config has no prices for local-model" in " ".join(shown.stdout.split())
-    table = planner(home, store, "runs")
+    table = run_planner("runs", cwd=home, env=environment(store))
     assert "unknown" in table.stdout and "config has no prices (a custom endpoint gets none" in (
         " ".join(table.stdout.split()))
     # Prices for that model in config: the same records are priced, nothing rewritten.
@@ -377,14 +375,15 @@ def test_the_readme_key_lines_run(home: Path, store: Path) -> None:
     assert [words[:3] for words in lines] == [["planner", "key", "set"],
                                               ["planner", "key", "status"],
                                               ["planner", "key", "forget"]]
-    child, _seen = spawn(home, store, *lines[0][1:])
+    child, _seen = terminal.spawn(*lines[0][1:], home=home, env=environment(store), columns=200,
+                                  rows=40, timeout=60)
     child.expect_exact("Key for openai (input hidden): ")
     child.sendline(SECRET)
     assert finish(child) == 0
     assert stored(store) == {"openai": SECRET}
-    status = planner(home, store, *lines[1][1:])
+    status = run_planner(*lines[1][1:], cwd=home, env=environment(store))
     assert status.returncode == 0
     assert "openai: the OS keyring (service planner, user openai)" in status.stdout.splitlines()
-    forget = planner(home, store, *lines[2][1:])
+    forget = run_planner(*lines[2][1:], cwd=home, env=environment(store))
     assert forget.stdout == "Removed the key for openai from the OS keyring.\n"
     assert stored(store) == {}

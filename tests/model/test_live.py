@@ -9,30 +9,49 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
-import re
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pexpect
 import pytest
 from conftest import (
     ROOT,
     all_files,
+    env_with,
     plan_body,
     read_summary,
     run_dirs,
     run_planner,
     today,
 )
+from live_model import (
+    CLI_TIMEOUT,
+    EXPLANATION,
+    FUTURE,
+    GOOD_PLAN,
+    KEY,
+    KEY_ENV,
+    MAX_TOKENS,
+    MODEL,
+    REQUEST,
+    SLOW,
+    USAGE_1,
+    USAGE_2,
+    closed_port_url,
+    explanation,
+    one_line,
+    plain,
+    plan_files,
+    proposal,
+    run_cli,
+    spawn_cli,
+    wait_for,
+    write_config,
+)
 from people import saying
 from run_records import record_files
 from stub_server import (
-    PLAN,
     Reply,
     StubServer,
     completion,
@@ -40,33 +59,17 @@ from stub_server import (
     text_reply,
     tool_call,
     tool_call_reply,
-    usage,
 )
-from terminal import finish, spawn
+from terminal import finish
 
-from planner.base.config import Config, load_config
 from planner.cli.run import timetable_for
 from planner.conversation.events import ConfirmRequest, Outcome
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient, ModelCallError
 from planner.notes.catalog import SAMPLE_NOTES
 
-KEY = "sk-SENTINEL-0123456789abcdef"
-KEY_ENV = "DEEPSEEK_API_KEY"
-MODEL = "stub-model"
-MAX_TOKENS = 333
-# A month ahead and yesterday stay future and past if the run crosses a midnight.
-FUTURE = (today() + dt.timedelta(days=30)).isoformat()
 PAST = (today() - dt.timedelta(days=1)).isoformat()
-REQUEST = f"Review N1 and N2 on {FUTURE} for 20 minutes, title: RAG basics"
-GOOD_PLAN = {**PLAN, "date": FUTURE}
-USAGE_1 = usage(812, 46, hit=768)
-USAGE_2 = usage(905, 31, hit=896)
-EXPLANATION = "The program saved your plan; review N1 and N2 for 20 minutes on that day."
 SMALL_TIMEOUT = 0.5  # seconds; the delayed replies wait much longer than this
-SLOW = 30.0  # a delay no test waits for: the server is stopped (and wakes) at teardown
-CLI_TIMEOUT = 30  # seconds for any planner subprocess, so a hang fails instead of blocking
-
 
 
 @pytest.fixture
@@ -77,42 +80,6 @@ def stub_server():
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def write_config(home: Path, base_url: str, **overrides: object) -> Config:
-    """Write home/config.json pointing at base_url and load it the way the CLI does."""
-    data = {
-        "model": MODEL,
-        "base_url": base_url,
-        "timeout_seconds": 5,
-        "max_tokens": MAX_TOKENS,
-        # Part one's strict two-call flow: no repair round, no call after the explanation.
-        # The conversation tests (test_conversation.py) set their own limits.
-        "max_calls": 2,
-        "max_repairs": 0,
-        **overrides,
-    }
-    path = home / "config.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return load_config(path)
-
-
-def closed_port_url() -> str:
-    """A base_url on 127.0.0.1 where nothing listens: connection refused."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
-
-
-def proposal(plan: dict | None = None, **fields: object) -> Reply:
-    """A 200 reply proposing one save_review_plan call."""
-    return Reply(body=tool_call_reply(plan or GOOD_PLAN, usage_data=USAGE_1, **fields))
-
-
-def explanation(text: str = EXPLANATION) -> Reply:
-    """A 200 reply with the model's explanation."""
-    return Reply(body=text_reply(text, usage_data=USAGE_2))
 
 
 @dataclass
@@ -163,49 +130,6 @@ def live_run(
     (folder,) = run_dirs(home)
     results = [event.result for event in person.events if type(event).__name__ == "Result"]
     return LiveRun(outcome, person.views, folder, read_summary(folder), results)
-
-
-def plan_files(home: Path) -> list[Path]:
-    """Every file under home/plans (none when the folder does not exist)."""
-    return all_files(home / "plans")
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The test's environment (keys cleared, NO_COLOR set) plus extra variables."""
-    return {**os.environ, **extra}
-
-
-def run_cli(*args: str, key: str | None = KEY, env_extra: dict | None = None):
-    """Run planner with no terminal at all: stdin closed and a new session without a tty."""
-    env = cli_env(**({KEY_ENV: key} if key else {}), **(env_extra or {}))
-    return run_planner(*args, env=env, timeout=CLI_TIMEOUT)
-
-
-def spawn_cli(*args: str, key: str | None = KEY) -> tuple[pexpect.spawn, list[str]]:
-    """Run planner in a real pseudo-terminal; the second value collects everything it shows."""
-    # As wide as the pseudo-terminal, so the plan panel is not wrapped.
-    return spawn(*args, columns=200, timeout=CLI_TIMEOUT, **({KEY_ENV: key} if key else {}))
-
-
-def wait_for(condition, seconds: float = 10.0) -> None:
-    """Poll until condition() is true; fail after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.01)
-
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def plain(text: str) -> str:
-    """Terminal output without its escape sequences (NO_COLOR still allows bold and dim)."""
-    return ANSI.sub("", text).replace("\r\n", "\n")
-
-
-def one_line(text: str) -> str:
-    """Plain text with whitespace (including terminal wrapping) folded to single spaces."""
-    return " ".join(plain(text).split())
 
 
 def assert_key_nowhere(home: Path, *outputs: str) -> None:
@@ -1119,7 +1043,7 @@ print("OPENAI_IMPORTED=" + str("openai" in sys.modules))
 
 
 def _imports_openai(*args: str, key: str | None = None) -> bool:
-    env = cli_env(**({KEY_ENV: key} if key else {}))
+    env = env_with(**({KEY_ENV: key} if key else {}))
     env["PYTHONPATH"] = str(ROOT)
     result = run_planner(*args, command=[sys.executable, "-c", _IMPORT_PROBE], env=env,
                          timeout=CLI_TIMEOUT)

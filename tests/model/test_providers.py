@@ -12,7 +12,14 @@ import json
 
 import provider_replies as replies
 import pytest
-from provider_replies import PROVIDERS, Provider
+from provider_replies import (
+    PRESET,
+    PROVIDERS,
+    THINKING,
+    Provider,
+    check_assistant,
+    received_message,
+)
 from stub_server import PLAN, Reply, StubServer
 
 from planner.base import providers
@@ -31,30 +38,6 @@ from planner.plans.plan import parse_arguments, tool_definition
 KEY = "sk-provider-test-0123456789"
 NOTES = ("N1", "N2", "N3")
 SAVED = {"status": "saved", "path": "plans/20261005-000000-abcd.json"}
-# Which preset serves each reply case, and the config it needs beyond the preset.
-PRESET = {name: name for name in PROVIDERS}
-PRESET["deepseek-thinking"] = "deepseek"
-# Config beside each case's preset. OpenAI's cases are its Chat Completions shapes: the preset
-# over api "chat" (its default is the Responses API, tested in test_responses.py).
-THINKING = {"deepseek-thinking": {"extra_body": {"thinking": {"type": "enabled"}}},
-            "moonshot": {"extra_body": {}}, "zhipu": {"extra_body": {}},
-            "openai": {"api": "chat"}}
-# Fields each provider's API takes in an assistant message, where it validates them strictly:
-# OpenAI https://platform.openai.com/docs/api-reference/chat/create (assistant message),
-# Groq https://console.groq.com/docs/api-reference#chat-create (unknown properties are a 400),
-# Mistral https://docs.mistral.ai/api/ (AssistantMessage: content, tool_calls, prefix, role;
-# extra inputs are a 422, OpenMinis/OpenMinis#87).
-ASSISTANT_FIELDS = {
-    "openai": {"role", "content", "tool_calls", "refusal", "name", "audio", "function_call"},
-    "groq": {"role", "content", "tool_calls", "name", "reasoning"},
-    "mistral": {"role", "content", "tool_calls", "prefix"},
-    "qwen": {"role", "content", "tool_calls", "reasoning_content", "partial"},
-}
-# Reasoning fields that must come back exactly as received (wire.DIALECTS, sources there).
-KEPT = {"deepseek-thinking": "reasoning_content", "moonshot": "reasoning_content",
-        "zhipu": "reasoning_content", "openrouter": "reasoning_details"}
-
-
 
 
 def client_for(name: str, server: StubServer) -> LiveClient:
@@ -84,29 +67,6 @@ def send(client: LiveClient, body: dict) -> tuple[object, Turn]:
     """One call: the decoded body as received, and the turn read from it."""
     data = client.complete(body)
     return data, client.read_turn(data)
-
-
-def received_message(reply: dict) -> dict:
-    return reply["choices"][0]["message"]
-
-
-def check_assistant(name: str, sent: dict, reply: dict) -> None:
-    """The assistant message sent back follows the provider's rules for it."""
-    got = received_message(reply)
-    assert sent["role"] == "assistant"
-    allowed = ASSISTANT_FIELDS.get(PRESET[name])
-    if allowed is not None:
-        assert set(sent) <= allowed, set(sent) - allowed
-    if name in KEPT:
-        field = KEPT[name]
-        assert sent.get(field) == got.get(field)  # kept when sent, never made up
-    else:
-        assert not {"reasoning_content", "reasoning_details", "reasoning"} & set(sent)
-    if got.get("tool_calls"):
-        # The calls go back untouched: IDs, index, Gemini's thought signature inside them.
-        assert sent["tool_calls"] == got["tool_calls"]
-        if PRESET[name] == "mistral":
-            assert sent["content"] == ""  # "either content or tool_calls, but not both"
 
 
 # --- proposal -> SAVE -> explanation, per provider ----------------------------------------------

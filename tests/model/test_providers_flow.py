@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import plan_body, read_summary, run_dirs
 from people import saying
-from provider_replies import PROVIDERS, Provider
+from provider_replies import PRESET, PROVIDERS, THINKING, Provider, check_assistant
 from stub_server import PLAN, Reply, StubServer
-from test_providers import PRESET, THINKING, check_assistant
 
 from planner.base.config import parse_config
 from planner.base.secrets import find_key

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from conftest import run_planner
-from test_notes import write_note
+from note_files import write_note
 
 from planner.notes.catalog import load_catalog
 

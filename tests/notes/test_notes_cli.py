@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PLANNER, all_files, run_planner
-from test_notes import make_folder, write_note
+from note_files import make_folder, write_note
 
 INDEX = Path(".planner") / "notes-index.sqlite3"
 ROW_KEYS = {"id", "title", "tags", "path", "snippet"}

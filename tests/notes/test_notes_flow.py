@@ -13,10 +13,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import plan_body, read_summary, run_dirs, run_planner
+from conftest import env_with, plan_body, read_summary, run_dirs, run_planner
+from live_model import FUTURE, KEY, one_line, spawn_cli, write_config
+from note_files import make_folder, write_note
 from stub_server import Reply, StubServer, completion, text_reply, tool_call, tool_call_reply
-from test_live import FUTURE, KEY, cli_env, finish, one_line, spawn_cli, write_config
-from test_notes import make_folder, write_note
+from terminal import finish
 
 PLAN = {"title": "Retrieval week", "note_ids": ["rag/basics", "G3"], "date": FUTURE,
         "minutes": 25}
@@ -151,7 +152,7 @@ def test_with_10000_notes_the_first_request_as_sent_stays_small(
         write_config(home, server.url, provider="deepseek", max_tokens=4096,
                      goals=[{"name": "JLPT N3", "date": day, "notes": ["n1", "n2"]}])
         result = run_planner("-r", "plan my reviews", *(["--goal", "JLPT"] if goal else []),
-                             env=cli_env(DEEPSEEK_API_KEY=KEY), timeout=120)
+                             env=env_with(DEEPSEEK_API_KEY=KEY), timeout=120)
         assert result.returncode == 0, result.stderr
         (received,) = server.chat_requests()
     body = json.loads(received.raw)

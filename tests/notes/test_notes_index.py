@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_notes import folder_catalog, make_folder, write_note
+from note_files import folder_catalog, make_folder, write_note
 
 from planner.notes import index as notes_index
 from planner.notes.catalog import Note, NotesError, load_catalog

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner
-from test_notes import write_note
+from note_files import write_note
 
 from planner.conversation.lookups import check_search, run_search
 from planner.notes import index as notes_index

@@ -13,22 +13,18 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import run_planner, today
+from calendar_plans import write_class_vdir
+from conftest import run_planner
+from screens import ANSI, ENGLISH, KEYED
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+from study_week import MONDAY, day
 from terminal import spawn
-from test_chinese_screens import ANSI, ENGLISH, KEYED
-from test_week_flow import write_class_vdir
 
 from planner.memory import log as review_log
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
 EXAM = MONDAY + _dt.timedelta(days=32)  # a Saturday, five weeks ahead
 CLASS_DAY = MONDAY + _dt.timedelta(days=1)  # Tuesdays 19:00-20:00, weekly
-
-
-def day(offset: int) -> str:
-    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
 
 
 def student_home(home: Path, url: str) -> None:

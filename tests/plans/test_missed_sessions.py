@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from conftest import run_planner, today
+from conftest import env_with, run_planner, succeeded, today
 from plan_files import day, save_review, study_plan, write_plan
 from rich.cells import cell_len
 
@@ -42,20 +42,13 @@ def exam_home(home: Path) -> None:
     review_log.append(home, [review_log.Drop(f"{RUN}#3", moment)])
 
 
-def ok(*args: str, language: str = "en") -> str:
-    done = run_planner(*args, env={**os.environ, "LANGUAGE": language})
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    return done.stdout
-
-
 def screen(*args: str, language: str = "en") -> str:
-    return " ".join(ok(*args, language=language).split())
+    return " ".join(succeeded(run_planner(*args, env=env_with(LANGUAGE=language))).stdout.split())
 
 
 def test_plans_json_marks_only_the_missed_sessions(home: Path) -> None:
     exam_home(home)
-    rows = json.loads(ok("plans", "--all", "--json"))
+    rows = json.loads(succeeded(run_planner("plans", "--all", "--json")).stdout)
     missed = [(row["run_id"], row["session"]) for row in rows if "missed" in row]
     assert missed == [(RUN, 4), (RUN, 2)]  # past rows newest first
     assert all(row["missed"] is True and not row["done"] and not row["dropped"]
@@ -65,7 +58,7 @@ def test_plans_json_marks_only_the_missed_sessions(home: Path) -> None:
         if "missed" not in row:
             assert set(row) == set(ROW_KEYS) | ({"goal"} if row["run_id"] == RUN else set())
     # Upcoming only (no --all): nothing missed is listed, nothing is marked.
-    upcoming = json.loads(ok("plans", "--json"))
+    upcoming = json.loads(succeeded(run_planner("plans", "--json")).stdout)
     assert [row["date"] for row in upcoming] == [day(1), day(2), day(4)]
     assert not any("missed" in row for row in upcoming)
 
@@ -74,24 +67,26 @@ def test_a_home_with_no_missed_session_lists_what_it_always_did(home: Path) -> N
     write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
                                      Session(day(3), 20, ("N2",), "19:00")), goal="Exam")
     review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1")
-    rows = json.loads(ok("plans", "--all", "--json"))
+    rows = json.loads(succeeded(run_planner("plans", "--all", "--json")).stdout)
     assert [list(row) for row in rows] == [[*ROW_KEYS, "goal"]] * 2
-    week = json.loads(ok("week", "--start", day(-1), "--json"))
+    week = json.loads(succeeded(run_planner("week", "--start", day(-1), "--json")).stdout)
     sessions = [session for each in week["days"] for session in each["sessions"]]
     assert [list(session) for session in sessions] == [
         ["run_id", "title", "start", "minutes", "done"]] * 2
-    assert "missed" not in ok("plans", "--all") and "missed" not in ok("week", "--start", day(-1))
+    assert "missed" not in succeeded(run_planner("plans", "--all")).stdout \
+        and "missed" not in succeeded(run_planner("week", "--start", day(-1))).stdout
 
 
 def test_plans_screen_says_missed_in_both_languages(home: Path) -> None:
     exam_home(home)
-    every = ok("plans", "--all").splitlines()
+    every = succeeded(run_planner("plans", "--all")).stdout.splitlines()
     assert [line for line in every if "missed" in line] == [
         line for line in every if day(-3) in line or day(-1) in line]
     assert not any("missed" in line for line in every if day(-2) in line or day(-5) in line)
     assert ("2 of the past ones not shown were missed (neither done nor dropped)."
             in screen("plans"))
-    chinese = ok("plans", "--all", language="zh").splitlines()
+    chinese = succeeded(run_planner("plans", "--all",
+                                    env=env_with(LANGUAGE="zh"))).stdout.splitlines()
     assert [line for line in chinese if "已错过" in line] == [
         line for line in chinese if day(-3) in line or day(-1) in line]
     assert "没有显示的过去计划中有 2 个已错过（既未完成也未放弃）。" in screen(
@@ -100,7 +95,7 @@ def test_plans_screen_says_missed_in_both_languages(home: Path) -> None:
 
 def test_week_marks_the_missed_sessions_in_json_and_on_the_screen(home: Path) -> None:
     exam_home(home)
-    week = json.loads(ok("week", "--start", day(-5), "--json"))
+    week = json.loads(succeeded(run_planner("week", "--start", day(-5), "--json")).stdout)
     sessions = {each["date"]: each["sessions"] for each in week["days"]}
     assert sessions[day(-5)] == [{"run_id": f"{RUN}#1", "title": "To the exam",
                                   "start": "19:00", "minutes": 20, "done": True}]
@@ -111,7 +106,7 @@ def test_week_marks_the_missed_sessions_in_json_and_on_the_screen(home: Path) ->
     assert sessions[day(-1)][0]["missed"] is True
     assert not any("missed" in session for each in sessions.values() for session in each
                    if session["run_id"] != f"{RUN}#2" and session["run_id"] != f"{RUN}#4")
-    shown = ok("week", "--start", day(-5))
+    shown = succeeded(run_planner("week", "--start", day(-5))).stdout
     assert shown.count("✗19:00") == 2 and "✓19:00" in shown
     assert "✗: a session missed (its day has passed, neither done nor dropped)." in \
         " ".join(shown.split())
@@ -121,7 +116,7 @@ def test_week_marks_the_missed_sessions_in_json_and_on_the_screen(home: Path) ->
 
 def test_goals_count_the_missed_sessions_and_the_readiness_when_saved(home: Path) -> None:
     exam_home(home)
-    (goal,) = json.loads(ok("goals", "--json"))
+    (goal,) = json.loads(succeeded(run_planner("goals", "--json")).stdout)
     assert goal["sessions"] == {"planned": 5, "done": 1, "minutes_planned": 120,
                                 "minutes_done": 20, "missed": 2}
     ready = goal["ready"]["with_plans"]
@@ -139,7 +134,7 @@ def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) ->
         {"name": "Exam", "date": day(20), "notes": ["N1", "N2"]}]}), encoding="utf-8")
     write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
                                      Session(day(3), 20, ("N2",), "19:00")), goal="exam")
-    (goal,) = json.loads(ok("goals", "--json"))
+    (goal,) = json.loads(succeeded(run_planner("goals", "--json")).stdout)
     assert goal["sessions"]["missed"] == 1
     text = screen("goals")
     assert f"1 session missed; ready on the day now {goal['ready']['with_plans']} of 2" in text
@@ -149,5 +144,5 @@ def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) ->
 
 def test_a_missed_session_is_today_no_longer_only_once_its_day_has_passed(home: Path) -> None:
     write_plan(home, RUN, study_plan(Session(today().isoformat(), 20, ("N1",), "19:00")))
-    rows = json.loads(ok("plans", "--all", "--json"))
+    rows = json.loads(succeeded(run_planner("plans", "--all", "--json")).stdout)
     assert "missed" not in rows[0]

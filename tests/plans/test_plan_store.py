@@ -10,22 +10,22 @@ import time
 from pathlib import Path
 
 import pytest
+from calendar_plans import DAY, results_sent, run, write_class_vdir
 from conftest import read_summary, run_dirs
-from plan_files import plan_bytes
-from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
-from test_live import (
+from live_model import (
     FUTURE,
     GOOD_PLAN,
     REQUEST,
-    finish,
     plain,
     plan_files,
     proposal,
     spawn_cli,
     write_config,
 )
-from test_live import explanation as explained
-from test_week_flow import DAY, results_sent, run, write_class_vdir
+from live_model import explanation as explained
+from plan_files import plan_bytes
+from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
+from terminal import finish
 
 from planner.conversation.events import Prompt
 from planner.plans import store

@@ -10,19 +10,15 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_planner, snapshot, today
+from calendar_plans import write_class_vdir
+from conftest import run_planner, snapshot
 from plan_files import study_plan, write_plan
 from run_records import demo_runs
-from test_week_flow import write_class_vdir
+from study_week import MONDAY, day
 
 from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-aaaaaa"
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
-
-
-def day(offset: int) -> str:
-    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
 
 
 def configure(home: Path, **values: object) -> None:
@@ -245,7 +241,7 @@ def test_forecast_counts_the_minutes_planned_each_day(week: Path) -> None:
 @pytest.mark.slow
 def test_khal_reads_each_session_and_the_moved_one_at_its_new_time(week: Path,
                                                                    tmp_path: Path) -> None:
-    from test_export import Khal
+    from calendar_plans import Khal
 
     assert run_planner("move", f"{RUN}#3", "--date", day(4), "--start", "21:00").returncode == 0
     out = tmp_path / "plan.ics"

@@ -9,10 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from calendar_plans import configure, results_sent, write_class_vdir
 from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
-from test_week_flow import configure, results_sent, write_class_vdir
+from study_week import MONDAY, day
 
 from planner.base import i18n
 from planner.cli.run import timetable_for
@@ -25,13 +26,8 @@ from planner.plans.plan import InvalidArguments
 from planner.plans.study import parse_study_arguments
 
 KEY = "sk-test-study"
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())  # next week's Monday
 CLASS_DAY = MONDAY + _dt.timedelta(days=2)  # a weekly class, 19:00-20:00, on Wednesdays
 UNTIL = MONDAY + _dt.timedelta(days=20)
-
-
-def day(offset: int) -> str:
-    return (MONDAY + _dt.timedelta(days=offset)).isoformat()
 
 
 def session(offset: int, start: str | None = None, minutes: int = 30,

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_dirs, run_planner
+from conftest import env_with, run_dirs, run_planner
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, demo_runs, record_files, summary, write_run
 from typer.testing import CliRunner
@@ -32,12 +32,6 @@ def runs_json(*args: str) -> list[dict]:
     result = invoke("runs", "--json", *args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
-
-
-def planner(*args: str, columns: int = 120) -> subprocess.CompletedProcess:
-    """The installed command with no terminal, at a given width."""
-    env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"}
-    return run_planner(*args, env=env)
 
 
 def unused_pid() -> int:
@@ -266,7 +260,7 @@ def test_runs_table_with_chinese_titles_fits_the_width(home: Path) -> None:
     write_run(home, "20261102T000000000000Z-short0", summary("20261102T000000000000Z-short0"))
     make_damaged(home)
     for columns in (120, 80):
-        result = planner("runs", "--home", str(home), columns=columns)
+        result = run_planner("runs", "--home", str(home), env=env_with(COLUMNS=str(columns)))
         assert result.returncode == 0, result.stderr
         lines = result.stdout.splitlines()
         assert max(cell_len(line) for line in lines) <= columns
@@ -275,7 +269,7 @@ def test_runs_table_with_chinese_titles_fits_the_width(home: Path) -> None:
         (long_line,) = [line for line in lines if "20261101T000000000000Z-long00" in line]
         assert "检索增强生成" in long_line and "…" in long_line
         assert "20261101T000000000000Z-long00" in long_line  # the ID itself is never cut
-    wide = planner("runs", "--home", str(home), columns=120).stdout
+    wide = run_planner("runs", "--home", str(home)).stdout
     assert "2026-11-20 09:00" in wide and "live" in wide
 
 
@@ -296,7 +290,7 @@ def test_runs_table_shows_the_newest_fifty_by_default(home: Path) -> None:
 def test_show_a_complete_demo_run(home: Path) -> None:
     demo_runs(home, 1)
     (folder,) = run_dirs(home)
-    result = planner("show", folder.name, "--home", str(home))
+    result = run_planner("show", folder.name, "--home", str(home))
     assert result.returncode == 0, result.stderr
     text = result.stdout
     date = json.loads((folder / "summary.json").read_text())["plan"]["date"]
@@ -362,7 +356,7 @@ def test_show_of_an_unknown_run_is_a_usage_error(home: Path, wanted: str) -> Non
 
 
 def test_show_with_no_records_at_all_is_a_usage_error() -> None:
-    result = planner("show", "20261101T000000000000Z-aaaaaa")
+    result = run_planner("show", "20261101T000000000000Z-aaaaaa")
     assert result.returncode == 2
     assert "no run '20261101T000000000000Z-aaaaaa'" in result.stderr
 

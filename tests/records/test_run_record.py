@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import read_summary, run_dirs
 from people import ScriptedPerson
-from run_records import call, deepseek_usage, summary, write_run
+from run_records import call, deepseek_usage, summary, tally_calls, write_run
 from stub_server import text_reply, tool_call_reply, usage
 from typer.testing import CliRunner
 
@@ -307,6 +307,3 @@ def test_the_cost_line_never_reads_the_summary_back(home: Path, capsys) -> None:
     assert lines[1] == f"Records: {folder}"
 
 
-def tally_calls(calls) -> costs.Tally:
-    """A summary's call entries tallied as `costs` tallies them (by their usage)."""
-    return costs.tally_usages([call.usage for call in calls])

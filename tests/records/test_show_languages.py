@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 from conftest import run_dirs, run_planner
+from live_model import KEY, KEY_ENV, write_config
 from stub_server import Reply, StubServer, tool_call_reply
-from test_live import KEY, KEY_ENV, write_config
 
 BAD = {"title": "RAG", "note_ids": ["N1"], "date": "2026-12-20", "minutes": "20"}
 RULE_EN = 'minutes: must be an integer, got a string "20"'

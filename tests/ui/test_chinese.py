@@ -8,17 +8,15 @@ with English: the help of every command, the JSON outputs, the demo in a termina
 from __future__ import annotations
 
 import json
-import os
 import re
-import unicodedata
 from pathlib import Path
 
 import pexpect
 import pytest
 import terminal
-from conftest import run_planner
+from conftest import env_with, run_planner
+from screens import ANSI, columns
 from terminal import Seen
-from test_terminal import ANSI
 
 # each case runs planner many times
 pytestmark = pytest.mark.slow
@@ -37,15 +35,6 @@ def english_sentences(text: str) -> list[str]:
     return _SENTENCE.findall(_COMMAND_LINE.sub("", text))
 
 
-def columns(line: str) -> int:
-    """A line's width on a terminal: wide (Chinese) characters take two columns."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
-
-
-def planner(home: Path, *args: str, language: dict[str, str], **extra: str):
-    return run_planner(*args, cwd=home, env={**os.environ, **language, **extra})
-
-
 def test_sentence_detector_finds_english_and_leaves_commands():
     assert english_sentences("Type SAVE to save this plan") == ["Type SAVE to save this plan"]
     assert english_sentences("示例：planner key set openai") == []
@@ -54,22 +43,22 @@ def test_sentence_detector_finds_english_and_leaves_commands():
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c or "planner" for c in COMMANDS])
 def test_help_is_chinese_and_fits_80_columns(home: Path, command: str) -> None:
-    result = planner(home, *command.split(), "--help", language=CHINESE)
+    result = run_planner(*command.split(), "--help", cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 0, result.stderr
     assert english_sentences(result.stdout) == []
     assert [line for line in result.stdout.splitlines() if columns(line) > 80] == []
     assert "用法：" in result.stdout and "选项" in result.stdout
-    english = planner(home, *command.split(), "--help", language=ENGLISH)
+    english = run_planner(*command.split(), "--help", cwd=home, env=env_with(**ENGLISH))
     assert "Usage: " in english.stdout and "用法" not in english.stdout
 
 
 def test_config_language_decides_over_the_environment(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"language": "zh"}))
-    assert "用法：" in planner(home, "--help", language=ENGLISH).stdout
+    assert "用法：" in run_planner("--help", cwd=home, env=env_with(**ENGLISH)).stdout
     (home / "config.json").write_text(json.dumps({"language": "en"}))
-    assert "Usage: " in planner(home, "--help", language=CHINESE).stdout
+    assert "Usage: " in run_planner("--help", cwd=home, env=env_with(**CHINESE)).stdout
     (home / "config.json").write_text(json.dumps({"language": "fr"}))
-    result = planner(home, "runs", language=CHINESE)
+    result = run_planner("runs", cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 2
     assert result.stderr.startswith("错误：") and "language" in result.stderr
 
@@ -83,7 +72,7 @@ def test_config_language_decides_over_the_environment(home: Path) -> None:
     (["nosuch"], "错误：没有这个命令 'nosuch'。"),
 ])
 def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> None:
-    result = planner(home, *args, language=CHINESE)
+    result = run_planner(*args, cwd=home, env=env_with(**CHINESE))
     assert result.returncode == 2
     assert line in result.stderr.splitlines()
     assert english_sentences(result.stderr) == []
@@ -93,14 +82,9 @@ def test_usage_errors_are_chinese(home: Path, args: list[str], line: str) -> Non
 SAVE_PROMPT = r"SAVE[^\n]*[:：] ?"  # the SAVE prompt in either language
 
 
-def spawn(home: Path, args: list[str], language: dict[str, str], **extra: str):
-    """planner in a terminal of 80 columns; the child and its screen."""
-    return terminal.spawn(*args, home=home, **language, **extra)
-
-
 def demo_saved(home: Path, language: dict[str, str]) -> str:
     """Run the demo in a terminal at 80 columns and type SAVE; the screen it showed."""
-    return save_and_end(*spawn(home, ["--demo"], language))
+    return save_and_end(*terminal.spawn("--demo", home=home, **language))
 
 
 def save_and_end(child: pexpect.spawn, screen: Seen) -> str:
@@ -124,8 +108,8 @@ def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
     demo_saved(home, CHINESE)
     assert list((home / "demo-plans").iterdir())
     for command in JSON_COMMANDS:
-        english = planner(home, *command, language=ENGLISH)
-        chinese = planner(home, *command, language=CHINESE)
+        english = run_planner(*command, cwd=home, env=env_with(**ENGLISH))
+        chinese = run_planner(*command, cwd=home, env=env_with(**CHINESE))
         assert (english.returncode, english.stdout) == (chinese.returncode, chinese.stdout), \
             command
         assert english.stdout.strip(), command
@@ -161,15 +145,15 @@ def test_demo_in_english_is_as_it_was(home: Path) -> None:
 @pytest.mark.parametrize("language", ["zh", "en"])
 @pytest.mark.terminal
 def test_live_conversation_at_80_columns(server, home: Path, language: str) -> None:
+    from live_model import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
     from stub_server import Reply, text_reply
-    from test_live import GOOD_PLAN, KEY, KEY_ENV, explanation, proposal, write_config
 
     chinese = language == "zh"
     server.add(Reply(body=text_reply("哪天复习？" if chinese else "Which day?")), proposal(),
                explanation("计划已保存。" if chinese else "The plan is saved."))
     write_config(home, server.url, max_calls=6, max_repairs=1)
-    child, shown = spawn(home, ["-r", "复习 RAG 笔记"], CHINESE if chinese else ENGLISH,
-                         **{KEY_ENV: KEY})
+    child, shown = terminal.spawn("-r", "复习 RAG 笔记", home=home,
+                                  **(CHINESE if chinese else ENGLISH), **{KEY_ENV: KEY})
     child.expect("你的回答（直接回车结束）：" if chinese else "Your answer \\(Enter to finish\\): ")
     child.sendline(GOOD_PLAN["date"])
     screen = save_and_end(child, shown)
@@ -193,7 +177,7 @@ TABLES = [("runs",), ("show",), ("costs",), ("plans", "--demo", "--all"), ("note
 def test_every_table_in_chinese_fits_80_columns(home: Path) -> None:
     demo_saved(home, CHINESE)
     for command in TABLES:
-        result = planner(home, *command, language=CHINESE, COLUMNS="80")
+        result = run_planner(*command, cwd=home, env=env_with(**CHINESE, COLUMNS="80"))
         output = result.stdout + result.stderr
         assert english_sentences(output) == [], (command, output)
         assert [line for line in output.splitlines() if columns(line) > 80] == [], command

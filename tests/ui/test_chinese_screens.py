@@ -15,20 +15,19 @@ import os
 import shlex
 import subprocess
 import sys
-import unicodedata
 from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import PLANNER, run_planner, today
+from conftest import PLANNER, env_with, run_planner, succeeded, today
+from live_model import GOOD_PLAN, REQUEST, explanation, proposal, write_config
+from plan_files import write_plan as save
+from radicale_server import PASSWORD, USER
+from review_log import log_lines
+from screens import ANSI, CHINESE, ENGLISH, KEYED, columns, run_id, screen_lines
+from scripted_conversation import QUESTION, earlier, say
 from stub_server import Reply, StubServer, tool_call, tool_call_reply
 from terminal import finish, spawn
-from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
-from test_conversation import QUESTION, say
-from test_conversation_continue import earlier
-from test_live import GOOD_PLAN, KEY, KEY_ENV, REQUEST, explanation, proposal, write_config
-from test_review_cli import log_lines, save
-from test_terminal import ANSI
 
 from planner.base import answers
 from planner.conversation.continuing import earlier_conversation
@@ -36,30 +35,9 @@ from planner.model.client import ModelCallError
 from planner.plans.plan import ReviewPlan
 from planner.ui.wrapping import spans, wrap_plain
 
-CHINESE = {"LANGUAGE": "zh_CN"}
-ENGLISH = {"LANGUAGE": "en"}
-KEYED = {KEY_ENV: KEY}  # every terminal run here has the key set
-
-
-def columns(line: str) -> int:
-    """A line's width on a terminal: wide (Chinese) characters take two columns."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
-
-
-def screen_lines(text: str) -> list[str]:
-    """The lines a terminal ends up showing (a carriage return starts a line over)."""
-    plain = ANSI.sub("", text).replace("\r\n", "\n")
-    return [line.split("\r")[-1] for line in plain.split("\n")]
-
 
 def too_wide(text: str) -> list[str]:
     return [line for line in screen_lines(text) if columns(line) > 80]
-
-
-def run_id(days_ago: int = 0) -> str:
-    """A run ID of planner's own form, saved `days_ago` days ago (UTC noon)."""
-    moment = _dt.datetime.now(_dt.UTC).replace(hour=12) - _dt.timedelta(days=days_ago)
-    return moment.strftime("%Y%m%dT%H%M%S%fZ") + "-abcdef"
 
 
 def plan(offset: int) -> ReviewPlan:
@@ -331,8 +309,6 @@ def test_click_did_you_mean_is_chinese(home: Path) -> None:
     assert "Error: No such command 'run'. Did you mean 'runs'?" in english.stderr
 
 
-
-
 # --- 8. a missing CalDAV calendar: named, and made with --create --------------------------------
 
 
@@ -391,12 +367,6 @@ def test_sync_create_makes_the_missing_calendar_and_fills_it(home: Path,
 # --- 7. the calendar in the person's language; a plain export moves with the log ----------------
 
 
-def planner_in(home: Path, *args: str, language: dict[str, str] = ENGLISH):
-    result = run_planner(*args, env={**os.environ, **language})
-    assert result.returncode == 0, result.stderr
-    return result
-
-
 def field(data: str, name: str) -> list[str]:
     return [line.split(":", 1)[1] for line in data.replace("\r\n ", "").splitlines()
             if line.startswith(name + ":")]
@@ -407,29 +377,29 @@ def test_a_change_of_language_updates_each_event_once(home: Path) -> None:
     save(home, run_id(1), plan(2))
     save(home, run_id(2), plan(3))
     feed = home / "feed.ics"
-    planner_in(home, "export", "--ics", "--feed", str(feed))
+    succeeded(run_planner("export", "--ics", "--feed", str(feed)))
     english = feed.read_text(encoding="utf-8")
     assert field(english, "X-WR-CALNAME") == ["planner reviews"]
     assert field(english, "SEQUENCE") == ["0", "0"]
     assert "Notes to review:" in english
-    planner_in(home, "export", "--ics", "--feed", str(feed), language=CHINESE)
+    succeeded(run_planner("export", "--ics", "--feed", str(feed), env=env_with(**CHINESE)))
     chinese = feed.read_text(encoding="utf-8")
     assert field(chinese, "X-WR-CALNAME") == ["planner 复习"]
     assert field(chinese, "SEQUENCE") == ["1", "1"]
     assert "要复习的笔记：" in chinese and "由 planner 保存在 plans/" in chinese
     assert "Notes to review" not in chinese and "Saved by" not in chinese
-    planner_in(home, "export", "--ics", "--feed", str(feed), language=CHINESE)
+    succeeded(run_planner("export", "--ics", "--feed", str(feed), env=env_with(**CHINESE)))
     assert field(feed.read_text(encoding="utf-8"), "SEQUENCE") == ["1", "1"]  # once only
     vdir = home / "vdir"
-    planner_in(home, "export", "--vdir", str(vdir))
-    result = planner_in(home, "export", "--vdir", str(vdir), language=CHINESE)
+    succeeded(run_planner("export", "--vdir", str(vdir)))
+    result = succeeded(run_planner("export", "--vdir", str(vdir), env=env_with(**CHINESE)))
     assert "已更新 2 个" in result.stdout
-    again = planner_in(home, "export", "--vdir", str(vdir), language=CHINESE)
+    again = succeeded(run_planner("export", "--vdir", str(vdir), env=env_with(**CHINESE)))
     assert "2 个没有变化" in again.stdout
     for path in vdir.glob("*.ics"):
         assert field(path.read_text(encoding="utf-8"), "SEQUENCE") == ["1"]
     (home / "config.json").write_text(json.dumps({"calendar_name": "My reviews"}))
-    named = planner_in(home, "export", "--ics", language=CHINESE).stdout
+    named = succeeded(run_planner("export", "--ics", env=env_with(**CHINESE))).stdout
     assert field(named, "X-WR-CALNAME") == ["My reviews"]  # a name the person set stays
 
 
@@ -439,7 +409,7 @@ def test_a_plain_export_moves_sequence_and_last_modified_with_the_log(home: Path
     save(home, run, plan(0))
 
     def revision() -> tuple[str, str, str]:
-        data = planner_in(home, "export", "--ics", "--all").stdout
+        data = succeeded(run_planner("export", "--ics", "--all")).stdout
         [sequence], [modified], [status] = (field(data, "SEQUENCE"),
                                             field(data, "LAST-MODIFIED"), field(data, "STATUS"))
         return sequence, modified, status
@@ -447,18 +417,18 @@ def test_a_plain_export_moves_sequence_and_last_modified_with_the_log(home: Path
     first = revision()
     assert first[0] == "0"
     assert revision() == first  # nothing changed: the same revision
-    planner_in(home, "done", run)
+    succeeded(run_planner("done", run))
     done = revision()
     assert done[0] == "1" and done[1] > first[1]
     review = log_lines(home)[0]["review_id"]  # one of the plan's two notes
-    planner_in(home, "done", "--undo", review)
+    succeeded(run_planner("done", "--undo", review))
     assert revision()[0] == "2"
-    planner_in(home, "drop", run)
+    succeeded(run_planner("drop", run))
     assert revision()[0::2] == ("3", "CANCELLED")
-    planner_in(home, "drop", "--undo", run)
+    succeeded(run_planner("drop", "--undo", run))
     assert revision()[0::2] == ("4", "CONFIRMED")
     output = home / "out.ics"
-    planner_in(home, "export", "--ics", "--all", "--output", str(output))
+    succeeded(run_planner("export", "--ics", "--all", "--output", str(output)))
     assert field(output.read_text(encoding="utf-8"), "SEQUENCE") == ["4"]
 
 
@@ -541,8 +511,8 @@ def test_system_words_planner_does_not_know_are_quoted_data_under_a_line_of_its_
 def test_reviews_keep_the_undone_word_whole_at_80_columns(home: Path) -> None:
     run = run_id(1)
     save(home, run, plan(0))
-    planner_in(home, "done", run)
-    planner_in(home, "done", "--undo", log_lines(home)[0]["review_id"])
+    succeeded(run_planner("done", run))
+    succeeded(run_planner("done", "--undo", log_lines(home)[0]["review_id"]))
     for language, word in ((CHINESE, "已撤销"), (ENGLISH, "undone")):
         shown = run_planner("reviews", env={**os.environ, **language, "COLUMNS": "80"}).stdout
         assert too_wide(shown) == []

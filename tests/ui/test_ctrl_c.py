@@ -19,10 +19,13 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import read_summary, run_dirs
+from live_model import plain, proposal, spawn_cli, write_config
+from plan_files import plan
+from plan_files import write_plan as save
+from pty_conversation import ANSWER_PROMPT, FEEDBACK_PROMPT, SAVE_PROMPT, question
+from review_log import RATING_PROMPT
 from stub_server import StubServer
-from test_conversation_pty import ANSWER_PROMPT, FEEDBACK_PROMPT, SAVE_PROMPT, question
-from test_live import finish, plain, proposal, spawn_cli, write_config
-from test_review_cli import RATING_PROMPT, plan, save
+from terminal import finish
 
 from planner.memory import log as reviews
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -66,14 +65,6 @@ def records(home: Path) -> Path:
     return home
 
 
-def planner(args: list[str], *, stdout: object = subprocess.PIPE, shell: str | None = None,
-            env: dict | None = None) -> subprocess.CompletedProcess:
-    """The installed command with no terminal (no stdin, new session), bounded in time."""
-    command = ["/bin/sh", "-c", f'exec "$0" "$@" {shell}', PLANNER] if shell else [PLANNER]
-    return run_planner(*args, command=command, stdout=stdout, env=env, text=False,
-                       timeout=SECONDS)
-
-
 def plain(raw: bytes, encoding: str = "utf-8") -> str:
     """Terminal bytes as text, without Rich's styles (NO_COLOR still allows bold)."""
     return re.sub(r"\x1b\[[0-9;]*m", "", raw.decode(encoding)).replace("\r\n", "\n")
@@ -97,7 +88,8 @@ def assert_no_run_left_running(home: Path) -> None:
                          ids=[*COMMANDS, "live"])
 def test_closed_stdout_is_refused_before_anything_runs(records: Path, args: list[str]) -> None:
     before = snapshot(records)
-    result = planner(args, shell=">&-")
+    result = run_planner(*args, command=["/bin/sh", "-c", 'exec "$0" "$@" >&-', PLANNER],
+                         text=False, timeout=SECONDS)
     assert result.returncode == 1
     assert result.stderr.decode() == CLOSED
     assert snapshot(records) == before  # no run started, nothing written
@@ -111,7 +103,7 @@ def test_broken_pipe_ends_in_one_line(records: Path, args: list[str]) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        result = planner(args, stdout=write_end)
+        result = run_planner(*args, stdout=write_end, text=False, timeout=SECONDS)
     finally:
         os.close(write_end)
     assert result.returncode == 1
@@ -157,7 +149,7 @@ def test_broken_pipe_during_the_demo_in_a_terminal(home: Path) -> None:
                          ids=["demo", "dry-run", "runs", "show --json"])
 def test_full_disk_ends_in_one_line(records: Path, args: list[str]) -> None:
     with open("/dev/full", "wb") as full:
-        result = planner(args, stdout=full)
+        result = run_planner(*args, stdout=full, text=False, timeout=SECONDS)
     assert result.returncode == 1
     assert error_lines(result.stderr) == [f"{LOST}No space left on device; what was written is "
                                           "incomplete"]
@@ -171,14 +163,15 @@ ASCII = {**os.environ, "PYTHONIOENCODING": "ascii"}
 
 @pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
 def test_ascii_output_is_escaped_not_a_failure(records: Path, args: list[str]) -> None:
-    result = planner(args, env=ASCII)
+    result = run_planner(*args, env=ASCII, text=False, timeout=SECONDS)
     assert result.returncode == 0, result.stderr
     assert error_lines(result.stderr) == []
     assert result.stdout.isascii() and result.stderr.isascii()
     assert_no_run_left_running(records)
     if args[-1] == "--json" or args == ["--dry-run"]:
         # The same JSON value as on a UTF-8 stream, written with \u escapes.
-        same = planner(args, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+        same = run_planner(*args, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, text=False,
+                           timeout=SECONDS)
         start = same.stdout.index(b"{") if args == ["--dry-run"] else 0
         data, utf = json.loads(result.stdout[start:]), json.loads(same.stdout[start:])
         if args == ["--dry-run"]:
@@ -193,7 +186,7 @@ def test_ascii_output_is_escaped_not_a_failure(records: Path, args: list[str]) -
 def test_ascii_json_lists_stay_valid_json_beyond_the_bmp(home: Path) -> None:
     write_run(home, RUN_ID, summary(RUN_ID, plan={"title": "复习 \U0001f600", "note_ids": ["N1"],
                                                   "date": "2026-12-05", "minutes": 20}))
-    result = planner(["runs", "--json"], env=ASCII)
+    result = run_planner("runs", "--json", env=ASCII, text=False, timeout=SECONDS)
     assert json.loads(result.stdout)[0]["title"] == "复习 \U0001f600"
 
 
@@ -201,7 +194,7 @@ def test_ascii_show_json_stays_valid_json_beyond_the_bmp(home: Path) -> None:
     title = "复习 \U0001f600 \u202e"
     write_run(home, RUN_ID, summary(RUN_ID, plan={"title": title, "note_ids": ["N1"],
                                                   "date": "2026-12-05", "minutes": 20}))
-    result = planner(["show", RUN_ID, "--json"], env=ASCII)
+    result = run_planner("show", RUN_ID, "--json", env=ASCII, text=False, timeout=SECONDS)
     assert result.returncode == 0 and result.stdout.isascii()
     assert json.loads(result.stdout)["summary"]["plan"]["title"] == title
 

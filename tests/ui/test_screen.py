@@ -28,11 +28,11 @@ import pexpect
 import pytest
 import terminal
 from conftest import PLANNER, plan_body, read_summary, run_dirs
+from live_model import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 from plan_files import write_plan, write_raw
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, summary, write_run
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
-from test_live import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
 
 from planner.plans.plan import ReviewPlan
 from planner.ui.conversation import (

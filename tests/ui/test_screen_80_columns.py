@@ -16,13 +16,12 @@ import re
 from pathlib import Path
 
 from conftest import run_planner
+from live_model import KEY, KEY_ENV, closed_port_url, write_config
 from plan_files import NOTES, plan, series
 from plan_files import write_plan as save
+from screens import columns, run_id
+from scripted_conversation import QUESTION, earlier, say
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
-from test_chinese_screens import columns, run_id
-from test_conversation import QUESTION, say
-from test_conversation_continue import earlier
-from test_live import KEY, KEY_ENV, closed_port_url, write_config
 
 CHINESE = {**os.environ, "LANGUAGE": "zh_CN", "COLUMNS": "80", KEY_ENV: KEY}
 # What a line may not be made of alone: punctuation, Chinese and Western.

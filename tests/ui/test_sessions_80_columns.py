@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
+from live_model import KEY, KEY_ENV, write_config
 from plan_files import day, study_plan, write_plan
+from screens import columns
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
-from test_chinese_screens import columns
-from test_live import KEY, KEY_ENV, write_config
 
 from planner.notes.catalog import Note
 from planner.plans.changes import plan_changes

@@ -9,16 +9,14 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import today
+from live_model import write_config
+from screens import CHINESE, ENGLISH, KEYED, columns, problems, screen_lines
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
+from study_week import MONDAY
 from terminal import spawn
-from test_chinese_screens import CHINESE, ENGLISH, KEYED, columns, screen_lines
-from test_live import write_config
-from test_walkthrough_zh import problems
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
-MONDAY = today() + _dt.timedelta(days=7 - today().weekday())
 
 
 def session(offset: int, start: str | None = None, minutes: int = 40,

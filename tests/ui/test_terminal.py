@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from pathlib import Path
 
 import pexpect
@@ -14,6 +13,7 @@ import terminal
 from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner, today
 from rich.cells import cell_len
 from run_records import call, summary, write_run
+from screens import ANSI
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
 
 from planner.ui.conversation import SAVE_PROMPT
@@ -117,8 +117,6 @@ def test_dry_run_in_a_terminal_asks_for_no_key_and_writes_nothing(home: Path) ->
 
 # --- Everyday use in a real terminal: widths, the demo screen, the waiting line (README "Looking
 # back") ------
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def at_width(home: Path, columns: int, *args: str, **env: str) -> pexpect.spawn:

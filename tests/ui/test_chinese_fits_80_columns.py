@@ -11,41 +11,17 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import re
 from pathlib import Path
 
 import pexpect
 import pytest
 from conftest import today
+from live_model import write_config
+from screens import CHINESE, KEYED, problems
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
 from terminal import spawn
-from test_chinese_screens import CHINESE, KEYED, columns, screen_lines
-from test_live import write_config
 
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
-
-# Three English words in a row: a sentence, not a name (`planner done`, `RAG`, `N1`).
-ENGLISH = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,}){2,}")
-# Data: quoted words (the server's), and what planner shows as it is (commands, IDs, options).
-DATA = re.compile(r"“[^”]*”|'[^']*'|\"[^\"]*\"|planner [a-z-]+(?: [A-Z_-]+)*"
-                  r"|--[a-z-]+(?: [A-Z_]+)?")
-CLOSING = tuple("，。、；：？！）》」』】")
-
-
-def problems(shown: str) -> list[str]:
-    """Each line of the screen that is too wide, starts with closing punctuation, or holds an
-    English sentence."""
-    found = []
-    for line in screen_lines(shown):
-        inner = line.strip("│╭╮╰╯─ ")
-        if columns(line) > 80:
-            found.append(f"{columns(line)} columns: {line}")
-        if inner.startswith(CLOSING):
-            found.append(f"starts with punctuation: {line}")
-        english = ENGLISH.search(DATA.sub("", inner))
-        if english:
-            found.append(f"English {english.group(0)!r}: {line}")
-    return found
 
 
 def walk(home: Path, args: list[str], answers: tuple[tuple[str, str], ...] = ()) -> tuple[int, str]:
