@@ -14,12 +14,15 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+import in_process
 import pexpect
 import pytest
 from stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
+# Typer's and Click's attributes as imported, before any command in this process patches them.
+in_process.pristine()
 
 # planner builds its Rich consoles when imported (as the tests are collected), and a console built
 # while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with
@@ -173,7 +176,18 @@ def run_planner(
 
     `env` is the whole environment (None: this process's, as the `home` fixture left it);
     `stdin=None` inherits the test process's stdin, `new_session=False` its session.
+
+    planner itself runs in this process (tests/in_process.py), the same bytes out, exit code and
+    files, unless something only a process has is asked for: another command, the test's own
+    stdin or session, output to a file, the interpreter's variables. PLANNER_TESTS_SUBPROCESS=1
+    starts a process every time (to compare the two).
     """
+    environment = dict(os.environ if env is None else env)
+    if (tuple(command) == (PLANNER,) and stdin == subprocess.DEVNULL and new_session
+            and stdout in (subprocess.PIPE, subprocess.DEVNULL)
+            and in_process.in_process_ok(environment)):
+        return in_process.run(args, cwd=cwd, env=environment, input=input,
+                              capture=stdout == subprocess.PIPE, text=text)
     return subprocess.run(
         [*command, *args], cwd=cwd, env=env, stdin=None if input is not None else stdin,
         input=input, stdout=stdout, stderr=subprocess.PIPE, text=text,
