@@ -263,3 +263,52 @@ def _faketime_skips(request: pytest.FixtureRequest) -> None:
         pytest.skip(f"under faketime: {marker.args[0]}")
     if request.node.get_closest_marker("terminal"):
         pytest.skip("under faketime: pseudo-terminal timing changes")
+
+
+def _children() -> dict[int, str]:
+    """This process's live child processes: their IDs and command lines (zombies left out)."""
+    found = {}
+    for listing in Path("/proc/self/task").glob("*/children"):
+        for pid in listing.read_text().split():
+            try:
+                stat_line = Path(f"/proc/{pid}/stat").read_text()
+                if stat_line.rpartition(")")[2].split()[0] == "Z":
+                    continue
+                found[int(pid)] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(
+                    b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                continue  # ended meanwhile
+    return found
+
+
+def _become_subreaper() -> None:
+    """A process a test's child leaves behind (orphaned) becomes this process's child, not
+    init's, so the check at the end sees it too (Linux PR_SET_CHILD_SUBREAPER)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_process_left_behind() -> Iterator[None]:
+    """No test leaves a process behind (README "What the tests prove"): at the end of the
+    session, any child of this test process still alive is killed, and the session fails
+    naming it."""
+    if not Path("/proc/self/task").exists():
+        yield
+        return
+    _become_subreaper()
+    before = set(_children())
+    yield
+    left = {pid: line for pid, line in _children().items() if pid not in before}
+    if not left:
+        return
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
+    pytest.fail("processes left running by the tests (now killed): "
+                + "; ".join(f"{pid} {line}" for pid, line in left.items()), pytrace=False)

@@ -66,8 +66,13 @@ _typer_state: list[tuple[object, dict[str, object]]] | None = None
 
 
 def pristine() -> None:
-    """Note Typer's and Click's attributes now, before any command patched them."""
+    """Note Typer's and Click's attributes now, before any command patched them; load the
+    modules that name the terminal, so that no command run here can reach it."""
+    import importlib
+
     _patched_modules()
+    for name in ("plain", "console", "editor", "init_screen", "conversation"):
+        importlib.import_module(f"planner.ui.{name}")
 
 
 def _patched_modules() -> list[tuple[object, dict[str, object]]]:
@@ -162,32 +167,51 @@ def _handlers() -> dict[int, object]:
     return found
 
 
-def _fresh_planner_state() -> None:
-    """planner's per-process state as a new process starts with it."""
-    from planner.base import i18n
+# planner's per-process state: (module, attribute) -> what a new process starts with (None:
+# what it holds as imported; "console": a console built anew for the run's streams).
+_STATE = {("planner.base.i18n", "_translations"): None, ("planner.base.i18n", "_language"): "en",
+          ("planner.base.i18n", "_missed"): [], ("planner.base.i18n", "_recorded"): {},
+          ("planner.ui.console", "last_error"): None, ("planner.ui.console", "_signalled"): False,
+          ("planner.ui.init_screen", "_console"): None}
 
-    i18n._translations = None
-    i18n._language = "en"
-    i18n._missed.clear()
-    i18n._recorded.clear()
+
+@contextlib.contextmanager
+def _planner_state() -> Iterator[None]:
+    """planner's per-process state as a new process starts with it for the command; the test
+    process's own (its language, its consoles) back after it."""
+    import planner.base.i18n  # noqa: F401 - the language in use lives there
+
+    saved: list[tuple[object, str, object]] = []
+    for (module_name, name), fresh in _STATE.items():
+        module = sys.modules.get(module_name)
+        if module is not None:
+            saved.append((module, name, getattr(module, name)))
+            setattr(module, name, type(fresh)() if isinstance(fresh, (list, dict)) else fresh)
     console = sys.modules.get("planner.ui.console")
+    consoles = []
     if console is not None:
-        console.last_error = None  # type: ignore[attr-defined]
-        console._signalled = False  # type: ignore[attr-defined]
         # Rich reads NO_COLOR, FORCE_COLOR, TERM and whether the stream is a terminal when a
-        # console is built: build them again for this run, keeping the objects other modules
-        # imported.
+        # console is built: built again for this run, in the objects other modules imported.
         for name, stderr in (("out", False), ("err", True)):
             old = getattr(console, name)
-            fresh = console._console(stderr=stderr)  # type: ignore[attr-defined]
+            consoles.append((old, dict(old.__dict__)))
+            fresh_console = console._console(stderr=stderr)  # type: ignore[attr-defined]
             old.__dict__.clear()
-            old.__dict__.update(fresh.__dict__)
-    screen = sys.modules.get("planner.ui.init_screen")
-    if screen is not None:
-        screen._console = None  # type: ignore[attr-defined]
-    for name, module in list(sys.modules.items()):
-        if name.startswith("planner.") and getattr(module, "TTY", None) == "/dev/tty":
-            module.TTY = _NO_TTY  # type: ignore[attr-defined]
+            old.__dict__.update(fresh_console.__dict__)
+    ttys = [(module, module.TTY) for name, module in list(sys.modules.items())
+            if name.startswith("planner.") and isinstance(getattr(module, "TTY", None), str)]
+    for module, _tty in ttys:
+        module.TTY = _NO_TTY  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
+        for old, state in consoles:
+            old.__dict__.clear()
+            old.__dict__.update(state)
+        for module, tty in ttys:
+            module.TTY = tty  # type: ignore[attr-defined]
 
 
 def _interpreter_warnings() -> None:
@@ -236,12 +260,11 @@ def run(args: Sequence[str], *, cwd: os.PathLike[str] | str | None, env: Mapping
         code: int
         try:
             with _environment(env), _descriptors(stdin_fd, out_fd, err_file.fileno()), \
-                    warnings.catch_warnings():
+                    warnings.catch_warnings(), _planner_state():
                 _interpreter_warnings()
                 if cwd is not None:
                     os.chdir(cwd)
                 sys.argv = ["planner", *args]
-                _fresh_planner_state()
                 try:
                     app.main()
                     code = 0
