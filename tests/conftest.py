@@ -301,14 +301,19 @@ def _no_process_left_behind() -> Iterator[None]:
     _become_subreaper()
     before = set(_children())
     yield
-    left = {pid: line for pid, line in _children().items() if pid not in before}
-    if not left:
-        return
-    for pid in left:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    for pid in left:
-        with contextlib.suppress(OSError):
-            os.waitpid(pid, 0)
-    pytest.fail("processes left running by the tests (now killed): "
-                + "; ".join(f"{pid} {line}" for pid, line in left.items()), pytrace=False)
+    left: dict[int, str] = {}
+    # Killing a child hands its own children to this process (the subreaper): a few rounds.
+    for _ in range(5):
+        found = {pid: line for pid, line in _children().items() if pid not in before}
+        if not found:
+            break
+        left.update(found)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+    if left:
+        pytest.fail("processes left running by the tests (now killed): "
+                    + "; ".join(f"{pid} {line}" for pid, line in left.items()), pytrace=False)
