@@ -273,8 +273,10 @@ def run(args: Sequence[str], *, cwd: os.PathLike[str] | str | None, env: Mapping
                 except KeyboardInterrupt:
                     traceback.print_exc()
                     code = -signal.SIGINT
-                except BaseException:  # noqa: BLE001 - the interpreter's own report of it
-                    traceback.print_exc()
+                except BaseException as error:
+                    if type(error).__module__.startswith("_pytest"):
+                        raise  # the test's own end (pytest-timeout's, say), not planner's
+                    traceback.print_exc()  # what the interpreter prints for an uncaught error
                     code = 1
                 # The interpreter waits for the threads that are not daemons before it ends.
                 for thread in set(threading.enumerate()) - threads:
