@@ -48,6 +48,10 @@ def in_process_ok(env: Mapping[str, str]) -> bool:
         return False
     if os.environ.get("PLANNER_TESTS_SUBPROCESS") == "1":
         return False
+    if env.get("LD_PRELOAD"):
+        # A library loaded into the process (libfaketime under make test-clock, which moves the
+        # clock of C code and file times too): this process has not loaded it.
+        return False
     return _codeset(env) == _codeset(here)
 
 
