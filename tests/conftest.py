@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+import in_process
 import pexpect
 import pytest
 from stub_server import StubServer
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PLANNER = str(Path(sys.executable).with_name("planner"))
 # The Radicale server (module-scoped), its calendar and a proxy before it, for any test asking.
 pytest_plugins = ["radicale_server"]
+# Typer's and Click's attributes as imported, before any command in this process patches them.
+in_process.pristine()
 
 # planner builds its Rich consoles when imported (as the tests are collected), and a console built
 # while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with
@@ -175,7 +178,18 @@ def run_planner(
 
     `env` is the whole environment (None: this process's, as the `home` fixture left it);
     `stdin=None` inherits the test process's stdin, `new_session=False` its session.
+
+    planner itself runs in this process (tests/in_process.py), the same bytes out, exit code and
+    files, unless something only a process has is asked for: another command, the test's own
+    stdin or session, output to a file, the interpreter's variables. PLANNER_TESTS_SUBPROCESS=1
+    starts a process every time (to compare the two).
     """
+    environment = dict(os.environ if env is None else env)
+    if (tuple(command) == (PLANNER,) and stdin == subprocess.DEVNULL and new_session
+            and stdout in (subprocess.PIPE, subprocess.DEVNULL)
+            and in_process.in_process_ok(environment)):
+        return in_process.run(args, cwd=cwd, env=environment, input=input,
+                              capture=stdout == subprocess.PIPE, text=text)
     return subprocess.run(
         [*command, *args], cwd=cwd, env=env, stdin=None if input is not None else stdin,
         input=input, stdout=stdout, stderr=subprocess.PIPE, text=text,
@@ -272,3 +286,57 @@ def _faketime_skips(request: pytest.FixtureRequest) -> None:
         pytest.skip(f"under faketime: {marker.args[0]}")
     if request.node.get_closest_marker("terminal"):
         pytest.skip("under faketime: pseudo-terminal timing changes")
+
+
+def _children() -> dict[int, str]:
+    """This process's live child processes: their IDs and command lines (zombies left out)."""
+    found = {}
+    for listing in Path("/proc/self/task").glob("*/children"):
+        for pid in listing.read_text().split():
+            try:
+                stat_line = Path(f"/proc/{pid}/stat").read_text()
+                if stat_line.rpartition(")")[2].split()[0] == "Z":
+                    continue
+                found[int(pid)] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(
+                    b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                continue  # ended meanwhile
+    return found
+
+
+def _become_subreaper() -> None:
+    """A process a test's child leaves behind (orphaned) becomes this process's child, not
+    init's, so the check at the end sees it too (Linux PR_SET_CHILD_SUBREAPER)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_process_left_behind() -> Iterator[None]:
+    """No test leaves a process behind (README "What the tests prove"): at the end of the
+    session, any child of this test process still alive is killed, and the session fails
+    naming it."""
+    if not Path("/proc/self/task").exists():
+        yield
+        return
+    _become_subreaper()
+    before = set(_children())
+    yield
+    left: dict[int, str] = {}
+    # Killing a child hands its own children to this process (the subreaper): a few rounds.
+    for _ in range(5):
+        found = {pid: line for pid, line in _children().items() if pid not in before}
+        if not found:
+            break
+        left.update(found)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+    if left:
+        pytest.fail("processes left running by the tests (now killed): "
+                    + "; ".join(f"{pid} {line}" for pid, line in left.items()), pytrace=False)

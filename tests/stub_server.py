@@ -405,6 +405,64 @@ def _script_replies(path: str) -> list[Reply]:
         raise SystemExit(f"{path}: a reply has an unknown field ({error})") from None
 
 
+# How long a stopped server process has to end after SIGTERM before it gets SIGKILL, and how
+# long it then has: bounded, so a server that does not stop fails its test instead of outliving
+# the suite.
+TERM_GRACE = 10.0
+KILL_GRACE = 10.0
+
+
+class ServerProcess:
+    """This file run as its own process (as the benchmarks run it), a context manager: started
+    with `args` (`--bench`, `--script FILE`), `url` once it says READY; stopped with SIGTERM,
+    then SIGKILL if it has not ended within TERM_GRACE seconds, and always waited for."""
+
+    def __init__(self, *args: str) -> None:
+        import os
+        import subprocess
+
+        # Not under libfaketime (make test-clock): the server is the tests' tool, not the
+        # program whose clock is moved, and the library's moved clock made its timed waits
+        # outlast the wait for it to stop.
+        env = {name: value for name, value in os.environ.items()
+               if name not in ("LD_PRELOAD", "FAKETIME")}
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--port", "0", *args], stdout=subprocess.PIPE, text=True,
+            env=env)
+        self.returncode: int | None = None
+        try:
+            ready = self.process.stdout.readline().split()  # type: ignore[union-attr]
+            assert ready[:1] == ["READY"] and len(ready) == 2, ready
+        except BaseException:
+            self.kill()
+            raise
+        self.url = ready[1]
+
+    def stop(self) -> int:
+        """SIGTERM, then SIGKILL after TERM_GRACE seconds; the exit code (-9 when killed)."""
+        import subprocess
+
+        if self.returncode is None:
+            self.process.terminate()
+            try:
+                self.returncode = self.process.wait(timeout=TERM_GRACE)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process.stdout.close()  # type: ignore[union-attr]
+        assert self.returncode is not None
+        return self.returncode
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.returncode = self.process.wait(timeout=KILL_GRACE)
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve until SIGTERM/SIGINT; print READY <url> once listening."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -975,35 +974,23 @@ def test_ctrl_c_while_waiting_for_the_explanation(stub_server: StubServer, home:
 # --- the stub server as a process (the benchmark runs it this way) ------------------------------
 
 
-def _start_server_process(*args: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "stub_server.py"), "--port", "0", *args],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    ready = process.stdout.readline().split()
-    assert ready[:1] == ["READY"], ready
-    return process, ready[1]
+def _start_server_process(*args: str):
+    """tests/stub_server.py as a process (stopped by SIGTERM, else SIGKILL, and waited for)."""
+    import stub_server
 
-
-def _stop_server_process(process: subprocess.Popen) -> int:
-    process.terminate()
-    code = process.wait(timeout=10)
-    process.stdout.close()
-    return code
+    return stub_server.ServerProcess(*args)
 
 
 def test_server_process_bench_mode_answers_by_tool_choice(home: Path) -> None:
-    process, url = _start_server_process("--bench")
-    try:
+    with _start_server_process("--bench") as process:
+        url = process.url
         for number in range(3):
             run_home = home / f"run{number}"
             run_home.mkdir()
             run = live_run(None, run_home, base_url=url, answer=False)
             assert (run.outcome.status, run.outcome.exit_code) == ("complete", 0)
             assert run.summary["tool_result"] == {"status": "cancelled"}
-    finally:
-        assert _stop_server_process(process) == 0
+        assert process.stop() == 0
 
 
 def test_server_process_script_mode_loops(home: Path, tmp_path: Path) -> None:
@@ -1012,8 +999,8 @@ def test_server_process_script_mode_loops(home: Path, tmp_path: Path) -> None:
         {"body": tool_call_reply(GOOD_PLAN)},
         {"status": 503, "body": error_body("Server overloaded")},
     ]), encoding="utf-8")
-    process, url = _start_server_process("--script", str(script), "--loop")
-    try:
+    with _start_server_process("--script", str(script), "--loop") as process:
+        url = process.url
         client = LiveClient(write_config(home, url), KEY)
         replies = []
         for _ in range(4):
@@ -1024,8 +1011,7 @@ def test_server_process_script_mode_loops(home: Path, tmp_path: Path) -> None:
         assert [reply if reply == 503 else "choices" for reply in replies] == [
             "choices", 503, "choices", 503,
         ]
-    finally:
-        assert _stop_server_process(process) == 0
+        assert process.stop() == 0
 
 
 # --- start-up: only the live path imports openai ------------------------------------------------
