@@ -1,7 +1,7 @@
 """The program's failures as a small family: each carries its one line and its exit code.
 
 A module raises the member that fits; the command line turns any of them into the line and the
-exit code in one place (planner.cli.app's `said()`, used by the command group for every command
+exit code in one place (planner.cli.exits' `said()`, used by the command group for every command
 and by `main` for what rises before one), so no command has to catch them one by one.
 """
 

@@ -1,4 +1,4 @@
-"""What every command shares: the home and config options, the workspace, one-line exits."""
+"""What every command shares: the home and config options, the workspace, run IDs, completion."""
 
 from contextlib import suppress
 from pathlib import Path
