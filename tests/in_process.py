@@ -219,8 +219,10 @@ def _planner_state() -> Iterator[None]:
 
 
 # planner's Click command tree as Typer builds it (~20 ms at each start): built once, used again
-# until a Chinese command translates it.
-_commands: list[object] = []
+# until a Chinese command translates it. Typer reads one variable as it builds (whether its
+# completion options may look for the shell): a tree for each value.
+_commands: dict[str | None, object] = {}
+_BUILD_VARIABLE = "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"
 
 
 @contextlib.contextmanager
@@ -233,13 +235,15 @@ def _built_once(app: object) -> Iterator[None]:
     def get_command(typer_instance: object) -> object:
         if typer_instance is not app.app:  # type: ignore[attr-defined]
             return build(typer_instance)  # type: ignore[arg-type]
-        if not _commands:
-            _commands.append(build(typer_instance))  # type: ignore[arg-type]
-        return _commands[0]
+        key = os.environ.get(_BUILD_VARIABLE)
+        if key not in _commands:
+            _commands[key] = build(typer_instance)  # type: ignore[arg-type]
+        return _commands[key]
 
     def translate_commands(command: object) -> None:
         # The tree's own texts become Chinese: the next command gets a tree of its own.
-        _commands.clear()
+        for key in [key for key, built in _commands.items() if built is command]:
+            del _commands[key]
         translate(command)
 
     typer.main.get_command = get_command  # type: ignore[assignment]
