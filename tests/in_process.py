@@ -218,6 +218,43 @@ def _planner_state() -> Iterator[None]:
             module.TTY = tty  # type: ignore[attr-defined]
 
 
+# planner's Click command tree as Typer builds it (~20 ms at each start): built once, used again
+# until a Chinese command translates it. Typer reads one variable as it builds (whether its
+# completion options may look for the shell): a tree for each value.
+_commands: dict[str | None, object] = {}
+_BUILD_VARIABLE = "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"
+
+
+@contextlib.contextmanager
+def _built_once(app: object) -> Iterator[None]:
+    """planner's command tree built once for all the commands run here, not once for each."""
+    import typer.main
+
+    build, translate = typer.main.get_command, app.translate_commands  # type: ignore[attr-defined]
+
+    def get_command(typer_instance: object) -> object:
+        if typer_instance is not app.app:  # type: ignore[attr-defined]
+            return build(typer_instance)  # type: ignore[arg-type]
+        key = os.environ.get(_BUILD_VARIABLE)
+        if key not in _commands:
+            _commands[key] = build(typer_instance)  # type: ignore[arg-type]
+        return _commands[key]
+
+    def translate_commands(command: object) -> None:
+        # The tree's own texts become Chinese: the next command gets a tree of its own.
+        for key in [key for key, built in _commands.items() if built is command]:
+            del _commands[key]
+        translate(command)
+
+    typer.main.get_command = get_command  # type: ignore[assignment]
+    app.translate_commands = translate_commands  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        typer.main.get_command = build
+        app.translate_commands = translate  # type: ignore[attr-defined]
+
+
 def _interpreter_warnings() -> None:
     """The interpreter's default warning filters (pytest's are for the tests' own code)."""
     warnings.resetwarnings()
@@ -264,7 +301,7 @@ def run(args: Sequence[str], *, cwd: os.PathLike[str] | str | None, env: Mapping
         code: int
         try:
             with _environment(env), _descriptors(stdin_fd, out_fd, err_file.fileno()), \
-                    warnings.catch_warnings(), _planner_state():
+                    warnings.catch_warnings(), _planner_state(), _built_once(app):
                 _interpreter_warnings()
                 if cwd is not None:
                     os.chdir(cwd)
