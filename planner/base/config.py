@@ -185,14 +185,6 @@ def load_config(path: Path | None, home: Path | None = None) -> Config:
     return _busy_paths(parse_config(value, str(path)), path, home)
 
 
-def config_or_problem(path: Path, home: Path | None = None) -> tuple[Config | None, str | None]:
-    """load_config's config and None, or None and the line saying why it cannot be used."""
-    try:
-        return load_config(path, home), None
-    except ConfigError as error:
-        return None, str(error)
-
-
 def expand_path(value: str, config_file: str | os.PathLike[str]) -> Path:
     """A path of the config as planner uses it: $VAR and ${VAR} replaced by the variable's
     value, ~ by the home folder, and a relative path taken from the folder of `config_file` (the

@@ -90,7 +90,8 @@ def where_command(
     """
     import os
 
-    from planner.base.config import DEFAULT_CONFIG_FILE, config_or_problem
+    from planner.base.config import DEFAULT_CONFIG_FILE
+    from planner.base.config_problems import config_or_problem
     from planner.calendar.busy_places import busy_place
     from planner.memory.memory_file import memory_in_use
     from planner.notes.catalog import INDEX_FOLDER, notes_source
