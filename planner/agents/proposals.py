@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.agents import staged
 from planner.agents.world import World, rejected
+from planner.base.errors import UsageError
+from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.plan import InvalidArguments, load_object, parse_arguments, tool_definition
 from planner.plans.study import (
@@ -71,6 +73,28 @@ def propose(world: World, tool: str, arguments: str,
         return {"status": "failed", "error": os_reason(error)}, True
     return {"status": "pending", "id": staged_id, "readiness": readiness,
             "confirm": f"planner pending {staged_id}"}, False
+
+
+def check_again(world: World, proposal: staged.Staged) -> Checked:
+    """A staged proposal checked again before its SAVE (the week may have changed); a
+    UsageError saying why it cannot be saved now, every failing session named (exit 2)."""
+    try:
+        return check(world, proposal.kind, json.dumps(proposal.arguments, ensure_ascii=False))
+    except InvalidArguments as error:
+        lines = getattr(error, "lines", ())
+        if not lines:
+            raise UsageError(t("{id} cannot be saved now: {problem}; nothing was saved",
+                               id=proposal.id, problem=str(error))) from None
+        raise UsageError(t("{id} cannot be saved now: {problem} ({sessions}); nothing was saved",
+                           id=proposal.id, problem=str(error), sessions=_joined(lines))) from None
+
+
+def _joined(lines: tuple[str, ...]) -> str:
+    """Every failing session on one line, each said in the person's language."""
+    joined = lines[0]
+    for line in lines[1:]:
+        joined = t("{first}; {next}", first=joined, next=line)
+    return joined
 
 
 def outlook(world: World, passed: Checked) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
+from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.plans.schema import is_run_id
@@ -151,6 +152,28 @@ def read(home: Path, staged_id: str) -> Staged:
     except (UnicodeDecodeError, strictjson.JSONRefused):
         raise StagedProblem(t("is not planner's JSON")) from None
     return _checked(data, staged_id)
+
+
+def read_or_problem(home: Path, staged_id: str) -> Staged | str:
+    """read()'s staged proposal, or the few words saying why it cannot be used."""
+    try:
+        return read(home, staged_id)
+    except StagedProblem as problem:
+        return str(problem)
+
+
+def to_confirm(home: Path, staged_id: str, now: _dt.datetime) -> Staged:
+    """The staged proposal to confirm now; a UsageError saying why it never will be (damaged,
+    or stale) and that nothing was saved (exit 2)."""
+    proposal = read_or_problem(home, staged_id)
+    if isinstance(proposal, str):
+        raise UsageError(t("{id} {problem}; nothing was saved (planner pending {id} --drop "
+                           "discards it)", id=staged_id, problem=proposal))
+    if proposal.is_stale(now):
+        raise UsageError(t("{id} was staged on {date}, more than 7 days ago: it is never saved; "
+                           "ask for a new proposal (planner pending {id} --drop discards it)",
+                           id=staged_id, date=proposal.staged_at.date().isoformat()))
+    return proposal
 
 
 def _checked(data: object, staged_id: str) -> Staged:

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 from planner.base import providers
 from planner.base.config import Config
 from planner.base.config import MissingKey as MissingKey
+from planner.base.errors import UsageError
 from planner.base.i18n import _, t
 from planner.base.install import install_command
 from planner.base.oserrors import os_reason
@@ -247,6 +248,15 @@ def set_key(user: str, secret: str) -> None:
         keyring.set_password(SERVICE, user, secret)
     except Exception as error:  # noqa: BLE001 - any backend failure is one line
         raise KeyProblem(_backend_line("store", error, secret)) from None
+
+
+def set_key_before_config(user: str, secret: str) -> None:
+    """set_key for a config.json written next: a key that cannot be stored is a UsageError
+    saying so and that config.json was not written (exit 2)."""
+    try:
+        set_key(user, secret)
+    except KeyProblem as problem:
+        raise UsageError(t("{problem}; config.json was not written", problem=problem)) from None
 
 
 def forget_key(user: str) -> bool:

@@ -85,6 +85,22 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def replace_keeping(path: Path, data: bytes, backup: Path) -> None:
+    """`path` replaced whole by `data`, its old bytes kept first as `backup` (created
+    exclusively: a hard link, or a copy where links cannot be made), which is taken back when
+    the replacing fails."""
+    try:
+        os.link(path, backup)
+    except OSError:
+        # A file system without hard links: the old bytes copied into a new file.
+        create_exclusive(backup, read_regular_file(path, MIB))
+    try:
+        write_atomic(path, data)
+    except BaseException:
+        os.unlink(backup)
+        raise
+
+
 def write_all(fd: int, data: bytes) -> None:
     """Every byte of `data` to `fd` (a write may take only part of it)."""
     view = memoryview(data)

@@ -94,22 +94,18 @@ def _place(source: dict[str, Any]) -> str:
 
 def _current(screen: Screen, target: Path) -> dict[str, Any]:
     """What config.json holds now, as written (the defaults when it is missing or unusable)."""
-    from planner.base import storage, strictjson
-    from planner.base.config import ConfigError, load_config
+    from planner.base.config_problems import config_as_written
 
     if not target.exists():
         return {}
-    try:
-        load_config(target)
-        data = strictjson.loads(storage.read_regular_file(target, storage.MIB).decode("utf-8"))
-    except (ConfigError, OSError, ValueError) as error:
+    data, problem = config_as_written(target)
+    if problem is not None:
         from planner.base.i18n import shown
 
         screen.warn(_("{path} cannot be used ({problem}); the questions start from the defaults, "
                       "and the old file will be kept beside the new one.").format(
-            path=target, problem=shown(str(error))))
-        return {}
-    return data if isinstance(data, dict) else {}
+            path=target, problem=shown(problem)))
+    return data
 
 
 class Answers(NamedTuple):
@@ -152,19 +148,21 @@ class Screen:
     def ask_until(self, question: str, default: str, accept: Callable[[str], object]) -> object:
         """Ask until `accept` takes the answer; each refusal is named and the question asked
         again."""
-        while True:
-            answer = self.ask(question, default)
-            try:
-                return accept(answer)
-            except Refused as refused:
-                self.refused(refused)
+        return self.retried(lambda: accept(self.ask(question, default)))
 
-    def refused(self, refused: Refused) -> None:
-        """A refused answer's reason, in the person's language (the config loader's lines are
-        program lines, said from their templates)."""
+    def retried(self, questions: Callable[[], object]) -> object:
+        """`questions` asked again until their answers are taken: each refusal (Refused, or the
+        config's own checks refusing: ConfigError, the keyring's KeyProblem among them) is
+        named first, in the person's language (the config loader's lines are program lines,
+        said from their templates)."""
+        from planner.base.config import ConfigError
         from planner.base.i18n import shown
 
-        self.warn(_("Not used: {reason}").format(reason=shown(str(refused))))
+        while True:
+            try:
+                return questions()
+            except (Refused, ConfigError) as refused:
+                self.warn(_("Not used: {reason}").format(reason=shown(str(refused))))
 
     def confirm(self, target: Path, data: dict[str, Any]) -> bool:
         """The config as it will be written, then SAVE (a near miss asked once more)."""
@@ -216,17 +214,14 @@ class Questions:
         return Answers(self.data, self.secret, self.key_user)
 
     def check(self, **values: object) -> Config:
-        """The config with these values, loaded by the config's own checks; Refused with the
-        loader's line when it cannot be used. REMOVE takes a key out (its default applies);
-        None is written as null."""
-        from planner.base.config import ConfigError, parse_config
+        """The config with these values, loaded by the config's own checks; its ConfigError
+        (a refusal: Screen.retried) when it cannot be used. REMOVE takes a key out (its default
+        applies); None is written as null."""
+        from planner.base.config import parse_config
 
         data = {**self.data, **values}
         data = {key: value for key, value in data.items() if value is not REMOVE}
-        try:
-            config = parse_config(data, self.target.name)
-        except ConfigError as error:
-            raise Refused(str(error)) from None
+        config = parse_config(data, self.target.name)
         self.data = data
         return config
 
@@ -313,10 +308,7 @@ class Questions:
 
         def accept(answer: str) -> str:
             if answer.lower() in KEYRING_WORDS:
-                try:
-                    keys.check_keyring()
-                except keys.KeyProblem as problem:
-                    raise Refused(str(problem)) from None
+                keys.check_keyring()  # a KeyProblem is a refusal: the question asked again
                 return "keyring"
             if answer.lower() in NONE_WORDS:
                 self.check(api_key_env=None)  # null: a server that needs no key
@@ -445,7 +437,9 @@ class Questions:
                           "covers. Enter: no new goal."))
         retention = self.check().desired_retention
         typed = {"name": "", "date": "", "notes": ""}
-        while True:
+
+        def questions() -> None:
+            """The goal's three questions, asked again (as answered) while it is refused."""
             typed["name"] = self.screen.ask(_("Goal name"), typed["name"])
             if not typed["name"]:
                 return
@@ -460,11 +454,9 @@ class Questions:
                     "notes": typed["notes"].replace(",", " ").split(), "retention": retention}
             others = [old for old in goals if not isinstance(old, dict)
                       or str(old.get("name", "")).lower() != typed["name"].lower()]
-            try:
-                self.check(goals=[*others, goal])
-                return
-            except Refused as refused:
-                self.screen.refused(refused)
+            self.check(goals=[*others, goal])
+
+        self.screen.retried(questions)
 
 
 def _tilde(path: Path) -> str:
@@ -498,10 +490,8 @@ def _store_key(answers: Answers) -> None:
     """The key typed for the OS keyring, stored as `planner key set` stores it."""
     from planner.base import secrets as keys
 
-    try:
-        keys.set_key(answers.key_user, answers.secret or "")
-    except keys.KeyProblem as problem:
-        exit_usage(t("{problem}; config.json was not written", problem=problem))
+    # A key that cannot be stored is a UsageError (exit 2): config.json was not written.
+    keys.set_key_before_config(answers.key_user, answers.secret or "")
     ui.info(t("Stored the key for {user} in the OS keyring (service {service}, user {user}).",
               user=answers.key_user, service=keys.SERVICE))
 
@@ -529,15 +519,5 @@ def _write(target: Path, data: dict[str, Any]) -> Path | None:
 
         stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
         backup = target.with_name(f"{target.name}.bak-{stamp}")
-        try:
-            # A hard link keeps the old file under the backup's name, created exclusively.
-            os.link(target, backup)
-        except OSError:
-            # A file system without hard links: the old bytes copied into a new file.
-            storage.create_exclusive(backup, storage.read_regular_file(target, storage.MIB))
-        try:
-            storage.write_atomic(target, text)
-        except BaseException:
-            os.unlink(backup)
-            raise
+        storage.replace_keeping(target, text, backup)
         return backup

@@ -88,10 +88,9 @@ def fit_command(
     in_use = list(memory.parameters) if memory.parameters is not None else \
         fitting.default_parameters()
     items = fitting.training_items(fitting.by_card(reviews))
-    try:
-        result = fitting.fit(items, in_use)
-    except fitting.FitError as error:
-        _refused(t("{reason}; nothing was changed", reason=error), total, sources, as_json)
+    result = fitting.fit_or_refusal(items, in_use)
+    if isinstance(result, str):
+        _refused(result, total, sources, as_json)
         return
     adopted, reason = _decide(result)
     record = {"version": memory_file.MEMORY_VERSION, "parameters": [round(value, 6) for value in
@@ -150,10 +149,7 @@ def _anki_reviews(files: list[Path], sources: list[dict[str, Any]]
 
     found: list[tuple[object, _dt.datetime, int]] = []
     for number, path in enumerate(files):
-        try:
-            history = anki.read_history(path)
-        except anki.AnkiError as error:
-            exit_usage(t("{problem}; nothing was changed", problem=error))
+        history = anki.history_for_fit(path)  # a file it cannot read: UsageError, exit 2
         found += [(("anki", number, review.card), review.reviewed_at, review.rating)
                   for review in history.reviews]
         skipped = {key: value for key, value in history.skipped.items()
@@ -209,25 +205,6 @@ def _anki_rows(config: "Config", rows: list[dict[str, Any]], today: _dt.date, da
         row["anki_minutes"] = None if anki.warning else 0 if load is None else load.minutes
 
 
-def _retentions(text: str | None) -> list[float]:
-    """--retention R[,R...], each 0.70-0.99; exit 2 otherwise."""
-    if text is None:
-        return []
-    values = []
-    for part in text.split(","):
-        try:
-            value = float(part.strip())
-        except ValueError:
-            value = -1.0
-        if not 0.70 <= value <= 0.99:
-            exit_usage(t("--retention {value}: each must be a number from 0.70 to 0.99, e.g. "
-                     "--retention 0.85,0.9,0.95", value=part.strip()[:20]))
-        values.append(value)
-    if len(values) > 10:
-        exit_usage(t("--retention: at most 10 values"))
-    return values
-
-
 def forecast_command(
     ctx: typer.Context,
     days: Annotated[
@@ -253,7 +230,7 @@ def forecast_command(
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import load_catalog
 
-    wanted = _retentions(retention)
+    wanted = forecast.retentions(retention)  # a UsageError rises: exit 2
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
     # A NotesError (exit 2) or a FitError (exit 1) rises, said by planner.cli.app.

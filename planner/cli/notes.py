@@ -1,12 +1,11 @@
 """Your notes and your home: planner notes and planner where."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from planner import ui
 from planner.base.i18n import t
-from planner.base.oserrors import os_reason
 from planner.cli.common import (
     HOME_ENV,
     ConfigOption,
@@ -15,11 +14,6 @@ from planner.cli.common import (
     Workspace,
     open_workspace,
 )
-from planner.cli.exits import exit_usage
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from pathlib import Path
 
 # --- Your notes: planner notes -------------------------------------------------------------------
 # planner.notes.catalog is imported inside the command; it opens the index (sqlite3) and reads front
@@ -49,22 +43,11 @@ def notes_command(
 
     Example: planner notes 检索 --limit 5
     """
-    from planner.notes.catalog import MAX_QUERY, load_catalog
+    from planner.notes.catalog import check_query, load_catalog
 
     workspace = open_workspace(ctx, home, config_path)
     folder, config = workspace.home, workspace.config()
-    if query is not None and not query.strip():
-        exit_usage(t("QUERY needs some words (or leave it out to list the notes)"))
-    if query is not None and len(query) > MAX_QUERY:
-        exit_usage(t("QUERY has {count:,} characters; at most {limit} (a few words find a note)",
-                 count=len(query), limit=MAX_QUERY))
-    if query is not None and not query.isascii():
-        try:
-            query.encode("utf-8")
-        except UnicodeEncodeError:
-            # Bytes that are not UTF-8 reach Python as lone surrogates, which no index holds.
-            exit_usage(t("QUERY holds text that is not UTF-8 ({query}); type the words again",
-                         query=query))
+    check_query(query)  # a UsageError rises: exit 2
     if limit is not None:
         shown = limit or None
     elif query is not None:
@@ -107,7 +90,10 @@ def where_command(
     """
     import os
 
-    from planner.base.config import DEFAULT_CONFIG_FILE, ConfigError, load_config
+    from planner.base.config import DEFAULT_CONFIG_FILE
+    from planner.base.config_problems import config_or_problem
+    from planner.calendar.busy_places import busy_place
+    from planner.memory.memory_file import memory_in_use
     from planner.notes.catalog import INDEX_FOLDER, notes_source
     from planner.notes.index import INDEX_FILE
 
@@ -118,10 +104,7 @@ def where_command(
     problem = None
     config = None
     if config_exists or workspace.config_path is not None:
-        try:
-            config = load_config(config_file, folder)
-        except ConfigError as error:
-            problem = str(error)
+        config, problem = config_or_problem(config_file, folder)
     notes_dir = None if config is None else config.notes_dir
     source, notes_path = notes_source(folder, notes_dir, str(config_file))
     index = folder / INDEX_FOLDER / INDEX_FILE
@@ -140,9 +123,9 @@ def where_command(
         "notes_exists": None if notes_path is None else os.path.lexists(notes_path),
         "index": os.path.abspath(index),
         "index_exists": os.path.lexists(index),
-        "busy_calendars": [_busy_source(source, folder) for source in
+        "busy_calendars": [busy_place(source, folder) for source in
                            (() if config is None else config.busy_calendars)],
-        "memory": _memory_in_use(folder),
+        "memory": memory_in_use(folder),
     }
     # Goals, when this config has them (the key is newer than this command).
     goals = getattr(config, "goals", None)
@@ -154,65 +137,6 @@ def where_command(
         ui.where_report(report)
 
 
-def _busy_source(source: "Mapping[str, str]", home: "Path") -> dict[str, Any]:
-    """A busy calendar of the config (a path relative to `home`, or absolute): what it is and
-    whether it can be read, nothing read."""
-    import os
-
-    from planner.base import storage
-
-    all_day = source.get("all_day", "busy")
-    if "caldav" in source:
-        # A server: asked only when a command needs the busy time (where sends nothing).
-        return {"kind": "caldav", "place": _shown_url(source["caldav"]),
-                "calendar": source.get("calendar"), "readable": None, "problem": None,
-                "all_day": all_day, "all_day_events": None}
-    kind = "ics" if "ics" in source else "vdir"
-    place = os.path.join(home, source[kind])
-    problem = None
-    try:
-        info = os.stat(place)
-    except FileNotFoundError:
-        problem = t("does not exist")
-    except OSError as error:
-        problem = t("cannot be read ({why})", why=os_reason(error))
-    else:
-        import stat
-
-        wanted = stat.S_ISREG if kind == "ics" else stat.S_ISDIR
-        if not wanted(info.st_mode):
-            problem = (t("is not a folder") if kind == "vdir"
-                       else t("is {kind}, not a calendar file",
-                              kind=storage.file_kind(info.st_mode)))
-        elif not os.access(place, os.R_OK | (os.X_OK if kind == "vdir" else 0)):
-            problem = t("cannot be read (no permission)")
-    return {"kind": kind, "place": os.path.abspath(place), "calendar": None,
-            "readable": problem is None, "problem": problem, "all_day": all_day,
-            "all_day_events": _all_day_events(source, home) if problem is None else None}
-
-
-def _all_day_events(source: "Mapping[str, str]", home: "Path") -> int | None:
-    """How many all-day events of a calendar file count as busy from today to the days a run
-    reads (None: it cannot be read); nothing cached, nothing written."""
-    import datetime as _dt
-
-    from planner.calendar.busy import read_busy
-    from planner.calendar.timetable import AHEAD_DAYS
-
-    today = _dt.date.today()
-    found = read_busy([source], today, today + _dt.timedelta(days=AHEAD_DAYS), home=home,
-                      zone=None, cache=False)
-    if found.unknown:
-        return None
-    return sum(1 for event in found.events if event.all_day)
-
-
-def _shown_url(url: str) -> str:
-    from planner.calendar.caldav_sync import shown_url
-
-    return shown_url(url)
-
-
 def _goal(goal: object) -> dict[str, Any]:
     """A goal of the config as where lists it: name, date and how many note selectors."""
     def field(name: str) -> Any:
@@ -222,24 +146,6 @@ def _goal(goal: object) -> dict[str, Any]:
     return {"name": str(field("name")), "date": None if date is None else str(date),
             "selectors": len(notes) if isinstance(notes, (list, tuple)) else None,
             "retention": retention if isinstance(retention, (int, float)) else None}
-
-
-def _memory_in_use(folder: "Path") -> dict[str, Any]:
-    """The memory model's parameters in use: fitted (memory.json) or FSRS's defaults."""
-    import os
-
-    from planner.memory import memory_file
-
-    path = os.path.abspath(memory_file.memory_path(folder))
-    try:
-        memory = memory_file.read_memory(folder)
-    except memory_file.MemoryFileError as error:
-        return {"in_use": "defaults", "file": path, "problem": str(error), "reviews": None,
-                "fitted_at": None}
-    fitted_at = memory.data.get("fitted_at")
-    return {"in_use": "defaults" if memory.parameters is None else "fitted", "file": path,
-            "problem": None, "reviews": memory.reviews,
-            "fitted_at": fitted_at if isinstance(fitted_at, str) else None}
 
 
 def _other_home(workspace: Workspace) -> str | None:

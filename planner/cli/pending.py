@@ -99,10 +99,9 @@ def _list(folder: Path) -> None:
         return
     now = _dt.datetime.now(_dt.UTC)
     for staged_id in ids:
-        try:
-            proposal = staged.read(folder, staged_id)
-        except staged.StagedProblem as problem:
-            ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=str(problem)))
+        proposal = staged.read_or_problem(folder, staged_id)
+        if isinstance(proposal, str):
+            ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=proposal))
             continue
         name, version = proposal.client
         values = {"id": staged_id, "what": _what(proposal),
@@ -129,45 +128,20 @@ def _what(proposal: Staged) -> str:
     return t("review plan {title} on {date}", title=title, date=str(plan.get("date")))
 
 
-def _joined(lines: tuple[str, ...]) -> str:
-    """Every failing session on one line, each said in the person's language."""
-    joined = lines[0]
-    for line in lines[1:]:
-        joined = t("{first}; {next}", first=joined, next=line)
-    return joined
-
-
 def _confirm(home: Path, config: Config, staged_id: str) -> None:
     """Check the staged proposal again, show it, save it on a typed SAVE."""
     from planner.agents import proposals, staged
     from planner.agents.world import World
-    from planner.plans.plan import InvalidArguments
 
-    try:
-        proposal = staged.read(home, staged_id)
-    except staged.StagedProblem as problem:
-        exit_usage(t("{id} {problem}; nothing was saved (planner pending {id} --drop discards "
-                     "it)", id=staged_id, problem=str(problem)))
-    if proposal.is_stale(_dt.datetime.now(_dt.UTC)):
-        exit_usage(t("{id} was staged on {date}, more than 7 days ago: it is never saved; ask "
-                     "for a new proposal (planner pending {id} --drop discards it)",
-                     id=staged_id, date=proposal.staged_at.date().isoformat()))
+    # Damaged, stale, or no longer fitting the week: a UsageError rises (exit 2), nothing saved.
+    proposal = staged.to_confirm(home, staged_id, _dt.datetime.now(_dt.UTC))
     from planner.cli.goals import goal_catalog
     from planner.cli.plans import ask_caldav_password
 
     world = World(home, config, goal_catalog(home, config), _dt.date.today(),
                   ask_caldav_password)
     say_warnings(world.memory.warnings())  # as a run says them
-    try:
-        passed = proposals.check(world, proposal.kind,
-                                 json.dumps(proposal.arguments, ensure_ascii=False))
-    except InvalidArguments as error:
-        lines = getattr(error, "lines", ())
-        if not lines:
-            exit_usage(t("{id} cannot be saved now: {problem}; nothing was saved",
-                         id=staged_id, problem=str(error)))
-        exit_usage(t("{id} cannot be saved now: {problem} ({sessions}); nothing was saved",
-                     id=staged_id, problem=str(error), sessions=_joined(lines)))
+    passed = proposals.check_again(world, proposal)
     for line in passed.timetable.unsaid_warnings():
         ui.notice(line)
     _decide_and_save(home, config, world, proposal, passed)

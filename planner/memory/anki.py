@@ -36,6 +36,7 @@ from typing import IO, NamedTuple
 from urllib.parse import quote
 
 from planner.base.days import usable_time
+from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.inert import inert_line
 from planner.base.oserrors import os_reason
@@ -76,6 +77,15 @@ class AnkiHistory(NamedTuple):
     reviews: list[AnkiReview]
     skipped: dict[str, int]
     member: str | None  # the collection read inside a package (None: a bare file)
+
+
+def history_for_fit(path: str | os.PathLike[str]) -> AnkiHistory:
+    """read_history's history for a fit; a file it cannot read is a UsageError saying so and
+    that nothing was changed (exit 2)."""
+    try:
+        return read_history(path)
+    except AnkiError as error:
+        raise UsageError(t("{problem}; nothing was changed", problem=error)) from None
 
 
 def read_history(path: str | os.PathLike[str],

@@ -105,6 +105,14 @@ def fit(items: Sequence[Any], in_use: Sequence[float]) -> Fit:
                Scores(float(old.log_loss), float(old.rmse_bins)), len(items))
 
 
+def fit_or_refusal(items: Sequence[Any], in_use: Sequence[float]) -> Fit | str:
+    """fit(), or the line saying why no fit was made and that nothing was changed."""
+    try:
+        return fit(items, in_use)
+    except FitError as error:
+        return t("{reason}; nothing was changed", reason=error)
+
+
 class Simulation(NamedTuple):
     """A simulated future at one desired retention: per-day averages and the notes memorised
     at the end."""

@@ -15,12 +15,34 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from planner.base.days import AfterLastDay
+from planner.base.errors import UsageError
+from planner.base.i18n import t
 
 if TYPE_CHECKING:
     from planner.memory.schedule import NoteSchedule
 
 DEFAULT_MINUTES = 5.0
 MAX_DAYS = 365
+MAX_RETENTIONS = 10  # desired retentions one forecast simulates
+
+
+def retentions(text: str | None) -> list[float]:
+    """--retention R[,R...], each 0.70-0.99; a UsageError (exit 2) otherwise."""
+    if text is None:
+        return []
+    values = []
+    for part in text.split(","):
+        try:
+            value = float(part.strip())
+        except ValueError:
+            value = -1.0
+        if not 0.70 <= value <= 0.99:
+            raise UsageError(t("--retention {value}: each must be a number from 0.70 to 0.99, "
+                               "e.g. --retention 0.85,0.9,0.95", value=part.strip()[:20]))
+        values.append(value)
+    if len(values) > MAX_RETENTIONS:
+        raise UsageError(t("--retention: at most 10 values"))
+    return values
 
 
 def minutes_per_review(shares: Mapping[float, int]) -> float:

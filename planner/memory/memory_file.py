@@ -91,6 +91,21 @@ def read_memory(home: str | os.PathLike[str]) -> Memory:
                   reviews if type(reviews) is int else None, data)
 
 
+def memory_in_use(home: str | os.PathLike[str]) -> dict[str, object]:
+    """The memory model's parameters in use, as `planner where` reports them: fitted
+    (memory.json) or FSRS's defaults, and why a damaged file is not used."""
+    path = os.path.abspath(memory_path(home))
+    try:
+        memory = read_memory(home)
+    except MemoryFileError as error:
+        return {"in_use": "defaults", "file": path, "problem": str(error), "reviews": None,
+                "fitted_at": None}
+    fitted_at = memory.data.get("fitted_at")
+    return {"in_use": "defaults" if memory.parameters is None else "fitted", "file": path,
+            "problem": None, "reviews": memory.reviews,
+            "fitted_at": fitted_at if isinstance(fitted_at, str) else None}
+
+
 def _field_problem(data: dict[str, object]) -> str | None:
     """What is wrong with memory.json's other fields (each checked when there), or None."""
     for key in ("fitted_at", "reset_at"):

@@ -243,6 +243,24 @@ class FolderCatalog(Catalog):
         self._index.close()
 
 
+def check_query(query: str | None) -> None:
+    """A search's words as the person typed them; a UsageError (exit 2) names what is wrong."""
+    if query is None:
+        return
+    if not query.strip():
+        raise UsageError(t("QUERY needs some words (or leave it out to list the notes)"))
+    if len(query) > MAX_QUERY:
+        raise UsageError(t("QUERY has {count:,} characters; at most {limit} (a few words find a "
+                           "note)", count=len(query), limit=MAX_QUERY))
+    if not query.isascii():
+        try:
+            query.encode("utf-8")
+        except UnicodeEncodeError:
+            # Bytes that are not UTF-8 reach Python as lone surrogates, which no index holds.
+            raise UsageError(t("QUERY holds text that is not UTF-8 ({query}); type the words "
+                               "again", query=query)) from None
+
+
 # --- choosing the source ---------------------------------------------------------------------
 
 

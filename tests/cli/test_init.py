@@ -316,7 +316,8 @@ def test_an_existing_config_is_kept_and_the_new_one_moved_in(home: Path) -> None
 
 
 def test_an_answer_removes_a_key_or_writes_null_and_old_nulls_stay(home: Path) -> None:
-    from planner.cli.init import REMOVE, Questions, Refused
+    from planner.base.config import ConfigError
+    from planner.cli.init import REMOVE, Questions
 
     questions = Questions(None, home / "config.json",  # type: ignore[arg-type]
                           {"base_url": "http://localhost:9/v1", "api_key_env": None,
@@ -324,6 +325,7 @@ def test_an_answer_removes_a_key_or_writes_null_and_old_nulls_stay(home: Path) -
     questions.check(daily_minutes=REMOVE, model="local")
     assert questions.data == {"base_url": "http://localhost:9/v1", "api_key_env": None,
                               "model": "local"}  # the null kept: a server that needs no key
-    with pytest.raises(Refused, match="key 'daily_minutes' must be a whole number"):
+    # The config's own refusal: the question asks again (Screen.retried).
+    with pytest.raises(ConfigError, match="key 'daily_minutes' must be a whole number"):
         questions.check(daily_minutes=4)
     assert "daily_minutes" not in questions.data  # a refused answer changes nothing
