@@ -185,7 +185,9 @@ def test_a_costly_collection_is_interrupted_after_the_query_bound(home, exported
     # Lowered from 10 s for the test by PLANNER_ANKI_QUERY_SECONDS: read whole, it takes ~15 s.
     took = _refused(home, temp, slow, "took more than 0.5 s",
                     PLANNER_ANKI_QUERY_SECONDS="0.5")
-    assert took < 4
+    # Far below the whole read (~15 s, longer on a busy machine), with room for a loaded one:
+    # 4 s was once exceeded (4.07 s) while other work held both cores.
+    assert took < 10
 
 
 def test_the_variable_only_lowers_the_bound(monkeypatch):
