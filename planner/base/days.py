@@ -18,6 +18,8 @@ Such a due date is AFTER_LAST_DAY, never an error.
 from __future__ import annotations
 
 import datetime as _dt
+import re
+from typing import TypeGuard
 
 FIRST_DAY = _dt.date(1, 1, 2)
 LAST_DAY = _dt.date(9999, 12, 30)
@@ -58,3 +60,40 @@ def usable_day(day: _dt.date) -> bool:
 def usable_time(moment: _dt.datetime) -> bool:
     """Whether an aware time (the review log's) is one planner can use in every time zone."""
     return FIRST_TIME <= moment <= LAST_TIME
+
+
+# The one form of each that plans, the review log, the config and the command line accept; every
+# other spelling Python's fromisoformat would take ("20261207", "2026-W49-1", "9:5") is refused.
+_DATE_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_CLOCK_FORM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
+
+
+def date_form(value: object) -> TypeGuard[str]:
+    """Whether `value` is text written YYYY-MM-DD (a real calendar day or not)."""
+    return type(value) is str and _DATE_FORM.fullmatch(value) is not None
+
+
+def parse_date(value: object) -> _dt.date | None:
+    """`value` as a date when it is written YYYY-MM-DD and names a real calendar day; else None."""
+    if not date_form(value):
+        return None
+    try:
+        return _dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def parse_clock(value: object) -> _dt.time | None:
+    """`value` as a time when it is a 24-hour clock time "HH:MM" (00:00 to 23:59); else None."""
+    match = _CLOCK_FORM.fullmatch(value) if type(value) is str else None
+    return None if match is None else _dt.time(int(match[1]), int(match[2]))
+
+
+def clock_text(time: _dt.time) -> str:
+    """A time as plans write it, "HH:MM"."""
+    return f"{time.hour:02d}:{time.minute:02d}"
+
+
+def minutes_of(time: _dt.time) -> int:
+    """A time of day as minutes after midnight."""
+    return time.hour * 60 + time.minute

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.base import days
 from planner.base.i18n import _, language, t
 from planner.plans.files import PlanRow, is_run_id
 
@@ -64,7 +65,6 @@ _VOLATILE = re.compile(rb"^DTSTAMP:[^\r\n]*\r?\n", re.M)
 _SOURCE = re.compile(rb"^X-PLANNER-SOURCE:([0-9a-f]{32}(?:\.[a-z]{2})?)\r?$", re.M)
 # Raised whenever the way an event is written changes, so every event is written anew once.
 _FORMAT = 1
-_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
 _UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal",
                         "Etc/Zulu", "Zulu", "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0",
                         "Etc/GMT-0", "GMT0", "GMT+0", "GMT-0", "Etc/Greenwich", "Greenwich"})
@@ -86,11 +86,11 @@ class LocalZone(NamedTuple):
 
 def parse_clock(text: str) -> _dt.time:
     """"HH:MM" (24-hour) as a time; ValueError naming the rule otherwise."""
-    match = _CLOCK.fullmatch(text) if isinstance(text, str) else None
-    if match is None:
+    clock = days.parse_clock(text)
+    if clock is None:
         raise ValueError(t("review_time must be a 24-hour time \"HH:MM\", got {value}",
                            value=repr(text)))
-    return _dt.time(int(match[1]), int(match[2]))
+    return clock
 
 
 def local_zone() -> LocalZone:

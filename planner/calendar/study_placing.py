@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base import days
 from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
@@ -75,5 +76,6 @@ def _first_free(timetable: Timetable, day: _dt.date, minutes: int, mine: list[Sp
 
 
 def _clock(text: str) -> _dt.time:
-    hours, minutes = text.split(":")
-    return _dt.time(int(hours), int(minutes))
+    clock = days.parse_clock(text)
+    assert clock is not None  # a plan's start, checked when it was read
+    return clock

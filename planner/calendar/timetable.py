@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from planner.base import study_hours
+from planner.base import days, study_hours
 from planner.base.days import LAST_DAY
 from planner.base.i18n import t
 from planner.calendar import free_time, ics
@@ -305,8 +305,9 @@ def session_starts(rows: Sequence[plans.PlanRow], review_time: str) -> list[_dt.
 
 
 def _clock(text: str) -> _dt.time:
-    hours, minutes = text.split(":")
-    return _dt.time(int(hours), int(minutes))
+    clock = days.parse_clock(text)
+    assert clock is not None  # a plan's start, checked when it was read
+    return clock
 
 
 def _end_clock(span: Span) -> str:

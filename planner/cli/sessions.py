@@ -1,13 +1,13 @@
 """One session on its own: planner move RUN#n --date YYYY-MM-DD [--start HH:MM]."""
 
 import datetime as _dt
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from planner import ui
+from planner.base.days import parse_clock, parse_date
 from planner.base.i18n import t
 from planner.cli.common import (
     ConfigOption,
@@ -20,9 +20,6 @@ from planner.cli.common import (
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
-
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 
 
 def move_command(
@@ -71,7 +68,7 @@ def move_command(
     except ValueError as error:
         exit_usage(str(error))
     day = _day(date)
-    if start is not None and not _START.fullmatch(start):
+    if start is not None and parse_clock(start) is None:
         exit_usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
@@ -86,8 +83,9 @@ def move_command(
     timetable.leave_out = plans.row_ref(row)
     from planner.calendar.moving import move_problem
 
-    hours, minutes = clock.split(":")
-    moment = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    time = parse_clock(clock)
+    assert time is not None  # --start, the plan's start or review_time: each checked
+    moment = _dt.datetime.combine(day, time)
     problem = move_problem(timetable, moment, row.minutes)
     for line in timetable.unsaid_warnings():
         ui.notice(line)
@@ -104,10 +102,7 @@ def move_command(
 def _day(text: str) -> _dt.date:
     from planner.base import days
 
-    try:
-        day = _dt.date.fromisoformat(text) if _DATE.fullmatch(text) else None
-    except ValueError:
-        day = None
+    day = parse_date(text)
     if day is None:
         exit_usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
     if not days.usable_day(day):

@@ -13,6 +13,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from planner.base import days
 from planner.base.days import AfterLastDay, usable_time
 from planner.base.errors import Failure, UsageError
 from planner.base.home import HomePath
@@ -279,12 +280,12 @@ def days_early(target: Target, reviewed_at: _dt.datetime) -> int:
 
 def parse_date(text: str) -> _dt.date:
     """A YYYY-MM-DD date, exactly; Refused otherwise."""
-    if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
+    if not days.date_form(text):
         raise Refused(t("--date {date}: must be written YYYY-MM-DD", date=text))
-    try:
-        return _dt.date.fromisoformat(text)
-    except ValueError:
-        raise Refused(t("--date {date}: not a real calendar date", date=text)) from None
+    day = days.parse_date(text)
+    if day is None:
+        raise Refused(t("--date {date}: not a real calendar date", date=text))
+    return day
 
 
 def record_done(home: HomePath, target: Target, note_ids: Sequence[str], rating: str,

@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from planner.base.days import parse_clock
 from planner.memory.log import Review
 
 if TYPE_CHECKING:
@@ -91,8 +92,9 @@ def asked_moment(day: _dt.date) -> _dt.datetime:
 def session_moment(day: _dt.date, start: str | None, default_start: str = DEFAULT_START
                    ) -> _dt.datetime:
     """A session's start (local `day` at `start`, else `default_start`), in UTC."""
-    hours, minutes = (start or default_start).split(":")
-    local = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    clock = parse_clock(start or default_start)
+    assert clock is not None  # a plan's start or the config's review_time, both checked
+    local = _dt.datetime.combine(day, clock)
     return local.astimezone().astimezone(_dt.UTC)
 
 

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
-from planner.base import days
+from planner.base import days, study_hours
 from planner.base.i18n import t
 
 FIELDS = ("title", "note_ids", "date", "minutes")
@@ -57,8 +57,6 @@ _V5_KEYS = (*_V4_KEYS, "readiness")
 _READINESS_KEYS = ("best", "of", "ready")
 _NOTE_KEYS = ("id", "title")
 _LISTED_IDS = 20  # an error names every known note ID only when there are this few
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 # What a run ID may hold: it becomes part of a calendar UID and of a file name.
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
@@ -159,7 +157,7 @@ def date(value: object, field: str | None = None, *, stored: bool = False,
     """A real calendar day written YYYY-MM-DD, inside the days planner uses; proposed for a
     study plan, at most `last` (MAX_DAYS_AHEAD after today)."""
     field = field or ("plan.date" if stored else "date")
-    if type(value) is not str or not _DATE.fullmatch(value):
+    if not days.date_form(value):
         if stored:
             raise PlanError(field, t("must be written YYYY-MM-DD"))
         if type(value) is not str:
@@ -167,10 +165,9 @@ def date(value: object, field: str | None = None, *, stored: bool = False,
                                      kind=kind_of(value)))
         raise PlanError(field, t("must be written YYYY-MM-DD, got {value}",
                                  value=shown_value(value)))
-    try:
-        day = _dt.date.fromisoformat(value)
-    except ValueError:
-        raise PlanError(field, t("{date} is not a real calendar date", date=value)) from None
+    day = days.parse_date(value)
+    if day is None:
+        raise PlanError(field, t("{date} is not a real calendar date", date=value))
     if not days.usable_day(day):
         # README "A screen you can trust": a day at the calendar's very edge may not exist in UTC
         # (nor in the zone an event is placed in): no such plan is saved, nor read back.
@@ -216,13 +213,14 @@ def dates(value: object, today: _dt.date | None = None, *,
 def start(value: object, *, stored: bool = False) -> str:
     """A start time "HH:MM", 24-hour (absent is the caller's matter; null is refused)."""
     field = "plan.start" if stored else START
-    if type(value) is not str or not _START.fullmatch(value):
+    if days.parse_clock(value) is None:
         if stored:
             raise PlanError(field, t("must be a 24-hour time HH:MM"))
         if type(value) is not str:
             raise PlanError(field, t("must be a string HH:MM, got {kind}", kind=kind_of(value)))
         raise PlanError(field, t("must be a 24-hour time HH:MM, got {value}",
                                  value=shown_value(value)))
+    assert type(value) is str  # parse_clock reads text only
     return value
 
 
@@ -331,17 +329,15 @@ def _out_of_order(number: int, later: Timed, previous: int, earlier: Timed) -> P
             return PlanError("sessions", t(
                 "session {number} ({date} {start}) overlaps session {previous}, which "
                 "runs to {end}", number=number, date=later.date, start=later.start,
-                previous=previous, end=_clock(_minutes_of(earlier.start) + earlier.minutes)))
+                previous=previous,
+                end=study_hours.clock(_minutes_of(earlier.start) + earlier.minutes)))
     return None
 
 
 def _minutes_of(time: str) -> int:
-    hours, mins = time.split(":")
-    return int(hours) * 60 + int(mins)
-
-
-def _clock(total: int) -> str:
-    return f"{total // 60:02d}:{total % 60:02d}"
+    clock = days.parse_clock(time)
+    assert clock is not None  # checked by start()
+    return days.minutes_of(clock)
 
 
 # --- what only a plan file holds -----------------------------------------------------------
