@@ -83,10 +83,42 @@ def parse_date(value: object) -> _dt.date | None:
         return None
 
 
-def parse_clock(value: object) -> _dt.time | None:
+class Clock(_dt.time):
+    """A clock time of a plan (hours and minutes), a `time` that prints as plans write it:
+    "19:00", never "19:00:00", wherever it is shown."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return clock_text(self)
+
+
+def parse_clock(value: object) -> Clock | None:
     """`value` as a time when it is a 24-hour clock time "HH:MM" (00:00 to 23:59); else None."""
     match = _CLOCK_FORM.fullmatch(value) if type(value) is str else None
-    return None if match is None else _dt.time(int(match[1]), int(match[2]))
+    return None if match is None else Clock(int(match[1]), int(match[2]))
+
+
+def read_date(text: str) -> _dt.date:
+    """A date that was checked where it was read (a plan file, the review log): ValueError if
+    it is not one after all."""
+    day = parse_date(text)
+    if day is None:
+        raise ValueError(text)
+    return day
+
+
+def read_clock(text: str) -> Clock:
+    """A clock time that was checked where it was read: ValueError if it is not one."""
+    clock = parse_clock(text)
+    if clock is None:
+        raise ValueError(text)
+    return clock
+
+
+def as_clock(time: _dt.time) -> Clock:
+    """The hours and minutes of `time` (a slot's start) as a plan's clock time."""
+    return Clock(time.hour, time.minute)
 
 
 def clock_text(time: _dt.time) -> str:

@@ -140,9 +140,9 @@ def _is_zone_name(name: str) -> bool:
         and all(part and (part[0].isalpha() or part[0] == "_") for part in name.split("/"))
 
 
-def start_of(date: str, clock: _dt.time, zone: LocalZone, after: int = 0) -> _dt.datetime:
+def start_of(date: _dt.date, clock: _dt.time, zone: LocalZone, after: int = 0) -> _dt.datetime:
     """When an event on `date` starts, `after` minutes past `clock`: aware, zoned or in UTC."""
-    wall = _dt.datetime.combine(_dt.date.fromisoformat(date), clock)
+    wall = _dt.datetime.combine(date, clock)
     wall += _dt.timedelta(minutes=after)
     if zone.tzinfo is not None:
         return wall.replace(tzinfo=zone.tzinfo)
@@ -158,7 +158,7 @@ class EventSpec(NamedTuple):
     """One calendar event: a plan, or one session of a series; built by the caller."""
 
     uid: str  # event_uid(run_id) or event_uid(run_id, n)
-    date: str  # YYYY-MM-DD
+    date: _dt.date
     minutes: int
     title: str
     notes: tuple[tuple[str, str | None], ...]  # (note ID, title as saved or None)
@@ -168,8 +168,8 @@ class EventSpec(NamedTuple):
     dropped: bool = False  # `planner drop`: STATUS:CANCELLED
     saved_order: str = ""  # sorts same-day events in the order they were saved (the run ID)
     created: _dt.datetime | None = None  # when the plan was saved: LAST-MODIFIED of a new event
-    # "HH:MM" the plan gives (README "Your week"); None: laid out from review_time
-    start: str | None = None
+    # The start the plan gives (README "Your week"); None: laid out from review_time
+    start: _dt.time | None = None
     # A plain export's revision (README "中文界面"): how often the review log changed the event, and
     # when
     # it last did (LAST-MODIFIED, if later than the plan's saving).
@@ -286,7 +286,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
         seen.add(spec.uid)
         try:
             if spec.start is not None:
-                start = start_of(spec.date, parse_clock(spec.start), zone)
+                start = start_of(spec.date, spec.start, zone)
             else:
                 start = start_of(spec.date, clock, zone, after[spec.uid])
         except (OverflowError, ValueError):  # ValueError: "year 10000 is out of range"
@@ -295,7 +295,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
             # its start past the calendar's end. One line, like any event that cannot be made.
             raise ValueError(t("{file}: its event on {date} would start too near the end of "
                                "the calendar (9999-12-31), after the plans before it that day",
-                               file=spec.file, date=spec.date)) from None
+                               file=spec.file, date=spec.date.isoformat())) from None
         # Everything the event's text is made from, except `created` (only a new event's
         # LAST-MODIFIED) and `saved_order` (already in `start`).
         made_of = [_FORMAT, spec.uid, start.isoformat(), str(start.tzinfo), spec.minutes,
@@ -354,7 +354,7 @@ def _render(planned: Planned, now: _dt.datetime | None) -> bytes:
 def layout(events: list[EventSpec]) -> dict[str, int]:
     """Minutes after review_time at which each event without its own start begins: same-day
     events one after another, in the order they were saved; a dropped event takes no time."""
-    by_date: dict[str, list[EventSpec]] = {}
+    by_date: dict[_dt.date, list[EventSpec]] = {}
     for spec in events:
         if spec.start is None:
             by_date.setdefault(spec.date, []).append(spec)

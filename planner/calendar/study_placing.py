@@ -35,24 +35,24 @@ def place_study(timetable: Timetable, plan: StudyPlan) -> PlacedStudy:
     failures: list[tuple[int, str, str]] = []
     placed: list[Session] = []
     for number, session in enumerate(plan.sessions, 1):
-        day = _dt.date.fromisoformat(session.date)
+        day = session.date
         mine = own_spans.get(day, [])
         planned = timetable.planned_minutes(day) + own_minutes.get(day, 0)
         if session.start is None:
             start, problem = _first_free(timetable, day, session.minutes, mine, planned)
         else:
-            start = _dt.datetime.combine(day, _clock(session.start))
+            start = _dt.datetime.combine(day, session.start)
             problem = free_time.session_problem(
                 start, session.minutes, timetable.windows(day), timetable.busy_spans(day),
                 [*timetable.plans_on(day), *mine], planned, timetable.daily_minutes,
                 timetable.until, timetable.anki_minutes(day))
         if problem is not None or start is None:
-            failures.append((number, session.date, problem or ""))
+            failures.append((number, day.isoformat(), problem or ""))
             continue
         own_spans.setdefault(day, []).append(
             Span(start, start + _dt.timedelta(minutes=session.minutes)))
         own_minutes[day] = own_minutes.get(day, 0) + session.minutes
-        placed.append(session._replace(start=start.strftime("%H:%M")))
+        placed.append(session._replace(start=days.as_clock(start.time())))
     if failures:
         raise rejection(failures, len(plan.sessions))
     return PlacedStudy(plan._replace(sessions=tuple(placed)),
@@ -74,8 +74,3 @@ def _first_free(timetable: Timetable, day: _dt.date, minutes: int, mine: list[Sp
             return start, None
     return None, timetable.no_room(day, minutes, left)
 
-
-def _clock(text: str) -> _dt.time:
-    clock = days.parse_clock(text)
-    assert clock is not None  # a plan's start, checked when it was read
-    return clock

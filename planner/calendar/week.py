@@ -41,11 +41,11 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     "minutes"}`, null when the collection could not be read."""
     last = start + _dt.timedelta(days=DAYS - 1)
     days = [start + _dt.timedelta(days=offset) for offset in range(DAYS)]
-    wanted = {day.isoformat() for day in days}
+    wanted = set(days)
     rows = [row for row in store.list_plans(home, demo, True, today, marks)
             if row.problem is None and not row.dropped and row.date in wanted]
     rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
-    sessions: dict[str, list[dict[str, Any]]] = {day: [] for day in wanted}
+    sessions: dict[_dt.date, list[dict[str, Any]]] = {day: [] for day in wanted}
     for row, begins in zip(rows, session_starts(rows, review_time), strict=True):
         session = {"run_id": plans.row_ref(row), "title": row.title,
                    "start": begins.strftime("%H:%M"), "minutes": row.minutes,
@@ -68,7 +68,7 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
         end = begin + _dt.timedelta(days=1)
         events = [] if busy is None else [
             event for event in busy.events if event.start < end and event.end > begin]
-        taken = sorted(sessions[day.isoformat()], key=lambda session: session["start"])
+        taken = sorted(sessions[day], key=lambda session: session["start"])
         found = {
             "date": day.isoformat(),
             "study_hours": study_hours.shown(study_hours.windows_on(hours, day)),

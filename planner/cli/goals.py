@@ -123,7 +123,7 @@ def _best(folder: Path, config: Config, goal: GoalTarget, memory, rows: list[Pla
 
     today = _dt.date.today()
     timetable = timetable_for(config, folder, "live", today, goal.deadline, goal=goal)
-    timetable.use_rows([row for row in rows if row.date >= today.isoformat()])
+    timetable.use_rows([row for row in rows if row.date >= today])
     bound = Suggestion(goal, memory, timetable, saved, recall).bound()
     say_warnings(list(timetable.unsaid_warnings()))
     return bound

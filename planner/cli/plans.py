@@ -115,7 +115,7 @@ def plans_command(
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
         # counted.
-        now = today.isoformat()
+        now = today
         good = [row for row in rows if row.problem is None]
         hidden = sum(1 for row in good if row.date < now)
         missed = sum(1 for row in good if row.missed)

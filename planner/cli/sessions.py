@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from planner import ui
-from planner.base.days import parse_clock, parse_date
+from planner.base.days import clock_text, parse_clock, parse_date, read_clock
 from planner.base.i18n import t
 from planner.cli.common import (
     ConfigOption,
@@ -68,7 +68,8 @@ def move_command(
     except ValueError as error:
         exit_usage(str(error))
     day = _day(date)
-    if start is not None and parse_clock(start) is None:
+    asked = None if start is None else parse_clock(start)
+    if start is not None and asked is None:
         exit_usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
@@ -77,14 +78,12 @@ def move_command(
     found = pick_plan_run(folder, wanted)
     rows = marking.plan_rows(folder, found, today, marking.marks_from(log.events))
     row = _session_row(rows, found, number)
-    clock = start or row.start or config.review_time
+    time = asked or row.start or read_clock(config.review_time)  # review_time: checked
     until = _deadline(folder, config, row)
     timetable = timetable_for(config, folder, "live", today, until)
     timetable.leave_out = plans.row_ref(row)
     from planner.calendar.moving import move_problem
 
-    time = parse_clock(clock)
-    assert time is not None  # --start, the plan's start or review_time: each checked
     moment = _dt.datetime.combine(day, time)
     problem = move_problem(timetable, moment, row.minutes)
     for line in timetable.unsaid_warnings():
@@ -93,10 +92,10 @@ def move_command(
         exit_usage(t("{session} cannot move there: {problem}; nothing was changed",
                  session=_shown(row), problem=problem))
     # A log that cannot be appended to is one line, exit 1 (planner.cli.app).
-    review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
+    review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock_text(time))
     ui.info(t("Moved {session} to {date} {start}: plans, week and the calendars show it "
               "there (planner sync or export updates the calendars).", session=_shown(row),
-              date=day.isoformat(), start=clock))
+              date=day.isoformat(), start=clock_text(time)))
 
 
 def _day(text: str) -> _dt.date:

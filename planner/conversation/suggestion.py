@@ -107,8 +107,8 @@ class Suggestion:
         """A page of planner's plan, cut to fit 4 KiB (the last sessions go first)."""
         best = self.best()
         every = () if best.plan is None else best.plan.sessions
-        sessions = [{"date": session.date, "start": session.start, "minutes": session.minutes,
-                     "note_ids": list(session.note_ids)}
+        # Placed sessions: each has its start.
+        sessions = [session.as_dict()
                     for session in every[arguments.offset:arguments.offset + arguments.limit]]
         result = {"goal": self.goal.name, "ready": best.ready, "of": best.of,
                   "minutes": best.minutes, "total": len(every), "sessions": sessions}

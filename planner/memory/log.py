@@ -560,9 +560,10 @@ def effective_reviews(events: Sequence[Event]) -> list[Review]:
     return [event for event in events if type(event) is Review and event.review_id not in undone]
 
 
-def moves(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
+def moves(events: Iterable[Event]) -> dict[str, tuple[_dt.date, _dt.time]]:
     """Where each moved session happens now, (date, start), the latest move winning."""
-    return {event.run_id: (event.date, event.start) for event in events if type(event) is Move}
+    return {event.run_id: (days.read_date(event.date), days.read_clock(event.start))
+            for event in events if type(event) is Move}
 
 
 def _day(data: Mapping[str, object]) -> str:

@@ -147,9 +147,8 @@ def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
         rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    now = today.isoformat()
     candidates = [row for row in rows if row.problem is None and not row.done
-                  and not row.dropped and row.date <= now]
+                  and not row.dropped and row.date <= today]
     if not candidates:
         raise Refused(t("no saved plan dated today or earlier is waiting for its review; name "
                         "one: planner done RUN (planner plans --all lists them)"))
@@ -170,7 +169,7 @@ def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Targe
         found.append({"id": note.id, "title": note.title})
     # No file, no run: the row has only what `done` records (the rest is None).
     return Target(plans.PlanRow._make((
-        None, None, today.isoformat(), None, ", ".join(note["id"] for note in found),
+        None, None, today, None, ", ".join(note["id"] for note in found),
         [note["id"] for note in found], found, None, None, False, False, None, None, None,
         False, False, None, (), False)))
 
@@ -271,11 +270,7 @@ def check_after_saved(target: Target, reviewed_at: _dt.datetime) -> None:
 
 def days_early(target: Target, reviewed_at: _dt.datetime) -> int:
     """How many days before its date the plan (or session) is recorded; 0 when not early."""
-    try:
-        planned = _dt.date.fromisoformat(target.row.date)
-    except (TypeError, ValueError):
-        return 0
-    return max(0, (planned - reviewed_at.astimezone().date()).days)
+    return max(0, (target.row.date - reviewed_at.astimezone().date()).days)
 
 
 def parse_date(text: str) -> _dt.date:

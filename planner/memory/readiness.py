@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from planner.base.days import parse_clock
+from planner.base.days import read_clock
 from planner.memory.log import Review
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
     from planner.memory.schedule import NoteState
     from planner.plans import files as plans
+    from planner.plans.study import Proposal
 
 # (when, the notes it holds): a planned session as the prediction takes it.
 Planned = tuple[_dt.datetime, Sequence[str]]
@@ -53,7 +54,7 @@ class SavedSession(NamedTuple):
     """A saved session as the goal screens count it."""
 
     date: _dt.date
-    start: str | None
+    start: _dt.time | None
     minutes: int
     note_ids: tuple[str, ...]
     goal: str | None
@@ -89,11 +90,10 @@ def asked_moment(day: _dt.date) -> _dt.datetime:
     return _dt.datetime.combine(day, ASKED_AT).astimezone().astimezone(_dt.UTC)
 
 
-def session_moment(day: _dt.date, start: str | None, default_start: str = DEFAULT_START
+def session_moment(day: _dt.date, start: _dt.time | None, default_start: str = DEFAULT_START
                    ) -> _dt.datetime:
     """A session's start (local `day` at `start`, else `default_start`), in UTC."""
-    clock = parse_clock(start or default_start)
-    assert clock is not None  # a plan's start or the config's review_time, both checked
+    clock = read_clock(default_start) if start is None else start  # review_time: checked
     local = _dt.datetime.combine(day, clock)
     return local.astimezone().astimezone(_dt.UTC)
 
@@ -108,7 +108,7 @@ def recall_on_day(states: Mapping[str, NoteState], parameters: Sequence[float],
 
     wanted = dict.fromkeys(note_ids)
     # From the start of today (local) to the start of the goal's day.
-    first, cutoff = session_moment(today, "00:00"), session_moment(day, "00:00")
+    first, cutoff = session_moment(today, _dt.time()), session_moment(day, _dt.time())
     reviews: list[Review] = []
     for moment, held in planned:
         if not first <= moment < cutoff:
@@ -183,7 +183,7 @@ def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] 
     for row in rows:
         if row.problem is not None or (leave_out and plans.row_ref(row) in leave_out):
             continue
-        sessions.append(SavedSession(_dt.date.fromisoformat(row.date), row.start,
+        sessions.append(SavedSession(row.date, row.start,
                                      row.minutes, tuple(row.note_ids), row.goal,
                                      bool(row.done), bool(row.dropped), row.reviewed,
                                      row.missed, row.run_id, row.readiness))
@@ -201,15 +201,15 @@ def sessions_ahead(sessions: Iterable[SavedSession], today: _dt.date, day: _dt.d
             and not session.dropped and not session.done]
 
 
-def proposal_sessions(plan: Any, default_start: str = DEFAULT_START) -> list[Planned]:
+def proposal_sessions(plan: Proposal, default_start: str = DEFAULT_START) -> list[Planned]:
     """The sessions of a proposed plan, series or study plan, as the prediction takes them."""
-    sessions = getattr(plan, "sessions", None)
-    if sessions is not None:
-        return [(session_moment(_dt.date.fromisoformat(session.date), session.start,
-                                default_start), tuple(session.note_ids))
-                for session in sessions]
-    return [(session_moment(_dt.date.fromisoformat(day), plan.start, default_start),
-             tuple(plan.note_ids)) for day in plan.days]
+    from planner.plans.study import StudyPlan
+
+    if isinstance(plan, StudyPlan):
+        return [(session_moment(session.date, session.start, default_start),
+                 tuple(session.note_ids)) for session in plan.sessions]
+    return [(session_moment(day, plan.start, default_start), tuple(plan.note_ids))
+            for day in plan.days]
 
 
 # --- what the screens ask ---------------------------------------------------------------------

@@ -20,11 +20,13 @@ goal with its readiness), strict reading, listing, warnings."""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
+from planner.base.days import clock_text, read_clock, read_date
 from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
@@ -65,7 +67,7 @@ class PlanRow(NamedTuple):
     # A row with a problem (see problem_row) has only `file` and `problem`; the rest is None.
     file: str
     run_id: str
-    date: str
+    date: _dt.date
     minutes: int
     title: str
     note_ids: list[str]
@@ -75,7 +77,7 @@ class PlanRow(NamedTuple):
     done: bool
     dropped: bool
     problem: str | None
-    start: str | None
+    start: _dt.time | None
     goal: str | None = None  # a study plan's goal (may be null in the file)
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
     study: bool = False  # from a study plan (version 4 or 5): `goal` is part of the row
@@ -88,6 +90,10 @@ class PlanRow(NamedTuple):
         """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
         `missed` when missed (only then: a home with none lists what it always did)."""
         data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
+        if self.date is not None:  # a problem's row has none
+            data["date"] = self.date.isoformat()
+        if self.start is not None:
+            data["start"] = clock_text(self.start)
         if self.study:
             data["goal"] = self.goal
         if self.moved and mark_moved:
@@ -112,7 +118,7 @@ class Marks(NamedTuple):
     done: frozenset[str] = frozenset()  # a plan's run ID, or `<run_id>#n` for a session
     dropped: frozenset[str] = frozenset()  # plans' run IDs, or `<run_id>#n` for a session
     # Where a moved plan or session happens now: (date, start) by its `<run_id>[#n]`.
-    moved: Mapping[str, tuple[str, str]] = MappingProxyType({})
+    moved: Mapping[str, tuple[_dt.date, _dt.time]] = MappingProxyType({})
     # The notes reviewed for each plan or session of `done`: it is done when all of its own
     # notes are there (README "Review memory"); a ref of `done` not here is done whole.
     reviewed: Mapping[str, frozenset[str]] = MappingProxyType({})
@@ -206,7 +212,7 @@ def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
         return [_problem_row(label, shown, problem)]
 
 
-def plan_days(plan: Proposal) -> tuple[str, ...]:
+def plan_days(plan: Proposal) -> tuple[_dt.date, ...]:
     """The dates of a plan (one) or of a series (each session's, in order)."""
     return plan.days
 
@@ -255,9 +261,11 @@ def _rows(file: str, name: str, data: object) -> list[PlanRow]:
     run_id = data["run_id"] if version > 1 else name[:-5]
     notes = data.get("notes") or [{"id": note_id, "title": None} for note_id in note_ids]
     # Positional, in the order of ROW_KEYS: the cheapest build for thousands of plans.
-    return [PlanRow(file, run_id, date, plan["minutes"], plan["title"], note_ids, notes,
-                    data["simulated"], number if series else None, False, False, None,
-                    plan.get("start"))
+    start = plan.get("start")
+    clock = None if start is None else read_clock(start)
+    return [PlanRow(file, run_id, read_date(date), plan["minutes"], plan["title"], note_ids,
+                    notes, data["simulated"], number if series else None, False, False, None,
+                    clock)
             for number, date in enumerate(plan["dates"] if series else [plan["date"]], 1)]
 
 
@@ -269,10 +277,11 @@ def _study_rows(file: str, data: dict[str, Any]) -> list[PlanRow]:
     saved = data.get("readiness")
     readiness = None if saved is None else SavedReadiness(saved["ready"], saved["of"],
                                                           saved["best"])
-    return [PlanRow(file, data["run_id"], session["date"], session["minutes"], plan["title"],
-                    session["note_ids"], [titles[note] for note in session["note_ids"]],
-                    data["simulated"], number, False, False, None, session["start"],
-                    data["goal"], False, True, readiness)
+    return [PlanRow(file, data["run_id"], read_date(session["date"]), session["minutes"],
+                    plan["title"], session["note_ids"],
+                    [titles[note] for note in session["note_ids"]], data["simulated"], number,
+                    False, False, None, read_clock(session["start"]), data["goal"], False, True,
+                    readiness)
             for number, session in enumerate(plan["sessions"], 1)]
 
 

@@ -123,7 +123,7 @@ def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
     names = plan_names(folder)
     upcoming, past, problems = [], [], []
     first_file: dict[str, str] = {}
-    now = today.isoformat()
+    now = today
     for name in names:
         rows = read_plan(folder, name, label)
         first = rows[0]
@@ -205,7 +205,7 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
         names = names[-MAX_WARNING_FILES:]
     days = plan_days(plan)
     wanted = frozenset(plan.note_ids)
-    same: dict[str, list[str]] = {day: [] for day in days}
+    same: dict[_dt.date, list[str]] = {day: [] for day in days}
     minutes = dict.fromkeys(days, 0)
     count = dict.fromkeys(days, 0)
     left_out = dropped() if names else frozenset()
@@ -242,12 +242,12 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
             day_warnings.append(t("that day already holds {minutes} minutes in {count} plans",
                                   minutes=minutes[day], count=count[day]))
         for warning in day_warnings:
-            warnings.append(t("session {number} ({day}): {warning}", number=number, day=day,
-                              warning=warning) if series else warning)
+            warnings.append(t("session {number} ({day}): {warning}", number=number,
+                              day=day.isoformat(), warning=warning) if series else warning)
     return warnings
 
 
-def _date_key(row: PlanRow) -> str:
+def _date_key(row: PlanRow) -> _dt.date:
     return row.date
 
 
@@ -255,14 +255,14 @@ def _date_key(row: PlanRow) -> str:
 
 
 def minutes_by_day(home: str | os.PathLike[str], today: _dt.date,
-                   marks: Marks = NO_MARKS) -> dict[str, int]:
+                   marks: Marks = NO_MARKS) -> dict[_dt.date, int]:
     """Each day's planned minutes from today on: saved sessions, not dropped, at their moved
     dates; {} when the plans folder cannot be listed."""
     try:
         rows = list_plans(home, False, False, today, marks)
     except PlansError:
         return {}
-    planned: dict[str, int] = {}
+    planned: dict[_dt.date, int] = {}
     for row in rows:
         if row.problem is None and not row.dropped:
             planned[row.date] = planned.get(row.date, 0) + row.minutes

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from planner.base.days import clock_text
 from planner.base.i18n import _
 from planner.base.inert import inert_line
 
 if TYPE_CHECKING:
     from planner.plans.changes import Change
+    from planner.plans.study import Session
 
 
 def change_rows(changes: tuple[Change, ...]) -> list[tuple[str, str, str]]:
@@ -72,11 +74,12 @@ def _session_words(before: object, after: object) -> str:
     return _("Session {number}: {what}").format(number=number, what=_("; ").join(parts))
 
 
-def _when(session) -> str:
-    return f"{inert_line(session.date)} {inert_line(session.start or '--:--')}"
+def _when(session: Session) -> str:
+    start = "--:--" if session.start is None else clock_text(session.start)
+    return f"{session.date.isoformat()} {start}"
 
 
-def _session_text(session) -> str:
+def _session_text(session: Session) -> str:
     return _("{when}, {minutes} min, {notes}").format(
         when=_when(session), minutes=session.minutes, notes=_days(session.note_ids))
 

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from planner.base import i18n
 from planner.base.answers import rating_word
-from planner.base.days import AfterLastDay
+from planner.base.days import AfterLastDay, clock_text
 from planner.base.i18n import _, n_
 from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
@@ -45,7 +45,7 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
     with --all) dropped, a past one neither done nor dropped missed.
     """
     plans = [row for row in rows if row.problem is None]
-    now = today.isoformat()
+    now = today
     hidden = ""
     if hidden_past and hidden_dropped:
         hidden = _("{past} past and {dropped} dropped")
@@ -70,18 +70,18 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                                 folder=folder, upcoming=upcoming, past=past))
         table: list[list[Text | Listed]] = []
         for row in plans:
-            day = parse_day(row.date)
-            style = "bold" if row.date == now else ("dim" if row.date < now else "")
+            day = row.date
+            style = "bold" if day == now else ("dim" if day < now else "")
             if row.dropped:
                 style = "dim strike"
-            date = f"{row.date} {short_weekday(day)}" if day else row.date
-            if row.start:
-                date += f" {row.start}"
+            date = f"{day.isoformat()} {short_weekday(day)}"
+            if row.start is not None:
+                date += f" {clock_text(row.start)}"
             title = text_cell(row.title)
             title.no_wrap, title.overflow = True, "ellipsis"
             notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
             cells: list[Text | Listed] = [
-                text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
+                text_cell(date, style), text_cell(distance(day, today), style),
                 text_cell(row.minutes), title, notes]
             if sessions:
                 session = row.session

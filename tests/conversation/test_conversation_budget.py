@@ -12,6 +12,7 @@ import json
 
 import pytest
 from conftest import ROOT, run_planner
+from plan_files import review_plan, review_series
 from test_conversation import (
     BAD,
     EXPLAINED,
@@ -33,7 +34,6 @@ from planner.plans.changes import Change, plan_changes
 from planner.plans.plan import (
     InvalidArguments,
     ReviewPlan,
-    ReviewSeries,
     parse_arguments,
     series_tool_definition,
     tool_definition,
@@ -217,7 +217,7 @@ def test_a_question_that_ends_the_run_says_no_plan_was_proposed(home) -> None:
 
 
 def plan(**fields) -> ReviewPlan:
-    return ReviewPlan(**{"title": "RAG basics", "note_ids": ("N1", "N2"),
+    return review_plan(**{"title": "RAG basics", "note_ids": ("N1", "N2"),
                          "date": "2026-10-05", "minutes": 45, **fields})
 
 
@@ -229,7 +229,7 @@ def test_plan_changes_names_every_difference() -> None:
         Change("title", "RAG basics", "RAG"), Change("note_added", None, "N3"),
         Change("note_removed", "N2", None), Change("date", "2026-10-05", "2026-10-06"),
         Change("minutes", 45, 30))
-    series = ReviewSeries("RAG basics", ("N1", "N2"), ("2026-10-05", "2026-10-12"), 45)
+    series = review_series("RAG basics", ("N1", "N2"), ("2026-10-05", "2026-10-12"), 45)
     assert plan_changes(plan(), series) == (
         Change("kind", "plan", "series"),
         Change("dates", ("2026-10-05",), ("2026-10-05", "2026-10-12")))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PLANNER, ROOT, read_summary, run_dirs
+from plan_files import review_plan
 from rich.cells import cell_len
 from stub_server import StubServer
 from terminal import (
@@ -53,8 +54,6 @@ from test_live import (
     write_config,
 )
 from test_review_cli import RATING_PROMPT, day, log_lines, plan, save
-
-from planner.plans.plan import ReviewPlan
 
 # every case is a run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
@@ -299,7 +298,7 @@ TITLE = "复习 Retrieval augmented generation: chunking and vector search"  # 8
 
 def test_done_and_undo_wrap_between_words_at_80_columns(home: Path) -> None:
     run_id = "20261130T100000000000Z-bbbbbb"
-    save(home, run_id, ReviewPlan(TITLE, ("N1", "N2"), day(0), 20))
+    save(home, run_id, review_plan(TITLE, ("N1", "N2"), day(0), 20))
     child, seen = spawn("done", "--rating", "good", columns=80, **KEYED)
     assert finish(child) == 0
     assert_words_whole("".join(seen),

@@ -22,14 +22,13 @@ from pathlib import Path
 import fsrs
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, today
-from plan_files import NOTES, day, plan, series
+from plan_files import NOTES, day, plan, review_plan, series
 from plan_files import write_plan as save
 
 from planner.memory import log as reviews
 from planner.memory import marking
 from planner.notes.catalog import Note
 from planner.plans import store
-from planner.plans.plan import ReviewPlan
 
 RUN = "20250130T100000000000Z-aaaaaa"
 OTHER = "20250201T100000000000Z-bbbbbb"
@@ -417,7 +416,7 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     assert [(row["id"], row["due"], row["reviews"], row["last_reviewed"]) for row in rows] == [
         ("alpha", day(-2), 0, None), ("beta", day(1), 0, None)]
     assert "sr-due" in ok("due", "--days", "1").stdout
-    save(home, RUN, ReviewPlan("Alpha", ("alpha",), day(0), 10),
+    save(home, RUN, review_plan("Alpha", ("alpha",), day(0), 10),
          notes=[Note("alpha", "Alpha", "")])
     ok("done", RUN, "--rating", "easy")
     rows = {row["id"]: row for row in as_json("due", "--days", "3650")}
@@ -431,7 +430,7 @@ def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home:
     hostile = "Bad\x1b[2J\x1b]0;owned\x07 \u202eevil [bold]x[/bold]"
     (home / "notes.json").write_text(json.dumps([
         {"id": "H1", "title": hostile, "text": "t"}, {"id": "N2", "title": "ok", "text": "t"}]))
-    save(home, RUN, ReviewPlan(
+    save(home, RUN, review_plan(
         hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
         ("H1", "N2"), day(0), 10), notes=[Note("H1", hostile, ""), Note("N2", "ok", "")])
     shown = [ok("done", RUN, "--rating", "again"), ok("due", "--days", "5"), ok("reviews"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
-from plan_files import CREATED, NOTES, day
+from plan_files import CREATED, NOTES, day, review_plan
 from plan_files import save_review as save
 from plan_files import write_raw as write
 from typer.testing import CliRunner
@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 from planner.cli.app import app
 from planner.plans import files as plans
 from planner.plans import store
-from planner.plans.plan import ReviewPlan
-from planner.ui.dates import WEEKDAYS, describe_date
+from planner.ui.dates import WEEKDAYS, describe_date, parse_day
 
 
 def v2(**changes: object) -> dict:
@@ -50,7 +49,7 @@ def problems(home: Path) -> dict[str, str]:
 
 
 def test_plan_file_content_is_indented_utf8_json_with_the_spec_keys(home: Path) -> None:
-    plan = ReviewPlan("RAG基础复习", ("N2", "N1"), "2026-12-08", 20)
+    plan = review_plan("RAG基础复习", ("N2", "N1"), "2026-12-08", 20)
     data = plans.plan_file_content(plan, simulated=True, run_id="20261130T1-ab",
                                    created_at=CREATED, notes=[NOTES["N2"], NOTES["N1"]])
     assert data.endswith(b"}\n") and b"\n  \"version\": 2," in data
@@ -151,7 +150,7 @@ def test_a_plans_folder_that_is_a_link_is_refused(home: Path, tmp_path: Path) ->
     (home / "plans").symlink_to(elsewhere)
     with pytest.raises(plans.PlansError, match="symbolic link, which is not followed"):
         listing(home)
-    assert store.confirmation_warnings(home, "live", ReviewPlan("T", ("N1",), day(3), 5),
+    assert store.confirmation_warnings(home, "live", review_plan("T", ("N1",), day(3), 5),
                                        today()) == []
 
 
@@ -292,10 +291,14 @@ def test_a_file_that_cannot_be_opened_is_listed(home: Path) -> None:
     ("2026-11-29", "2026-11-29 (Sunday, yesterday)"),
     ("2026-11-27", "2026-11-27 (Friday, 3 days ago)"),
     ("2029-11-30", "2029-11-30 (Friday, in 1,096 days)"),
-    ("not a date", "not a date"),
 ])
 def test_describe_date(date: str, expected: str) -> None:
-    assert describe_date(date, _dt.date(2026, 11, 30)) == expected
+    assert describe_date(_dt.date.fromisoformat(date), _dt.date(2026, 11, 30)) == expected
+
+
+def test_text_that_is_not_a_date_names_no_day() -> None:
+    # describe_date takes a date: text that names none never reaches it.
+    assert parse_day("not a date") is None
 
 
 # --- warnings before SAVE -------------------------------------------------------------------
@@ -303,7 +306,7 @@ def test_describe_date(date: str, expected: str) -> None:
 
 def warnings(home: Path, offset: int = 5, note_ids=("N2", "N1"), mode: str = "live"
              ) -> list[str]:
-    return store.confirmation_warnings(home, mode, ReviewPlan("New", note_ids, day(offset), 30),
+    return store.confirmation_warnings(home, mode, review_plan("New", note_ids, day(offset), 30),
                                        today())
 
 

@@ -112,7 +112,7 @@ def test_twelve_sessions_four_failing_for_four_reasons_then_repaired_and_saved(
     assert view.sessions_chosen[3] and not view.sessions_chosen[0]
     rows = store.list_plans(home, False, False, today())
     assert [row.session for row in rows] == list(range(1, 13))
-    assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == "19:00"
+    assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == _dt.time(19, 0)
     assert [note["id"] for note in rows[9].notes] == ["N2", "N3"]
 
 
@@ -201,7 +201,7 @@ def test_a_good_plan_is_read_as_given() -> None:
     plan = parse_study_arguments(json.dumps(study(session(0, "19:00"), session(0, "19:30"),
                                                   session(3, notes=("N2", "N3")))),
                                  KNOWN, today())
-    assert plan.days == (day(0), day(0), day(3))
+    assert plan.days == tuple(_dt.date.fromisoformat(each) for each in (day(0), day(0), day(3)))
     assert plan.note_ids == ("N1", "N2", "N3") and plan.minutes == 90
     assert plan.sessions[2].start is None
 

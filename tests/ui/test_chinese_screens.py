@@ -21,6 +21,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import PLANNER, run_planner, today
+from plan_files import review_plan
 from stub_server import Reply, StubServer, tool_call, tool_call_reply
 from terminal import finish, spawn
 from test_caldav import PASSWORD, USER, radicale  # noqa: F401 - the Radicale fixture
@@ -63,7 +64,7 @@ def run_id(days_ago: int = 0) -> str:
 
 
 def plan(offset: int) -> ReviewPlan:
-    return ReviewPlan("RAG基础复习", ("N1", "N2"),
+    return review_plan("RAG基础复习", ("N1", "N2"),
                       (today() + _dt.timedelta(days=offset)).isoformat(), 20)
 
 
