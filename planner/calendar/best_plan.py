@@ -24,7 +24,7 @@ from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
-from planner.calendar.study_placing import place_study
+from planner.calendar.study_placing import place
 from planner.memory.readiness import (
     GoalTarget,
     Planned,
@@ -116,7 +116,7 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     if plan is None:
         return BestPlan(goal, None, ready_count(base, goal.retention), len(ids), 0, base, ())
     try:
-        placed = place_study(timetable, plan).plan  # every session checked as a proposal's
+        placed, _chosen = place(timetable, plan)  # every session checked as a proposal's
     except PlanError as error:  # never expected: the plan is made of the timetable's free time
         raise Failure(t("planner's own plan did not pass its own checks ({reason}); nothing "
                         "was saved; please report this", reason=str(error))) from None

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from planner.base import days
 from planner.base.i18n import _, language, t
-from planner.plans.files import PlanRow, is_run_id
+from planner.plans.files import ListedPlan, PlanRow, is_run_id
 
 PRODID = "-//planner//review plans//EN"
 ALARM_BEFORE = _dt.timedelta(minutes=10)
@@ -203,13 +203,13 @@ def event_uid(run_id: str, session: int | None = None) -> str:
     return f"{run_id}-{session}{UID_SUFFIX}"
 
 
-def events_from_rows(rows: Iterable[PlanRow]) -> list[EventSpec]:
+def events_from_rows(rows: Iterable[ListedPlan]) -> list[EventSpec]:
     """One EventSpec per `list_plans` row: a plan, or one session of a series (its own UID,
-    `<run_id>-<n>@planner`), marked done or dropped as the row says; rows with a problem are
-    left out."""
+    `<run_id>-<n>@planner`), marked done or dropped as the row says; a file that cannot be
+    used is left out."""
     events = []
     for row in rows:
-        if row.problem is not None:
+        if not isinstance(row, PlanRow):
             continue
         if not is_run_id(row.run_id):
             raise ValueError(t("{file}: its run ID cannot become a calendar UID",

@@ -1,4 +1,7 @@
-"""Placing and checking every session of a study plan against the person's week at once.
+"""Placing a proposal in the person's week, whatever tool made it: `place` is the one entry.
+
+A plan or a series gets its start (given, or the first free slot on every date) from the
+timetable. A study plan's sessions are placed and checked at once:
 
 Each session is checked as a single plan is (study hours, busy time, saved plans, the day's
 minutes, the deadline); this plan's own earlier sessions count as taken time and minutes. A
@@ -9,17 +12,33 @@ failing session is named, so that the model can mend them all in one repair.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from planner.base import days
 from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
 from planner.calendar.rejections import rejection
-from planner.plans.study import Session, StudyPlan
+from planner.plans.study import Proposal, Session, StudyPlan
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
+
+@overload
+def place(timetable: Timetable, plan: StudyPlan) -> tuple[StudyPlan, tuple[bool, ...]]: ...
+@overload
+def place(timetable: Timetable, plan: Proposal) -> tuple[Proposal, tuple[bool, ...]]: ...
+
+
+def place(timetable: Timetable, plan: Proposal) -> tuple[Proposal, tuple[bool, ...]]:
+    """The proposal (of the same kind) with every start known, and which starts the program
+    chose (one for a plan or a series, one per session for a study plan); InvalidArguments
+    (SessionsRejected naming every failing session) when it does not fit."""
+    if isinstance(plan, StudyPlan):
+        placed = place_study(timetable, plan)
+        return placed.plan, placed.chosen
+    found = timetable.place(plan)
+    return found.plan, (found.chosen,)
 
 class PlacedStudy(NamedTuple):
     """A study plan with every start known, and which starts the program chose."""

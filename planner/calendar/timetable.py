@@ -147,7 +147,8 @@ class Timetable:
         demo = self.mode == "demo"
         try:
             # The review log's marks are asked for only when there are plans to mark.
-            rows = store.list_plans(self.home, demo, False, self.today, self.marks()) \
+            rows = plans.good_rows(store.list_plans(self.home, demo, False, self.today,
+                                                    self.marks())) \
                 if store.plan_names(store.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
@@ -155,7 +156,7 @@ class Timetable:
 
     def use_rows(self, rows: list[plans.PlanRow]) -> None:
         """Take the saved plans from `rows` (store.list_plans's, read once by the caller)."""
-        rows = [row for row in rows if row.problem is None and not row.dropped
+        rows = [row for row in rows if not row.dropped
                 and (self.leave_out is None or plans.row_ref(row) != self.leave_out)
                 and plans.row_ref(row) not in self.replaced]
         self._plans, self._minutes = {}, {}

@@ -42,8 +42,8 @@ def week(*, home: Path, demo: bool, start: _dt.date, today: _dt.date,
     last = start + _dt.timedelta(days=DAYS - 1)
     days = [start + _dt.timedelta(days=offset) for offset in range(DAYS)]
     wanted = set(days)
-    rows = [row for row in store.list_plans(home, demo, True, today, marks)
-            if row.problem is None and not row.dropped and row.date in wanted]
+    rows = [row for row in plans.good_rows(store.list_plans(home, demo, True, today, marks))
+            if not row.dropped and row.date in wanted]
     rows.sort(key=lambda row: (row.date, row.run_id, row.session or 0))
     sessions: dict[_dt.date, list[dict[str, Any]]] = {day: [] for day in wanted}
     for row, begins in zip(rows, session_starts(rows, review_time), strict=True):

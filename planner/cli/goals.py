@@ -109,7 +109,7 @@ def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
     from planner.plans import store
 
     try:
-        return store.list_plans(folder, False, True, today, marks)
+        return plans.good_rows(store.list_plans(folder, False, True, today, marks))
     except plans.PlansError:
         return []
 

@@ -116,11 +116,11 @@ def plans_command(
         # Every file is read either way (the date is inside); past and dropped plans are only
         # counted.
         now = today
-        good = [row for row in rows if row.problem is None]
+        good = plans.good_rows(rows)
         hidden = sum(1 for row in good if row.date < now)
         missed = sum(1 for row in good if row.missed)
         dropped = len({row.run_id for row in good if row.date >= now and row.dropped})
-        rows = [row for row in rows if row.problem is not None
+        rows = [row for row in rows if isinstance(row, plans.PlanProblem)
                 or (row.date >= now and not row.dropped)]
     if as_json:
         # A moved session simply has its new date and start here; the mark is the screen's.
@@ -185,10 +185,9 @@ def export_command(
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     rows = store.list_plans(folder, demo, keeps_all, _dt.date.today(),
                             marking.quiet_marks(folder))
-    good = [row for row in rows if row.problem is None]
-    for row in rows:
-        if row.problem is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
+    good = plans.good_rows(rows)
+    for problem in plans.problems_of(rows):
+        ui.notice(t("Skipped {file}: {problem}", file=problem.file, problem=problem.problem))
     if not good:
         ui.notice(t("No plans in {folder}/ to export; nothing was written.", folder=label)
                   if keeps_all else
@@ -357,10 +356,9 @@ def sync_command(
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     rows = store.list_plans(workspace.home, False, True, _dt.date.today(),
                             marking.quiet_marks(workspace.home))
-    good = [row for row in rows if row.problem is None]
-    for row in rows:
-        if row.problem is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
+    good = plans.good_rows(rows)
+    for problem in plans.problems_of(rows):
+        ui.notice(t("Skipped {file}: {problem}", file=problem.file, problem=problem.problem))
     if not good:
         ui.notice(t("No plans in {folder}/ to sync; nothing was sent.",
                     folder=plans.PLANS_DIR["live"]))

@@ -15,8 +15,7 @@ from planner.conversation.saved_meanwhile import still_fits
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalTarget
-    from planner.plans.files import PlanRow
-    from planner.plans.study import Session, StudyPlan
+    from planner.plans.study import Proposal, Session, StudyPlan
 
 
 class Ahead(NamedTuple):
@@ -46,16 +45,16 @@ def _open_sessions(home: Path, goal: GoalTarget, today: _dt.date) -> list[Ahead]
     from planner.plans import store
 
     try:
-        rows: list[PlanRow] = store.list_plans(home, False, True, today, quiet_marks(home))
+        rows = plans.good_rows(store.list_plans(home, False, True, today, quiet_marks(home)))
     except plans.PlansError:
         return []
     folded = goal.name.casefold()
     return [Ahead(plans.row_ref(row), row.date, row.start, row.minutes, tuple(row.note_ids))
-            for row in rows if row.problem is None and row.goal is not None
+            for row in rows if row.goal is not None
             and row.goal.casefold() == folded and not row.done and not row.dropped]
 
 
-def replacing_lines(timetable: Timetable | None, plan: object) -> tuple[str, ...]:
+def replacing_lines(timetable: Timetable | None, plan: Proposal) -> tuple[str, ...]:
     """A replan run's study plan: what it changes of the goal's sessions still ahead (the SAVE
     screen's list); () in any other run."""
     from planner.plans.study import StudyPlan
@@ -76,7 +75,7 @@ def left_out(home: Path, timetable: Timetable | None) -> frozenset[str]:
     return quiet_marks(home).dropped | (frozenset() if timetable is None else timetable.replaced)
 
 
-def save_check(timetable: Timetable | None, plan: object, home: Path,
+def save_check(timetable: Timetable | None, plan: Proposal, home: Path,
                run_id: str) -> Callable[[], None]:
     """The check a run's save makes under the plans lock: in a replan run a study plan also
     records the sessions it replaces as dropped (replaced_then); else still_fits."""
@@ -84,7 +83,7 @@ def save_check(timetable: Timetable | None, plan: object, home: Path,
 
     if timetable is not None and timetable.replaced and isinstance(plan, StudyPlan):
         return replaced_then(timetable, plan, home, tuple(sorted(timetable.replaced)), run_id)
-    return still_fits(timetable, plan)  # type: ignore[arg-type]
+    return still_fits(timetable, plan)
 
 
 def changes(old: list[Ahead], new: tuple[Session, ...]) -> list[str]:

@@ -101,19 +101,19 @@ def plan_rows(home: HomePath, run_id: str, today: _dt.date,
     """The rows of the saved plan `run_id` in plans/ (one, or one per session); Refused when
     it is a demo plan, has a problem, or the run saved none."""
     try:
-        rows = store.list_plans(home, False, True, today, marks)
+        listed = store.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    found = [row for row in rows if row.run_id == run_id]
+    found = [row for row in plans.good_rows(listed) if row.run_id == run_id]
     if found:
         return found
     name = f"{plans.PLANS_DIR['live']}/{run_id}.json"
-    for row in rows:
-        if row.problem is not None and row.file == name:
+    for problem in plans.problems_of(listed):
+        if problem.file == name:
             raise Refused(t("{name} cannot be used: {problem}", name=name,
-                            problem=row.problem))
+                            problem=problem.problem))
     try:
-        demo = store.list_plans(home, True, True, today, plans.NO_MARKS)
+        demo = plans.good_rows(store.list_plans(home, True, True, today, plans.NO_MARKS))
     except plans.PlansError:
         demo = []
     if any(row.run_id == run_id for row in demo):
@@ -144,11 +144,11 @@ def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
     """With no RUN: the most recent saved plan dated today or earlier with no reviews yet (a
     series: its earliest open session)."""
     try:
-        rows = store.list_plans(home, False, True, today, marks)
+        rows = plans.good_rows(store.list_plans(home, False, True, today, marks))
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    candidates = [row for row in rows if row.problem is None and not row.done
-                  and not row.dropped and row.date <= today]
+    candidates = [row for row in rows if not row.done and not row.dropped
+                  and row.date <= today]
     if not candidates:
         raise Refused(t("no saved plan dated today or earlier is waiting for its review; name "
                         "one: planner done RUN (planner plans --all lists them)"))

@@ -171,7 +171,7 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
         rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError:
         return []
-    return sessions_from_rows(rows, leave_out)
+    return sessions_from_rows(plans.good_rows(rows), leave_out)
 
 
 def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] = frozenset()
@@ -181,7 +181,7 @@ def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] 
 
     sessions = []
     for row in rows:
-        if row.problem is not None or (leave_out and plans.row_ref(row) in leave_out):
+        if leave_out and plans.row_ref(row) in leave_out:
             continue
         sessions.append(SavedSession(row.date, row.start,
                                      row.minutes, tuple(row.note_ids), row.goal,

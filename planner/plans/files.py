@@ -62,9 +62,8 @@ class SavedReadiness(NamedTuple):
 
 
 class PlanRow(NamedTuple):
-    """One listing row: a plan, one session of a series or study plan, or a file's problem."""
+    """One listing row: a plan, or one session of a series or study plan."""
 
-    # A row with a problem (see problem_row) has only `file` and `problem`; the rest is None.
     file: str
     run_id: str
     date: _dt.date
@@ -76,7 +75,7 @@ class PlanRow(NamedTuple):
     session: int | None  # n (from 1) for a session of a series or study plan
     done: bool
     dropped: bool
-    problem: str | None
+    problem: None  # always: a file that cannot be used is a PlanProblem (the key stays)
     start: _dt.time | None
     goal: str | None = None  # a study plan's goal (may be null in the file)
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
@@ -90,8 +89,7 @@ class PlanRow(NamedTuple):
         """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
         `missed` when missed (only then: a home with none lists what it always did)."""
         data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
-        if self.date is not None:  # a problem's row has none
-            data["date"] = self.date.isoformat()
+        data["date"] = self.date.isoformat()
         if self.start is not None:
             data["start"] = clock_text(self.start)
         if self.study:
@@ -106,6 +104,32 @@ class PlanRow(NamedTuple):
     def partly(self) -> bool:
         """Some of its notes have their review for it, not all."""
         return bool(self.reviewed) and not self.done
+
+
+class PlanProblem(NamedTuple):
+    """A plan file that cannot be used: the file, as shown, and why (one line)."""
+
+    file: str
+    problem: str
+
+    def to_json(self, mark_moved: bool = True) -> dict[str, Any]:
+        """As the listing has always written it: a row's keys, null but `file` and
+        `problem`."""
+        return {**dict.fromkeys(ROW_KEYS), "file": self.file, "problem": self.problem}
+
+
+# What the listing holds: the rows of the plans, then the files that cannot be used.
+ListedPlan = PlanRow | PlanProblem
+
+
+def good_rows(listed: Iterable[ListedPlan]) -> list[PlanRow]:
+    """The rows of the plans, in order; the files that cannot be used left out."""
+    return [row for row in listed if isinstance(row, PlanRow)]
+
+
+def problems_of(listed: Iterable[ListedPlan]) -> list[PlanProblem]:
+    """The files that cannot be used, in order."""
+    return [row for row in listed if isinstance(row, PlanProblem)]
 
 
 class PlansError(Failure):
@@ -181,27 +205,27 @@ def plan_file_content(
     return storage.to_json(data, indent=2)
 
 
-def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
+def read_plan(folder: str, name: str, label: str) -> list[PlanRow] | PlanProblem:
     """The listing rows of the plan file `folder/name`, shown as `label/name`: one for a plan,
-    one per session for a series, or one row with its problem; never raises."""
+    one per session for a series; or its problem. Never raises."""
     shown = _printable_name(name)
     if shown != name:
-        return [_problem_row(label, shown, t("its name is not valid UTF-8"))]
+        return PlanProblem(f"{label}/{shown}", t("its name is not valid UTF-8"))
     path = f"{folder}/{name}"
     try:
         data = storage.read_regular_file(path, MAX_PLAN_BYTES, follow_links=False)
     except storage.FileRefused as error:
         # The row names the file: storage's refusal without the path in front.
-        return [_problem_row(label, shown, error.reason)]
+        return PlanProblem(f"{label}/{shown}", error.reason)
     except FileNotFoundError:
-        return [_problem_row(label, shown, t("disappeared while being read"))]
+        return PlanProblem(f"{label}/{shown}", t("disappeared while being read"))
     except OSError as error:
-        return [_problem_row(label, shown, t("cannot be read ({reason})",
-                                             reason=os_reason(error)))]
+        return PlanProblem(f"{label}/{shown}", t("cannot be read ({reason})",
+                                                 reason=os_reason(error)))
     try:
         value = _decode(data)
     except PlanError as error:
-        return [_problem_row(label, shown, str(error))]
+        return PlanProblem(f"{label}/{shown}", str(error))
     try:
         return _rows(f"{label}/{name}", name, value)
     except PlanError as error:
@@ -209,7 +233,7 @@ def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
         # is measured only then, never on the way of a good plan.
         problem = t("is JSON nested deeper than {max_depth} levels",
                     max_depth=MAX_DEPTH) if _deeper_than(value, MAX_DEPTH) else str(error)
-        return [_problem_row(label, shown, problem)]
+        return PlanProblem(f"{label}/{shown}", problem)
 
 
 def plan_days(plan: Proposal) -> tuple[_dt.date, ...]:
@@ -283,16 +307,6 @@ def _study_rows(file: str, data: dict[str, Any]) -> list[PlanRow]:
                     False, False, None, read_clock(session["start"]), data["goal"], False, True,
                     readiness)
             for number, session in enumerate(plan["sessions"], 1)]
-
-
-def _problem_row(label: str, name: str, problem: str) -> PlanRow:
-    return problem_row(f"{label}/{name}", problem)
-
-
-def problem_row(file: str, problem: str | None) -> PlanRow:
-    """A row that is not a plan: `file` and `problem`, every other field None."""
-    return PlanRow._make((file, *(None,) * 10, problem, None, None, False, False, None, (),
-                          False))
 
 
 def _printable_name(name: str) -> str:

@@ -30,13 +30,13 @@ from planner.ui.table_cells import (
 from planner.ui.wrapping import Listed
 
 if TYPE_CHECKING:
-    from planner.plans.files import PlanRow
+    from planner.plans.files import ListedPlan, PlanRow
 
 
 # --- planner plans ----------------------------------------------------------------------------
 
 
-def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: int = 0,
+def plans_table(rows: list[ListedPlan], folder: str, today: _dt.date, hidden_past: int = 0,
                 hidden_dropped: int = 0, hidden_missed: int = 0) -> None:
     """`planner plans`: upcoming first, then past ones (--all); files with a problem after.
 
@@ -44,7 +44,9 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
     a reviewed plan or session is marked done (some of its notes: 1/3), a dropped one (shown
     with --all) dropped, a past one neither done nor dropped missed.
     """
-    plans = [row for row in rows if row.problem is None]
+    from planner.plans.files import good_rows, problems_of
+
+    plans = good_rows(rows)
     now = today
     hidden = ""
     if hidden_past and hidden_dropped:
@@ -123,12 +125,11 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             table_note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
         if not wide:
             info(_("File names: planner plans --json, or a terminal 110 columns wide."))
-    for row in rows:
-        if row.problem is not None:
-            # One line each (wrapped between words on a terminal): the file name comes first.
-            print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
-                _("{path}: {problem}").format(path=row.file,
-                                              problem=shown_line(row.problem)))))
+    for problem in problems_of(rows):
+        # One line each (wrapped between words on a terminal): the file name comes first.
+        print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
+            _("{path}: {problem}").format(path=problem.file,
+                                          problem=shown_line(problem.problem)))))
 
 
 def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:

@@ -8,6 +8,7 @@ question) and test_conversation_continue.py (`--continue`).
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 
 import pytest
@@ -227,12 +228,14 @@ def test_plan_changes_names_every_difference() -> None:
     assert plan_changes(plan(), plan(title="RAG", note_ids=("N1", "N3"), date="2026-10-06",
                                      minutes=30)) == (
         Change("title", "RAG basics", "RAG"), Change("note_added", None, "N3"),
-        Change("note_removed", "N2", None), Change("date", "2026-10-05", "2026-10-06"),
+        Change("note_removed", "N2", None),
+        Change("date", _dt.date(2026, 10, 5), _dt.date(2026, 10, 6)),
         Change("minutes", 45, 30))
     series = review_series("RAG basics", ("N1", "N2"), ("2026-10-05", "2026-10-12"), 45)
     assert plan_changes(plan(), series) == (
         Change("kind", "plan", "series"),
-        Change("dates", ("2026-10-05",), ("2026-10-05", "2026-10-12")))
+        Change("dates", (_dt.date(2026, 10, 5),),
+               (_dt.date(2026, 10, 5), _dt.date(2026, 10, 12))))
 
 
 def test_changes_are_shown_in_words_and_inert() -> None:

@@ -46,7 +46,7 @@ def listing(home: Path, include_past: bool = True) -> list[plans.PlanRow]:
 
 
 def sessions(rows: list[plans.PlanRow]) -> list[tuple]:
-    return [(row.run_id, row.session, row.date, row.done, row.dropped)
+    return [(row.run_id, row.session, row.date.isoformat(), row.done, row.dropped)
             for row in rows]
 
 
@@ -198,7 +198,8 @@ def test_rows_give_each_session_its_event_with_done_and_dropped(home: Path) -> N
     reviews.record_reviews(home, ["N1", "N2"], "good", run_id=f"{RUN}#1")
     reviews.record_drop(home, "r-single")
     events = ics.events_from_rows(listing(home))
-    assert [(event.uid, event.date, event.done, event.dropped) for event in events] == [
+    assert [(event.uid, event.date.isoformat(), event.done, event.dropped)
+            for event in events] == [
         (f"{RUN}-1@planner", day(1), True, False),
         ("r-single@planner", day(2), False, True),
         (f"{RUN}-2@planner", day(3), False, False)]
@@ -284,7 +285,7 @@ def test_one_save_saves_the_whole_series_as_one_version_3_file(home: Path) -> No
     assert run.outcome.plan == review_series("RAG 间隔复习", ("N1", "N2"),
                                             tuple(SERIES["dates"]), 20)
     rows = listing_at(home, FLOW_TODAY)
-    assert [(row.session, row.date) for row in rows] == [
+    assert [(row.session, row.date.isoformat()) for row in rows] == [
         (1, "2026-10-02"), (2, "2026-10-05"), (3, "2026-10-12")]
 
 

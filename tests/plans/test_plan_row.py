@@ -32,6 +32,6 @@ def test_moved_is_written_after_goal_unless_left_out() -> None:
 
 
 def test_a_problem_row_has_only_its_file_and_problem() -> None:
-    row = plans.problem_row("plans/bad.json", "is empty")
+    row = plans.PlanProblem("plans/bad.json", "is empty")
     assert row.to_json() == {**dict.fromkeys(plans.ROW_KEYS), "file": "plans/bad.json",
                              "problem": "is empty"}
