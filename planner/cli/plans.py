@@ -463,11 +463,8 @@ def week_command(
         ui.notice(anki.warning)
     if as_json:
         # As plans --json: a moved session simply has its new date and start, a partly done
-        # one done false. The note IDs are the screen's: the JSON keeps its keys as ever.
-        ui.print_json({"start": first.isoformat(), "days": [
-            {**day, "sessions": [{key: value for key, value in session.items()
-                                  if key not in ("moved", "part", "note_ids")}
-                                 for session in day["sessions"]]} for day in found.days]})
+        # one done false.
+        ui.print_json(found.to_json())
     else:
         ui.week_table(found.days, today)
 
