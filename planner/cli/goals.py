@@ -20,7 +20,7 @@ from planner.cli.common import (
 
 if TYPE_CHECKING:
     from planner.base.config import Config
-    from planner.memory.readiness import GoalTarget, Planned
+    from planner.memory.readiness import GoalTarget, OwnPlanBound, Planned
     from planner.notes.catalog import Catalog
     from planner.plans.files import Marks, PlanRow
 
@@ -67,12 +67,11 @@ def goals_command(
         recall: dict[str, float] = {}
         report = readiness.goal_report(goal, sessions, states, parameters, today,
                                        config.review_time, recall)
-        report["best"] = None if report["past"] else _best(
+        reports.append(report._replace(best=None if report.past else _best(
             folder, config, goal, memory, rows,
-            readiness.sessions_ahead(sessions, today, goal.date, config.review_time), recall)
-        reports.append(report)
+            readiness.sessions_ahead(sessions, today, goal.date, config.review_time), recall)))
     if as_json:
-        ui.print_json(reports)
+        ui.print_json([report.to_json() for report in reports])
         return
     from planner.ui.goals_view import goals_report
 
@@ -115,7 +114,7 @@ def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
 
 
 def _best(folder: Path, config: Config, goal: GoalTarget, memory, rows: list[PlanRow],
-          saved: list[Planned], recall: dict[str, float]) -> dict | None:
+          saved: list[Planned], recall: dict[str, float]) -> OwnPlanBound | None:
     """What planner's own plan would reach for a goal ahead, on top of its saved sessions
     (`rows` and `saved`, read once for every goal, and `recall` with them)."""
     from planner.cli.run import timetable_for

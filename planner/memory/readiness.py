@@ -247,16 +247,64 @@ def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, pl
         tuple(note_id for note_id in goal.note_ids if note_id not in covered))
 
 
-def goal_sessions(sessions: Iterable[SavedSession], name: str) -> dict[str, int]:
-    """The sessions of the plans saved for the goal `name` (any case): planned (every one not
-    dropped, done included) and done, with their minutes, and missed (day passed, neither
-    done nor dropped)."""
+class GoalSessions(NamedTuple):
+    """A goal's saved sessions: planned (every one not dropped, done included) and done, with
+    their minutes, and missed (day passed, neither done nor dropped)."""
+
+    planned: int
+    done: int
+    minutes_planned: int
+    minutes_done: int
+    missed: int
+
+    def to_json(self) -> dict[str, int]:
+        return self._asdict()
+
+
+class GoalReadiness(NamedTuple):
+    """How many of a goal's notes are ready on its day: with the saved sessions, and with the
+    reviews so far alone."""
+
+    with_plans: int
+    without_plans: int
+
+
+class OwnPlanBound(NamedTuple):
+    """What planner's own plan reaches for a goal: its notes ready, and its minutes."""
+
+    ready: int
+    minutes: int
+
+
+class GoalReport(NamedTuple):
+    """One goal as `planner goals` shows it; a past goal has no readiness."""
+
+    name: str
+    date: _dt.date
+    past: bool
+    notes: int
+    sessions: GoalSessions
+    ready: GoalReadiness | None
+    not_ready: tuple[tuple[str, float], ...] | None  # (note, recall), least ready first
+    best: OwnPlanBound | None = None  # planner's own plan, for a goal ahead
+
+    def to_json(self) -> dict[str, Any]:
+        """As `planner goals --json` has always written it."""
+        return {"name": self.name, "date": self.date.isoformat(), "past": self.past,
+                "notes": self.notes, "sessions": self.sessions.to_json(),
+                "ready": None if self.ready is None else self.ready._asdict(),
+                "not_ready": None if self.not_ready is None else [
+                    {"id": note, "recall": recall} for note, recall in self.not_ready],
+                "best": None if self.best is None else self.best._asdict()}
+
+
+def goal_sessions(sessions: Iterable[SavedSession], name: str) -> GoalSessions:
+    """The sessions of the plans saved for the goal `name` (any case)."""
     mine = _goal_sessions(sessions, name)
     done = [session for session in mine if session.done]
-    return {"planned": len(mine), "done": len(done),
-            "minutes_planned": sum(session.minutes for session in mine),
-            "minutes_done": sum(session.minutes for session in done),
-            "missed": sum(1 for session in mine if session.missed)}
+    return GoalSessions(len(mine), len(done), sum(session.minutes for session in mine),
+                        sum(session.minutes for session in done),
+                        sum(1 for session in mine if session.missed))
 
 
 def _goal_sessions(sessions: Iterable[SavedSession], name: str) -> list[SavedSession]:
@@ -280,15 +328,14 @@ def ready_when_saved(sessions: Iterable[SavedSession], name: str) -> int | None:
 def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
                 states: Mapping[str, NoteState], parameters: Sequence[float], today: _dt.date,
                 default_start: str = DEFAULT_START,
-                recall_out: dict[str, float] | None = None) -> dict[str, Any]:
+                recall_out: dict[str, float] | None = None) -> GoalReport:
     """One goal as `planner goals --json` gives it: its sessions, how many of its notes are
     ready on its day with the saved sessions and with the reviews so far alone, and the notes
     not ready (least ready first, recall with the saved sessions); a past goal has no
     readiness."""
     past = goal.date < today
-    report: dict[str, Any] = {"name": goal.name, "date": goal.date.isoformat(), "past": past,
-                    "notes": len(goal.note_ids), "sessions": goal_sessions(sessions, goal.name),
-                    "ready": None, "not_ready": None}
+    report = GoalReport(goal.name, goal.date, past, len(goal.note_ids),
+                        goal_sessions(sessions, goal.name), None, None)
     if past:
         return report
     ahead = sessions_ahead(sessions, today, goal.date, default_start)
@@ -296,11 +343,11 @@ def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
     if recall_out is not None:
         recall_out.update(with_plans)
     without = recall_on_day(states, parameters, goal.note_ids, [], goal.date, today)
-    report["ready"] = {"with_plans": ready_count(with_plans, goal.retention),
-                       "without_plans": ready_count(without, goal.retention)}
-    report["not_ready"] = [{"id": note_id, "recall": round(value, 3)}
-                           for note_id, value in least_ready(with_plans, goal.retention)]
-    return report
+    return report._replace(
+        ready=GoalReadiness(ready_count(with_plans, goal.retention),
+                            ready_count(without, goal.retention)),
+        not_ready=tuple((note_id, round(value, 3))
+                        for note_id, value in least_ready(with_plans, goal.retention)))
 
 
 def saved_ahead(home: str | os.PathLike[str], goal: GoalTarget, today: _dt.date,
