@@ -214,7 +214,7 @@ def events_from_rows(rows: Iterable[ListedPlan]) -> list[EventSpec]:
         if not is_run_id(row.run_id):
             raise ValueError(t("{file}: its run ID cannot become a calendar UID",
                                file=row.file))
-        notes = tuple((note["id"], note.get("title")) for note in row.notes)
+        notes = tuple((note.id, note.title) for note in row.notes)
         events.append(EventSpec(
             event_uid(row.run_id, row.session), row.date, row.minutes,
             row.title, notes, row.file, row.simulated, done=bool(row.done),

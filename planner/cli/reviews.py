@@ -250,7 +250,7 @@ def done_command(
                           reviewed_at)
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = marking.next_due(memory, note_ids)
-    titles = {item["id"]: item["title"] for item in target.row.notes}
+    titles = {note.id: note.title for note in target.row.notes}
     rows_out = [{**marking.review_row(review, titles.get(review.note_id)),
                  "next_due": _iso(due[review.note_id])} for review in recorded]
     early = marking.days_early(target, reviewed_at)

@@ -166,11 +166,11 @@ def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Targe
         if note is None:
             raise Refused(t("--note {note_id}: no such note (planner notes lists them)",
                             note_id=note_id))
-        found.append({"id": note.id, "title": note.title})
+        found.append(plans.SavedNote(note.id, note.title))
     # No file, no run: the row has only what `done` records (the rest is None).
     return Target(plans.PlanRow._make((
-        None, None, today, None, ", ".join(note["id"] for note in found),
-        [note["id"] for note in found], found, None, None, False, False, None, None, None,
+        None, None, today, None, ", ".join(note.id for note in found),
+        [note.id for note in found], tuple(found), None, None, False, False, None, None, None,
         False, False, None, (), False)))
 
 

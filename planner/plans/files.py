@@ -61,6 +61,13 @@ class SavedReadiness(NamedTuple):
     best: int | None = None
 
 
+class SavedNote(NamedTuple):
+    """A note as its plan file names it: its ID and its title when saved (None: not known)."""
+
+    id: str
+    title: str | None
+
+
 class PlanRow(NamedTuple):
     """One listing row: a plan, or one session of a series or study plan."""
 
@@ -70,7 +77,7 @@ class PlanRow(NamedTuple):
     minutes: int
     title: str
     note_ids: list[str]
-    notes: list[dict[str, Any]]
+    notes: tuple[SavedNote, ...]
     simulated: bool
     session: int | None  # n (from 1) for a session of a series or study plan
     done: bool
@@ -88,8 +95,9 @@ class PlanRow(NamedTuple):
     def to_json(self, mark_moved: bool = True) -> dict[str, Any]:
         """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
         `missed` when missed (only then: a home with none lists what it always did)."""
-        data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
+        data: dict[str, Any] = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved...: below
         data["date"] = self.date.isoformat()
+        data["notes"] = [{"id": note.id, "title": note.title} for note in self.notes]
         if self.start is not None:
             data["start"] = clock_text(self.start)
         if self.study:
@@ -283,7 +291,8 @@ def _rows(file: str, name: str, data: object) -> list[PlanRow]:
     # Version 1 files are named after their run (".json" removed) and name no titles; a
     # version-2 file's notes may be null too.
     run_id = data["run_id"] if version > 1 else name[:-5]
-    notes = data.get("notes") or [{"id": note_id, "title": None} for note_id in note_ids]
+    notes = tuple(SavedNote(note["id"], note["title"]) for note in data["notes"]) \
+        if data.get("notes") else tuple(SavedNote(note_id, None) for note_id in note_ids)
     # Positional, in the order of ROW_KEYS: the cheapest build for thousands of plans.
     start = plan.get("start")
     clock = None if start is None else read_clock(start)
@@ -297,13 +306,13 @@ def _study_rows(file: str, data: dict[str, Any]) -> list[PlanRow]:
     """The rows of a version-4 or 5 file: one per session, each with its own notes and start
     (and, version 5, its plan's readiness when saved)."""
     plan = data["plan"]
-    titles = {note["id"]: note for note in data["notes"]}
+    titles = {note["id"]: SavedNote(note["id"], note["title"]) for note in data["notes"]}
     saved = data.get("readiness")
     readiness = None if saved is None else SavedReadiness(saved["ready"], saved["of"],
                                                           saved["best"])
     return [PlanRow(file, data["run_id"], read_date(session["date"]), session["minutes"],
                     plan["title"], session["note_ids"],
-                    [titles[note] for note in session["note_ids"]], data["simulated"], number,
+                    tuple(titles[note] for note in session["note_ids"]), data["simulated"], number,
                     False, False, None, read_clock(session["start"]), data["goal"], False, True,
                     readiness)
             for number, session in enumerate(plan["sessions"], 1)]

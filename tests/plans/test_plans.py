@@ -90,7 +90,8 @@ def test_version_1_files_stay_readable(home: Path) -> None:
     [row] = listing(home)
     assert row.problem is None
     assert row.run_id == "20261001T000000000000Z-0a0b0c"  # the file's name: v1 has no run_id
-    assert row.notes == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
+    assert row.notes == (plans.SavedNote("N1", None), plans.SavedNote("N2", None))
+    assert row.to_json()["notes"] == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
     assert row.simulated is True and row.minutes == 20
 
 

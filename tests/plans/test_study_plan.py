@@ -113,7 +113,7 @@ def test_twelve_sessions_four_failing_for_four_reasons_then_repaired_and_saved(
     rows = store.list_plans(home, False, False, today())
     assert [row.session for row in rows] == list(range(1, 13))
     assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == _dt.time(19, 0)
-    assert [note["id"] for note in rows[9].notes] == ["N2", "N3"]
+    assert [note.id for note in rows[9].notes] == ["N2", "N3"]
 
 
 def test_a_study_plan_that_is_never_repaired_ends_with_its_lines_and_the_way_back(
