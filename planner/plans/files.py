@@ -40,7 +40,7 @@ from planner.plans.schema import (
     plan_file,
 )
 from planner.plans.schema import is_run_id as is_run_id
-from planner.plans.study import Proposal, StudyPlan
+from planner.plans.study import Proposal, Session, StudyPlan
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 MAX_PLAN_BYTES = storage.MIB
@@ -178,6 +178,13 @@ def split_ref(text: str) -> tuple[str, int | None]:
             and 1 <= int(number) <= 60):
         raise ValueError(t("{ref}: the session number after # must be 1 to 60", ref=text))
     return run, int(number)
+
+
+def study_plan_of(rows: Sequence[PlanRow]) -> StudyPlan:
+    """The study plan a file's rows were read from (every session, in order): the same
+    StudyPlan and Sessions the save tool made."""
+    return StudyPlan(rows[0].title, tuple(Session(row.date, row.minutes, tuple(row.note_ids),
+                                                  row.start) for row in rows))
 
 
 def row_ref(row: PlanRow) -> str:
