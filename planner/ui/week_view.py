@@ -74,14 +74,14 @@ def _day_cell(day: WeekDay, width: int) -> Text:
             words = inert_line(busy.title) if busy.title else _("all day")
             lines.append((_cut("■" + words, width), "red"))
     for start, end in day.study_hours:
-        lines += [(line, "dim") for line in span_of(clock(start), clock(end), width)]
+        lines += [(line, "dim") for line in span_of(start, end, width)]
     if not day.study_hours:
         lines.append((_cut(_("no study"), width), "dim"))
     for busy in day.busy:
         if busy.all_day:
             continue
         lines += [(line, "red")
-                  for line in span_of(clock(busy.start), clock(busy.end), width - 1, "■")]
+                  for line in span_of(busy.start, busy.end, width - 1, "■")]
         if busy.title:
             lines.append((_cut(" " + inert_line(busy.title), width), "red"))
     for session in day.sessions:
@@ -131,21 +131,22 @@ def _words_in(line: str, width: int) -> list[str]:
     return lines
 
 
-def span_of(start: str, end: str, width: int, mark: str = "") -> list[str]:
-    """A time span in one line when it fits (19:00-22:00, else 19-22), else over two."""
-    full = f"{mark}{start}-{end}"
+def span_of(start: int, end: int, width: int, mark: str = "") -> list[str]:
+    """A time span (minutes after midnight) in one line when it fits (19:00-22:00, else
+    19-22), else over two."""
+    full = f"{mark}{clock(start)}-{clock(end)}"
     if cell_len(full) <= width:
         return [full]
     short = f"{mark}{_compact(start)}-{_compact(end)}"
     if cell_len(short) <= width:
         return [short]
-    return [f"{mark}{start}-", f"{' ' * cell_len(mark)} {end}"]
+    return [f"{mark}{clock(start)}-", f"{' ' * cell_len(mark)} {clock(end)}"]
 
 
-def _compact(clock: str) -> str:
-    """19:00 as 19, 09:30 as 9:30."""
-    hours, minutes = clock.split(":")
-    return str(int(hours)) if minutes == "00" else f"{int(hours)}:{minutes}"
+def _compact(minutes: int) -> str:
+    """19:00 as 19, 09:30 as 9:30 (24:00, the next midnight, as 24)."""
+    hours, rest = divmod(minutes, 60)
+    return str(hours) if rest == 0 else f"{hours}:{rest:02d}"
 
 
 def _cut(line: str, width: int) -> str:
