@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import today
 
+from planner.base.days import read_clock, read_date
 from planner.notes.catalog import SAMPLE_NOTES, Note
 from planner.plans.files import SavedReadiness, plan_file_content
 from planner.plans.plan import ReviewPlan, ReviewSeries
@@ -29,13 +30,34 @@ def plan(offset: int = 0, note_ids: Sequence[str] = ("N1", "N2"), minutes: int =
          title: str = "RAG基础复习", start: str | None = None,
          zone: str | None = None) -> ReviewPlan:
     """A review plan `offset` days from today."""
-    return ReviewPlan(title, tuple(note_ids), day(offset, zone), minutes, start)
+    return review_plan(title, note_ids, day(offset, zone), minutes, start)
 
 
 def series(*offsets: int, note_ids: Sequence[str] = ("N1", "N2"), minutes: int = 20,
            title: str = "间隔复习") -> ReviewSeries:
     """A review series with a session on each of the days `offsets` from today."""
-    return ReviewSeries(title, tuple(note_ids), tuple(day(offset) for offset in offsets), minutes)
+    return review_series(title, note_ids, [day(offset) for offset in offsets], minutes)
+
+
+def session(date: str, minutes: int, note_ids: Sequence[str], start: str | None = None
+            ) -> Session:
+    """A study session from the text a plan file holds (YYYY-MM-DD, HH:MM): typed values."""
+    return Session(read_date(date), minutes, tuple(note_ids),
+                   None if start is None else read_clock(start))
+
+
+def review_plan(title: str, note_ids: Sequence[str], date: str, minutes: int,
+                start: str | None = None) -> ReviewPlan:
+    """A review plan from the text a plan file holds: typed values."""
+    return ReviewPlan(title, tuple(note_ids), read_date(date), minutes,
+                      None if start is None else read_clock(start))
+
+
+def review_series(title: str, note_ids: Sequence[str], dates: Sequence[str], minutes: int,
+                  start: str | None = None) -> ReviewSeries:
+    """A review series from the text a plan file holds: typed values."""
+    return ReviewSeries(title, tuple(note_ids), tuple(read_date(each) for each in dates),
+                        minutes, None if start is None else read_clock(start))
 
 
 def study_plan(*sessions: Session, title: str = "Exam") -> StudyPlan:

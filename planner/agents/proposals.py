@@ -42,7 +42,7 @@ class Checked(NamedTuple):
 def check(world: World, kind: str, arguments: str) -> Checked:
     """The proposal checked and placed as a run does; InvalidArguments (SessionsRejected with a
     line per failing session) otherwise."""
-    from planner.calendar.study_placing import place_study
+    from planner.calendar.study_placing import place
 
     if kind == staged.STUDY:
         data = load_object(arguments, MAX_STUDY_BYTES)
@@ -50,11 +50,11 @@ def check(world: World, kind: str, arguments: str) -> Checked:
         plan = parse_study_arguments(json.dumps(data, ensure_ascii=False), world.catalog,
                                      world.today)
         timetable = world.timetable(goal)
-        placed, chosen = place_study(timetable, plan)
+        placed, chosen = place(timetable, plan)
         return Checked(placed, chosen, goal, timetable)
     timetable = world.timetable()
-    single, was_chosen = timetable.place(parse_arguments(arguments, world.catalog))
-    return Checked(single, (was_chosen,), None, timetable)
+    single, chosen = place(timetable, parse_arguments(arguments, world.catalog))
+    return Checked(single, chosen, None, timetable)
 
 
 def propose(world: World, tool: str, arguments: str,

@@ -117,12 +117,13 @@ class World:
         states, parameters = readiness.memory_states(memory)
         sessions = readiness.read_saved_sessions(self.home, self.today,
                                                  marks_from(memory.log().events))
-        reports = [readiness.goal_report(goal, sessions, states, parameters, self.today,
-                                         self.config.review_time) for goal in targets]
-        for report, goal in zip(reports, targets, strict=True):
+        reports = []
+        for goal in targets:
+            report = readiness.goal_report(goal, sessions, states, parameters, self.today,
+                                           self.config.review_time)
             # As planner goals: what planner's own plan reaches for a goal ahead.
-            report["best"] = None if report["past"] else suggestion.Suggestion(
-                goal, memory, self.timetable(goal)).bound()
+            reports.append(report._replace(best=None if report.past else suggestion.Suggestion(
+                goal, memory, self.timetable(goal)).bound()).to_json())
         result = {GOALS: reports}
         # Rare: many goals with many notes not ready. The least ready notes stay longest.
         while _size(result) > MAX_RESULT_BYTES:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+from planner.base import days, providers, storage, strictjson, study_hours
 from planner.base import goals as goals_module
-from planner.base import providers, storage, strictjson, study_hours
 from planner.base.errors import UsageError
 from planner.base.i18n import LANGUAGES, t
 from planner.base.inert import short
@@ -49,7 +49,6 @@ BUSY_KINDS = ("ics", "vdir", "caldav")
 # What a busy calendar's all-day events are (README "Calendars"); left out: busy.
 ALL_DAY = ("free", "busy")
 # Exactly 2+2 ASCII digits ([0-9], not \d, which also matches other scripts' digits).
-_CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})")
 # $NAME or ${NAME} in a path of the config (notes_dir, busy_calendars' ics and vdir).
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _PATH_KINDS = ("ics", "vdir")
@@ -435,10 +434,7 @@ def _anki_collection(value: object, source: str) -> str | None:
 
 
 def _review_time(value: object, source: str) -> str:
-    if not isinstance(value, str):
-        value = ""  # refused below, like any other text that is not a time
-    match = _CLOCK.fullmatch(value)
-    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+    if not isinstance(value, str) or days.parse_clock(value) is None:
         raise ConfigError(t("{source}: key 'review_time' must be a 24-hour time \"HH:MM\", e.g. "
                             "\"19:00\"", source=source))
     return value

@@ -18,6 +18,8 @@ Such a due date is AFTER_LAST_DAY, never an error.
 from __future__ import annotations
 
 import datetime as _dt
+import re
+from typing import TypeGuard
 
 FIRST_DAY = _dt.date(1, 1, 2)
 LAST_DAY = _dt.date(9999, 12, 30)
@@ -58,3 +60,72 @@ def usable_day(day: _dt.date) -> bool:
 def usable_time(moment: _dt.datetime) -> bool:
     """Whether an aware time (the review log's) is one planner can use in every time zone."""
     return FIRST_TIME <= moment <= LAST_TIME
+
+
+# The one form of each that plans, the review log, the config and the command line accept; every
+# other spelling Python's fromisoformat would take ("20261207", "2026-W49-1", "9:5") is refused.
+_DATE_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+_CLOCK_FORM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
+
+
+def date_form(value: object) -> TypeGuard[str]:
+    """Whether `value` is text written YYYY-MM-DD (a real calendar day or not)."""
+    return type(value) is str and _DATE_FORM.fullmatch(value) is not None
+
+
+def parse_date(value: object) -> _dt.date | None:
+    """`value` as a date when it is written YYYY-MM-DD and names a real calendar day; else None."""
+    if not date_form(value):
+        return None
+    try:
+        return _dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+class Clock(_dt.time):
+    """A clock time of a plan (hours and minutes), a `time` that prints as plans write it:
+    "19:00", never "19:00:00", wherever it is shown."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return clock_text(self)
+
+
+def parse_clock(value: object) -> Clock | None:
+    """`value` as a time when it is a 24-hour clock time "HH:MM" (00:00 to 23:59); else None."""
+    match = _CLOCK_FORM.fullmatch(value) if type(value) is str else None
+    return None if match is None else Clock(int(match[1]), int(match[2]))
+
+
+def read_date(text: str) -> _dt.date:
+    """A date that was checked where it was read (a plan file, the review log): ValueError if
+    it is not one after all."""
+    day = parse_date(text)
+    if day is None:
+        raise ValueError(text)
+    return day
+
+
+def read_clock(text: str) -> Clock:
+    """A clock time that was checked where it was read: ValueError if it is not one."""
+    clock = parse_clock(text)
+    if clock is None:
+        raise ValueError(text)
+    return clock
+
+
+def as_clock(time: _dt.time) -> Clock:
+    """The hours and minutes of `time` (a slot's start) as a plan's clock time."""
+    return Clock(time.hour, time.minute)
+
+
+def clock_text(time: _dt.time) -> str:
+    """A time as plans write it, "HH:MM"."""
+    return f"{time.hour:02d}:{time.minute:02d}"
+
+
+def minutes_of(time: _dt.time) -> int:
+    """A time of day as minutes after midnight."""
+    return time.hour * 60 + time.minute

@@ -8,9 +8,9 @@ config; which notes a goal's selectors name is decided where the notes are
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from typing import NamedTuple
 
+from planner.base import days
 from planner.base.i18n import t
 
 MAX_GOALS = 20
@@ -21,7 +21,6 @@ RETENTION_RANGE = (0.70, 0.99)
 GOAL_KEYS = ("name", "date", "notes", "retention")
 FOLDER_PREFIX = "folder:"
 TAG_PREFIX = "tag:"
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class Goal(NamedTuple):
@@ -89,12 +88,10 @@ def _goal(item: object, key: str, default_retention: float) -> Goal:
 
 
 def _date(value: object, key: str) -> _dt.date:
-    try:
-        if not isinstance(value, str) or not _DATE.fullmatch(value):
-            raise ValueError
-        return _dt.date.fromisoformat(value)
-    except ValueError:
-        raise BadGoals(t("key '{key}' must be a real date written YYYY-MM-DD", key=key)) from None
+    day = days.parse_date(value)
+    if day is None:
+        raise BadGoals(t("key '{key}' must be a real date written YYYY-MM-DD", key=key))
+    return day
 
 
 def _selectors(value: object, key: str) -> tuple[str, ...]:

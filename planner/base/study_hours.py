@@ -7,6 +7,7 @@ import datetime as _dt
 import re
 from collections.abc import Mapping
 
+from planner.base.days import minutes_of, parse_clock
 from planner.base.i18n import t
 
 # Minutes after midnight, start before end: (1140, 1320) is 19:00-22:00.
@@ -67,8 +68,9 @@ def _windows(key: str, windows: list[object]) -> tuple[Window, ...]:
 
 def from_review_time(review_time: str) -> dict[str, tuple[Window, ...]]:
     """The one daily window a config with only review_time means: to 22:00, or 3 hours."""
-    hours, minutes = review_time.split(":")
-    start = int(hours) * 60 + int(minutes)
+    clock = parse_clock(review_time)
+    assert clock is not None  # config checked it
+    start = minutes_of(clock)
     end = min(max(_LATEST_END, start + 180), _LAST_MINUTE)
     if end <= start:  # review_time 23:59: a window of one minute would fit nothing
         start = end - 1

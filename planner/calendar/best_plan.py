@@ -19,11 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base.days import as_clock
 from planner.base.errors import Failure
 from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
-from planner.calendar.study_placing import place_study
+from planner.calendar.study_placing import place
 from planner.memory.readiness import (
     GoalTarget,
     Planned,
@@ -57,11 +58,11 @@ class BestPlan(NamedTuple):
     reviewed: tuple[str, ...]  # the notes the plan reviews, in the goal's order
 
     @property
-    def first_day(self) -> str | None:
+    def first_day(self) -> _dt.date | None:
         return None if self.plan is None else self.plan.sessions[0].date
 
     @property
-    def last_day(self) -> str | None:
+    def last_day(self) -> _dt.date | None:
         return None if self.plan is None else self.plan.sessions[-1].date
 
 
@@ -80,7 +81,7 @@ class _Day:
 
     def moment(self) -> _dt.datetime:
         """When the day's first session would start, in UTC (as the prediction takes it)."""
-        return session_moment(self.day, self.spans[0].start.strftime("%H:%M"))
+        return session_moment(self.day, self.spans[0].start.time())
 
 
 def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteState],
@@ -93,8 +94,8 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     reviews count, and a note they review may need only a last review more)."""
     today = now.date()
     ids = goal.note_ids[:MAX_NOTES]
-    before = [*saved, *((session_moment(_dt.date.fromisoformat(session.date), session.start),
-                         session.note_ids) for session in proposed)]
+    before = [*saved, *((session_moment(session.date, session.start), session.note_ids)
+                        for session in proposed)]
     if base is None or proposed:  # `base`: the recall with `saved`, when the caller knows it
         base = recall_on_day(states, parameters, ids, before, goal.date, today)
     waiting = [note for note in ids if round(base[note], 3) < goal.retention]
@@ -115,12 +116,11 @@ def best_plan(timetable: Timetable, goal: GoalTarget, states: Mapping[str, NoteS
     if plan is None:
         return BestPlan(goal, None, ready_count(base, goal.retention), len(ids), 0, base, ())
     try:
-        placed = place_study(timetable, plan).plan  # every session checked as a proposal's
+        placed, _chosen = place(timetable, plan)  # every session checked as a proposal's
     except PlanError as error:  # never expected: the plan is made of the timetable's free time
         raise Failure(t("planner's own plan did not pass its own checks ({reason}); nothing "
                         "was saved; please report this", reason=str(error))) from None
-    sessions = [*before, *((session_moment(_dt.date.fromisoformat(session.date),
-                                           session.start), session.note_ids)
+    sessions = [*before, *((session_moment(session.date, session.start), session.note_ids)
                            for session in placed.sessions)]
     # Only the notes the plan reviews change from `base`: only theirs are replayed again.
     recall = {**base, **recall_on_day(states, parameters, placed.note_ids, sessions, goal.date,
@@ -178,14 +178,14 @@ def _free_days(timetable: Timetable, goal: GoalTarget, minutes_per_note: int,
         last = min(last, timetable.until)
     own: dict[_dt.date, list[Span]] = {}
     for session in proposed:
-        day = _dt.date.fromisoformat(session.date)
+        day = session.date
         if session.start is not None:
-            start = _dt.datetime.combine(day, _dt.time.fromisoformat(session.start))
+            start = _dt.datetime.combine(day, session.start)
             own.setdefault(day, []).append(
                 Span(start, start + _dt.timedelta(minutes=session.minutes)))
     own_minutes: dict[_dt.date, int] = {}
     for session in proposed:
-        day = _dt.date.fromisoformat(session.date)
+        day = session.date
         own_minutes[day] = own_minutes.get(day, 0) + session.minutes
     days = []
     day = today
@@ -238,8 +238,8 @@ def _day_sessions(plan_day: _Day, notes: list[str], minutes_per_note: int) -> li
             held, notes = notes[:count], notes[count:]
             room -= count
             minutes = count * minutes_per_note
-            sessions.append(Session(plan_day.day.isoformat(), minutes, tuple(held),
-                                    start.strftime("%H:%M")))
+            sessions.append(Session(plan_day.day, minutes, tuple(held),
+                                    as_clock(start.time())))
             start += _dt.timedelta(minutes=minutes)
         if not notes:
             break
@@ -268,8 +268,8 @@ class Addition(NamedTuple):
     only."""
 
     note_ids: tuple[str, ...]
-    first: str
-    last: str
+    first: _dt.date
+    last: _dt.date
     minutes: int
     ready: int
     last_only: bool

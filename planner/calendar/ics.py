@@ -25,9 +25,10 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.base import days
 from planner.base.errors import UsageError
 from planner.base.i18n import _, language, t
-from planner.plans.files import PlanRow, is_run_id
+from planner.plans.files import ListedPlan, PlanRow, is_run_id
 
 
 class CalendarRefused(UsageError, ValueError):
@@ -70,7 +71,6 @@ _VOLATILE = re.compile(rb"^DTSTAMP:[^\r\n]*\r?\n", re.M)
 _SOURCE = re.compile(rb"^X-PLANNER-SOURCE:([0-9a-f]{32}(?:\.[a-z]{2})?)\r?$", re.M)
 # Raised whenever the way an event is written changes, so every event is written anew once.
 _FORMAT = 1
-_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
 _UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal",
                         "Etc/Zulu", "Zulu", "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0",
                         "Etc/GMT-0", "GMT0", "GMT+0", "GMT-0", "Etc/Greenwich", "Greenwich"})
@@ -92,11 +92,11 @@ class LocalZone(NamedTuple):
 
 def parse_clock(text: str) -> _dt.time:
     """"HH:MM" (24-hour) as a time; ValueError naming the rule otherwise."""
-    match = _CLOCK.fullmatch(text) if isinstance(text, str) else None
-    if match is None:
+    clock = days.parse_clock(text)
+    if clock is None:
         raise CalendarRefused(t("review_time must be a 24-hour time \"HH:MM\", got {value}",
                            value=repr(text)))
-    return _dt.time(int(match[1]), int(match[2]))
+    return clock
 
 
 def local_zone() -> LocalZone:
@@ -146,9 +146,9 @@ def _is_zone_name(name: str) -> bool:
         and all(part and (part[0].isalpha() or part[0] == "_") for part in name.split("/"))
 
 
-def start_of(date: str, clock: _dt.time, zone: LocalZone, after: int = 0) -> _dt.datetime:
+def start_of(date: _dt.date, clock: _dt.time, zone: LocalZone, after: int = 0) -> _dt.datetime:
     """When an event on `date` starts, `after` minutes past `clock`: aware, zoned or in UTC."""
-    wall = _dt.datetime.combine(_dt.date.fromisoformat(date), clock)
+    wall = _dt.datetime.combine(date, clock)
     wall += _dt.timedelta(minutes=after)
     if zone.tzinfo is not None:
         return wall.replace(tzinfo=zone.tzinfo)
@@ -164,7 +164,7 @@ class EventSpec(NamedTuple):
     """One calendar event: a plan, or one session of a series; built by the caller."""
 
     uid: str  # event_uid(run_id) or event_uid(run_id, n)
-    date: str  # YYYY-MM-DD
+    date: _dt.date
     minutes: int
     title: str
     notes: tuple[tuple[str, str | None], ...]  # (note ID, title as saved or None)
@@ -174,8 +174,8 @@ class EventSpec(NamedTuple):
     dropped: bool = False  # `planner drop`: STATUS:CANCELLED
     saved_order: str = ""  # sorts same-day events in the order they were saved (the run ID)
     created: _dt.datetime | None = None  # when the plan was saved: LAST-MODIFIED of a new event
-    # "HH:MM" the plan gives (README "Your week"); None: laid out from review_time
-    start: str | None = None
+    # The start the plan gives (README "Your week"); None: laid out from review_time
+    start: _dt.time | None = None
     # A plain export's revision (README "中文界面"): how often the review log changed the event, and
     # when
     # it last did (LAST-MODIFIED, if later than the plan's saving).
@@ -209,18 +209,18 @@ def event_uid(run_id: str, session: int | None = None) -> str:
     return f"{run_id}-{session}{UID_SUFFIX}"
 
 
-def events_from_rows(rows: Iterable[PlanRow]) -> list[EventSpec]:
+def events_from_rows(rows: Iterable[ListedPlan]) -> list[EventSpec]:
     """One EventSpec per `list_plans` row: a plan, or one session of a series (its own UID,
-    `<run_id>-<n>@planner`), marked done or dropped as the row says; rows with a problem are
-    left out."""
+    `<run_id>-<n>@planner`), marked done or dropped as the row says; a file that cannot be
+    used is left out."""
     events = []
     for row in rows:
-        if row.problem is not None:
+        if not isinstance(row, PlanRow):
             continue
         if not is_run_id(row.run_id):
             raise CalendarRefused(t("{file}: its run ID cannot become a calendar UID",
                                file=row.file))
-        notes = tuple((note["id"], note.get("title")) for note in row.notes)
+        notes = tuple((note.id, note.title) for note in row.notes)
         events.append(EventSpec(
             event_uid(row.run_id, row.session), row.date, row.minutes,
             row.title, notes, row.file, row.simulated, done=bool(row.done),
@@ -292,7 +292,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
         seen.add(spec.uid)
         try:
             if spec.start is not None:
-                start = start_of(spec.date, parse_clock(spec.start), zone)
+                start = start_of(spec.date, spec.start, zone)
             else:
                 start = start_of(spec.date, clock, zone, after[spec.uid])
         except (OverflowError, ValueError):  # ValueError: "year 10000 is out of range"
@@ -301,7 +301,7 @@ def plan_events(events: Iterable[EventSpec], review_time: str,
             # its start past the calendar's end. One line, like any event that cannot be made.
             raise CalendarRefused(t("{file}: its event on {date} would start too near the end of "
                                "the calendar (9999-12-31), after the plans before it that day",
-                               file=spec.file, date=spec.date)) from None
+                               file=spec.file, date=spec.date.isoformat())) from None
         # Everything the event's text is made from, except `created` (only a new event's
         # LAST-MODIFIED) and `saved_order` (already in `start`).
         made_of = [_FORMAT, spec.uid, start.isoformat(), str(start.tzinfo), spec.minutes,
@@ -360,7 +360,7 @@ def _render(planned: Planned, now: _dt.datetime | None) -> bytes:
 def layout(events: list[EventSpec]) -> dict[str, int]:
     """Minutes after review_time at which each event without its own start begins: same-day
     events one after another, in the order they were saved; a dropped event takes no time."""
-    by_date: dict[str, list[EventSpec]] = {}
+    by_date: dict[_dt.date, list[EventSpec]] = {}
     for spec in events:
         if spec.start is None:
             by_date.setdefault(spec.date, []).append(spec)

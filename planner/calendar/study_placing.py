@@ -1,4 +1,7 @@
-"""Placing and checking every session of a study plan against the person's week at once.
+"""Placing a proposal in the person's week, whatever tool made it: `place` is the one entry.
+
+A plan or a series gets its start (given, or the first free slot on every date) from the
+timetable. A study plan's sessions are placed and checked at once:
 
 Each session is checked as a single plan is (study hours, busy time, saved plans, the day's
 minutes, the deadline); this plan's own earlier sessions count as taken time and minutes. A
@@ -9,16 +12,33 @@ failing session is named, so that the model can mend them all in one repair.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, overload
 
+from planner.base import days
 from planner.base.i18n import t
 from planner.calendar import free_time
 from planner.calendar.free_time import Span
 from planner.calendar.rejections import rejection
-from planner.plans.study import Session, StudyPlan
+from planner.plans.study import Proposal, Session, StudyPlan
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
+
+@overload
+def place(timetable: Timetable, plan: StudyPlan) -> tuple[StudyPlan, tuple[bool, ...]]: ...
+@overload
+def place(timetable: Timetable, plan: Proposal) -> tuple[Proposal, tuple[bool, ...]]: ...
+
+
+def place(timetable: Timetable, plan: Proposal) -> tuple[Proposal, tuple[bool, ...]]:
+    """The proposal (of the same kind) with every start known, and which starts the program
+    chose (one for a plan or a series, one per session for a study plan); InvalidArguments
+    (SessionsRejected naming every failing session) when it does not fit."""
+    if isinstance(plan, StudyPlan):
+        placed = place_study(timetable, plan)
+        return placed.plan, placed.chosen
+    found = timetable.place(plan)
+    return found.plan, (found.chosen,)
 
 class PlacedStudy(NamedTuple):
     """A study plan with every start known, and which starts the program chose."""
@@ -34,24 +54,24 @@ def place_study(timetable: Timetable, plan: StudyPlan) -> PlacedStudy:
     failures: list[tuple[int, str, str]] = []
     placed: list[Session] = []
     for number, session in enumerate(plan.sessions, 1):
-        day = _dt.date.fromisoformat(session.date)
+        day = session.date
         mine = own_spans.get(day, [])
         planned = timetable.planned_minutes(day) + own_minutes.get(day, 0)
         if session.start is None:
             start, problem = _first_free(timetable, day, session.minutes, mine, planned)
         else:
-            start = _dt.datetime.combine(day, _clock(session.start))
+            start = _dt.datetime.combine(day, session.start)
             problem = free_time.session_problem(
                 start, session.minutes, timetable.windows(day), timetable.busy_spans(day),
                 [*timetable.plans_on(day), *mine], planned, timetable.daily_minutes,
                 timetable.until, timetable.anki_minutes(day))
         if problem is not None or start is None:
-            failures.append((number, session.date, problem or ""))
+            failures.append((number, day.isoformat(), problem or ""))
             continue
         own_spans.setdefault(day, []).append(
             Span(start, start + _dt.timedelta(minutes=session.minutes)))
         own_minutes[day] = own_minutes.get(day, 0) + session.minutes
-        placed.append(session._replace(start=start.strftime("%H:%M")))
+        placed.append(session._replace(start=days.as_clock(start.time())))
     if failures:
         raise rejection(failures, len(plan.sessions))
     return PlacedStudy(plan._replace(sessions=tuple(placed)),
@@ -73,7 +93,3 @@ def _first_free(timetable: Timetable, day: _dt.date, minutes: int, mine: list[Sp
             return start, None
     return None, timetable.no_room(day, minutes, left)
 
-
-def _clock(text: str) -> _dt.time:
-    hours, minutes = text.split(":")
-    return _dt.time(int(hours), int(minutes))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import study_hours
-from planner.base.days import LAST_DAY
+from planner.base.days import LAST_DAY, as_clock, read_clock
 from planner.base.i18n import t
 from planner.calendar import free_time, ics
 from planner.calendar.busy import BusyEvent, BusyTimes, read_busy
@@ -88,10 +88,10 @@ class Timetable:
                 caldav_password=self.password)
         return self._busy
 
-    def unread_after(self, days: Sequence[str]) -> _dt.date | None:
+    def unread_after(self, days: Sequence[_dt.date]) -> _dt.date | None:
         """The last day busy time was read for, when a session of `days` lies after it (its
         busy time is unknown); None when there is none, or no busy calendar."""
-        if self.sources and max(days) > self.last_day.isoformat():
+        if self.sources and max(days) > self.last_day:
             return self.last_day
         return None
 
@@ -147,7 +147,8 @@ class Timetable:
         demo = self.mode == "demo"
         try:
             # The review log's marks are asked for only when there are plans to mark.
-            rows = store.list_plans(self.home, demo, False, self.today, self.marks()) \
+            rows = plans.good_rows(store.list_plans(self.home, demo, False, self.today,
+                                                    self.marks())) \
                 if store.plan_names(store.plans_dir(self.home, demo)) else []
         except plans.PlansError:
             rows = []
@@ -155,12 +156,12 @@ class Timetable:
 
     def use_rows(self, rows: list[plans.PlanRow]) -> None:
         """Take the saved plans from `rows` (store.list_plans's, read once by the caller)."""
-        rows = [row for row in rows if row.problem is None and not row.dropped
+        rows = [row for row in rows if not row.dropped
                 and (self.leave_out is None or plans.row_ref(row) != self.leave_out)
                 and plans.row_ref(row) not in self.replaced]
         self._plans, self._minutes = {}, {}
         for row, start in zip(rows, session_starts(rows, self.review_time), strict=True):
-            day = _dt.date.fromisoformat(row.date)
+            day = row.date
             self._plans.setdefault(day, []).append(
                 Span(start, start + _dt.timedelta(minutes=row.minutes)))
             self._minutes[day] = self._minutes.get(day, 0) + row.minutes
@@ -170,14 +171,14 @@ class Timetable:
     def place(self, plan: ReviewPlan | ReviewSeries) -> Placed:
         """The plan with its start (given, or the first free slot), or InvalidArguments with
         the reason, in words the model may read: times only, never an event's title."""
-        days = [_dt.date.fromisoformat(day) for day in plan.days]
+        days = list(plan.days)
         start = plan.start
         chosen = start is None
         if start is None:
             start = self._common_start(days, plan.minutes)
         failures = []
         for number, day in enumerate(days, 1):
-            moment = _dt.datetime.combine(day, _clock(start))
+            moment = _dt.datetime.combine(day, start)
             problem = free_time.session_problem(
                 moment, plan.minutes, self.windows(day), self.busy_spans(day),
                 self.plans_on(day), self.planned_minutes(day), self.daily_minutes, self.until,
@@ -195,7 +196,7 @@ class Timetable:
             raise rejection(failures, len(days))
         return Placed(plan._replace(start=start), chosen)
 
-    def _common_start(self, days: list[_dt.date], minutes: int) -> str:
+    def _common_start(self, days: list[_dt.date], minutes: int) -> _dt.time:
         """The earliest start free on every day, or InvalidArguments saying which day is full."""
         free: list[list[Span]] = []
         for day in days:
@@ -213,7 +214,7 @@ class Timetable:
             if all(any(span.start <= _dt.datetime.combine(day, clock)
                        and _dt.datetime.combine(day, clock) + length <= span.end
                        for span in spans) for day, spans in zip(days, free, strict=True)):
-                return clock.strftime("%H:%M")
+                return as_clock(clock)
         raise InvalidArguments("dates", t("no start time is free on every date of the series; "
                                           "give start, or other dates"))
 
@@ -292,21 +293,16 @@ def session_starts(rows: Sequence[plans.PlanRow], review_time: str) -> list[_dt.
     """Each row's local start: its own `start`, else README "Calendars"' review_time layout."""
     events = ics.events_from_rows(rows)
     after = ics.layout(events)
-    clock = _clock(review_time)
+    clock = read_clock(review_time)
     starts = []
     for row, event in zip(rows, events, strict=True):
-        day = _dt.date.fromisoformat(row.date)
-        if row.start:
-            starts.append(_dt.datetime.combine(day, _clock(row.start)))
+        day = row.date
+        if row.start is not None:
+            starts.append(_dt.datetime.combine(day, row.start))
         else:
             starts.append(_dt.datetime.combine(day, clock)
                           + _dt.timedelta(minutes=after[event.uid]))
     return starts
-
-
-def _clock(text: str) -> _dt.time:
-    hours, minutes = text.split(":")
-    return _dt.time(int(hours), int(minutes))
 
 
 def _end_clock(span: Span) -> str:

@@ -12,7 +12,6 @@ from planner.base.inert import short_values
 from planner.cli.exits import exit_usage, failing_on_os
 
 if TYPE_CHECKING:
-    import datetime as _dt
 
     from planner.base.config import Config
     from planner.base.home import Home
@@ -188,22 +187,6 @@ def records_label(home: Path) -> str:
     from planner.records.run_record import RECORDS_DIR
 
     return f"{RECORDS_DIR}/" if home == Path(".") else f"{home}/{RECORDS_DIR}/"
-
-
-def written_day(text: str) -> "_dt.date | None":
-    """The day `text` writes as YYYY-MM-DD (ASCII digits, a real date), else None: --until,
-    --start and --date are read alike."""
-    import calendar
-    import datetime as _dt
-    import re
-
-    found = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text, re.ASCII)
-    if found is None:
-        return None
-    year, month, day = (int(part) for part in found.groups())
-    if year < 1 or not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
-        return None
-    return _dt.date(year, month, day)
 
 
 TABLE_LIMIT = 50  # a terminal table of 10,000 rows is slow to draw (Rich) and no use to read

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -21,7 +21,7 @@ from planner.cli.exits import exit_failed
 
 if TYPE_CHECKING:
     from planner.base.config import Config
-    from planner.memory.readiness import GoalTarget, Planned
+    from planner.memory.readiness import GoalTarget, OwnPlanBound, Planned
     from planner.memory.review_memory import ReviewMemory
     from planner.notes.catalog import Catalog
     from planner.plans.files import Marks, PlanRow
@@ -69,12 +69,11 @@ def goals_command(
         recall: dict[str, float] = {}
         report = readiness.goal_report(goal, sessions, states, parameters, today,
                                        config.review_time, recall)
-        report["best"] = None if report["past"] else _best(
+        reports.append(report._replace(best=None if report.past else _best(
             folder, config, goal, memory, rows,
-            readiness.sessions_ahead(sessions, today, goal.date, config.review_time), recall)
-        reports.append(report)
+            readiness.sessions_ahead(sessions, today, goal.date, config.review_time), recall)))
     if as_json:
-        ui.print_json(reports)
+        ui.print_json([report.to_json() for report in reports])
         return
     from planner.ui.goals_view import goals_report
 
@@ -111,12 +110,12 @@ def _rows(folder: Path, today: _dt.date, marks: Marks) -> list[PlanRow]:
     from planner.plans import store
 
     with suppress(plans.PlansError):  # a plans folder that cannot be read: no sessions
-        return store.list_plans(folder, False, True, today, marks)
+        return plans.good_rows(store.list_plans(folder, False, True, today, marks))
     return []
 
 
 def _best(folder: Path, config: Config, goal: GoalTarget, memory: ReviewMemory, rows: list[PlanRow],
-          saved: list[Planned], recall: dict[str, float]) -> dict[str, Any] | None:
+          saved: list[Planned], recall: dict[str, float]) -> OwnPlanBound | None:
     """What planner's own plan would reach for a goal ahead, on top of its saved sessions
     (`rows` and `saved`, read once for every goal, and `recall` with them)."""
     from planner.cli.run import timetable_for
@@ -124,7 +123,7 @@ def _best(folder: Path, config: Config, goal: GoalTarget, memory: ReviewMemory, 
 
     today = _dt.date.today()
     timetable = timetable_for(config, folder, "live", today, goal.deadline, goal=goal)
-    timetable.use_rows([row for row in rows if row.date >= today.isoformat()])
+    timetable.use_rows([row for row in rows if row.date >= today])
     bound = Suggestion(goal, memory, timetable, saved, recall).bound()
     say_warnings(list(timetable.unsaid_warnings()))
     return bound

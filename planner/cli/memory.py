@@ -259,12 +259,13 @@ def forecast_command(
                                    "memorised": round(result.memorised, 1)})
     finally:
         catalog.close()
+    from planner.base.days import read_date
     from planner.memory.marking import quiet_marks
     from planner.plans.store import minutes_by_day
 
     planned = minutes_by_day(folder, today, quiet_marks(folder))
     for row in rows:
-        row["planned_minutes"] = planned.get(str(row["date"]), 0)
+        row["planned_minutes"] = planned.get(read_date(str(row["date"])), 0)
     _anki_rows(config, rows, today, days)
     if as_json:
         ui.print_json({"days": rows, "simulation": simulation})

@@ -115,9 +115,7 @@ def plan_json(best: BestPlan) -> dict[str, Any]:
     sessions = () if best.plan is None else best.plan.sessions
     return {"goal": best.goal.name, "date": best.goal.date.isoformat(), "ready": best.ready,
             "of": best.of, "minutes": best.minutes, "total": len(sessions),
-            "sessions": [{"date": session.date, "start": session.start,
-                          "minutes": session.minutes, "note_ids": list(session.note_ids)}
-                         for session in sessions]}
+            "sessions": [session.as_dict() for session in sessions]}
 
 
 def nothing_to_add(best: BestPlan) -> str:

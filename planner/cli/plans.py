@@ -14,7 +14,6 @@ from planner.cli.common import (
     JsonFlag,
     open_workspace,
     say_warnings,
-    written_day,
 )
 from planner.cli.exits import exit_failed, exit_usage, failing_on_os
 
@@ -115,12 +114,12 @@ def plans_command(
     if not show_all:
         # Every file is read either way (the date is inside); past and dropped plans are only
         # counted.
-        now = today.isoformat()
-        good = [row for row in rows if row.problem is None]
+        now = today
+        good = plans.good_rows(rows)
         hidden = sum(1 for row in good if row.date < now)
         missed = sum(1 for row in good if row.missed)
         dropped = len({row.run_id for row in good if row.date >= now and row.dropped})
-        rows = [row for row in rows if row.problem is not None
+        rows = [row for row in rows if isinstance(row, plans.PlanProblem)
                 or (row.date >= now and not row.dropped)]
     if as_json:
         # A moved session simply has its new date and start here; the mark is the screen's.
@@ -208,15 +207,15 @@ def _good_rows(folder: Path, demo: bool, keeps_all: bool) -> list["PlanRow"]:
     import datetime as _dt
 
     from planner.memory import marking
+    from planner.plans import files as plans
     from planner.plans import store
 
     # A PlansError rises: it is a Failure (exit 1), said by planner.cli.app.
     rows = store.list_plans(folder, demo, keeps_all, _dt.date.today(),
                             marking.quiet_marks(folder))
-    for row in rows:
-        if row.problem is not None:
-            ui.notice(t("Skipped {file}: {problem}", file=row.file, problem=row.problem))
-    return [row for row in rows if row.problem is None]
+    for problem in plans.problems_of(rows):
+        ui.notice(t("Skipped {file}: {problem}", file=problem.file, problem=problem.problem))
+    return plans.good_rows(rows)
 
 
 def _written(data: bytes, output: Path | None) -> None:
@@ -459,18 +458,17 @@ def week_command(
         ui.notice(anki.warning)
     if as_json:
         # As plans --json: a moved session simply has its new date and start, a partly done
-        # one done false. The note IDs are the screen's: the JSON keeps its keys as ever.
-        ui.print_json({"start": first.isoformat(), "days": [
-            {**day, "sessions": [{key: value for key, value in session.items()
-                                  if key not in ("moved", "part", "note_ids")}
-                                 for session in day["sessions"]]} for day in found.days]})
+        # one done false.
+        ui.print_json(found.to_json())
     else:
         ui.week_table(found.days, today)
 
 
 def _week_start(text: str) -> "_dt.date":
     """--start's day: a real date written YYYY-MM-DD; anything else is exit 2."""
-    day = written_day(text)
+    from planner.base.days import parse_date
+
+    day = parse_date(text)
     if day is None:
         exit_usage(t("--start {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
     return day

@@ -266,7 +266,7 @@ def _done_said(folder: Path, config: "Config", target: "Target", note_ids: list[
 
     memory = ReviewMemory(folder, _quiet_catalog(folder, config), config.desired_retention)
     due = marking.next_due(memory, note_ids)
-    titles = {item["id"]: item["title"] for item in target.row.notes}
+    titles = {note.id: note.title for note in target.row.notes}
     rows_out = [{**marking.review_row(review, titles.get(review.note_id)),
                  "next_due": _iso(due[review.note_id])} for review in recorded]
     early = marking.days_early(target, reviewed_at)

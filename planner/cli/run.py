@@ -8,6 +8,7 @@ import typer
 
 from planner import __version__, ui
 from planner.base import answers
+from planner.base.days import parse_date
 from planner.base.i18n import N_, t
 from planner.cli.common import (
     ConfigOption,
@@ -17,7 +18,6 @@ from planner.cli.common import (
     open_workspace,
     pick_run,
     say_warnings,
-    written_day,
 )
 from planner.cli.exits import ended, exit_usage, interrupted
 
@@ -236,7 +236,7 @@ def _deadline(text: str) -> "_dt.date":
     """--until's day: a real date, today or later; anything else is exit 2 with one line."""
     import datetime as _dt
 
-    day = written_day(text)
+    day = parse_date(text)
     if day is None:
         exit_usage(t("--until {date}: must be a real date written YYYY-MM-DD", date=repr(text)))
     if day < _dt.date.today():

@@ -1,7 +1,6 @@
 """One session on its own: planner move RUN#n --date YYYY-MM-DD [--start HH:MM]."""
 
 import datetime as _dt
-import re
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -9,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from planner import ui
+from planner.base.days import clock_text, parse_clock, parse_date, read_clock
 from planner.base.i18n import t
 from planner.cli.common import (
     ConfigOption,
@@ -16,14 +16,11 @@ from planner.cli.common import (
     complete_run,
     open_workspace,
     say_warnings,
-    written_day,
 )
 from planner.cli.exits import exit_usage
 
 if TYPE_CHECKING:
     from planner.plans.files import PlanRow
-
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 
 
 def move_command(
@@ -69,7 +66,8 @@ def move_command(
                  option=session))
     wanted, number = plans.split_ref(session)  # a UsageError rises
     day = _day(date)
-    if start is not None and not _START.fullmatch(start):
+    asked = None if start is None else parse_clock(start)
+    if start is not None and asked is None:
         exit_usage(t("--start {start}: must be a 24-hour time HH:MM", start=start))
     config = workspace.config()
     today = _dt.date.today()
@@ -78,14 +76,13 @@ def move_command(
     found = pick_plan_run(folder, wanted)
     rows = marking.plan_rows(folder, found, today, marking.marks_from(log.events))
     row = _session_row(rows, found, number)
-    clock = start or row.start or config.review_time
+    time = asked or row.start or read_clock(config.review_time)  # review_time: checked
     until = _deadline(folder, config, row)
     timetable = timetable_for(config, folder, "live", today, until)
     timetable.leave_out = plans.row_ref(row)
     from planner.calendar.moving import move_problem
 
-    hours, minutes = clock.split(":")
-    moment = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    moment = _dt.datetime.combine(day, time)
     problem = move_problem(timetable, moment, row.minutes)
     for line in timetable.unsaid_warnings():
         ui.notice(line)
@@ -93,16 +90,16 @@ def move_command(
         exit_usage(t("{session} cannot move there: {problem}; nothing was changed",
                  session=_shown(row), problem=problem))
     # A log that cannot be appended to is one line, exit 1 (planner.cli.app).
-    review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock)
+    review_log.record_move(folder, plans.row_ref(row), day.isoformat(), clock_text(time))
     ui.info(t("Moved {session} to {date} {start}: plans, week and the calendars show it "
               "there (planner sync or export updates the calendars).", session=_shown(row),
-              date=day.isoformat(), start=clock))
+              date=day.isoformat(), start=clock_text(time)))
 
 
 def _day(text: str) -> _dt.date:
     from planner.base import days
 
-    day = written_day(text)
+    day = parse_date(text)
     if day is None:
         exit_usage(t("--date {date}: must be a real date YYYY-MM-DD", date=text[:40]))
     if not days.usable_day(day):

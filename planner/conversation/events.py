@@ -53,13 +53,13 @@ class ConfirmRequest(NamedTuple):
     replacing: tuple[str, ...] = ()
 
     @property
-    def dates(self) -> tuple[str, ...]:
+    def dates(self) -> tuple[_dt.date, ...]:
         """The plan's date, or every session's date of a series, in order."""
         return self.plan.days
 
     @property
     def date_in_past(self) -> bool:
-        return self.dates[0] < self.today.isoformat()
+        return self.dates[0] < self.today
 
 
 # --- Events: what happened, for the edge to render --------------------------------------------

@@ -276,17 +276,18 @@ class _Run(RunState):
         assert tool is not None  # _tool_turn let only offered tools through
         chosen = False
         sessions_chosen: tuple[bool, ...] = ()
-        from planner.calendar.study_placing import place_study
+        from planner.calendar.study_placing import place
 
         plan: Proposal | None = None
         try:
             plan = tool.check(call.arguments)
             if self.timetable is not None:
                 try:
+                    plan, starts = place(self.timetable, plan)
                     if isinstance(plan, StudyPlan):
-                        plan, sessions_chosen = place_study(self.timetable, plan)
+                        sessions_chosen = starts
                     else:
-                        plan, chosen = self.timetable.place(plan)
+                        chosen = starts[0]
                 finally:
                     self._busy_notices()
         except InvalidArguments as error:

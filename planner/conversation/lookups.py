@@ -320,7 +320,7 @@ def check_slots(arguments: object, today: _dt.date) -> SlotArguments:
     data = _object(arguments, required=fields, allowed=fields)
     from planner.plans.plan import check_date
 
-    first = _dt.date.fromisoformat(check_date(data["from"], "from"))
+    first = check_date(data["from"], "from")
     last = today + _dt.timedelta(days=MAX_SLOTS_AHEAD)
     if not today <= first <= last:
         raise InvalidArguments("from", t("must be from today ({today}) to {last}, got {date}",

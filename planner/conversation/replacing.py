@@ -8,35 +8,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.base.days import clock_text
 from planner.base.i18n import t
 from planner.conversation.saved_meanwhile import still_fits
 
 if TYPE_CHECKING:
     from planner.calendar.timetable import Timetable
     from planner.memory.readiness import GoalTarget
-    from planner.plans.files import PlanRow
-    from planner.plans.study import Session, StudyPlan
+    from planner.plans.study import Proposal, Session, StudyPlan
 
 
 class Ahead(NamedTuple):
     """A saved session of the goal still ahead: its reference and where it is."""
 
     ref: str
-    date: str
-    start: str | None
+    date: _dt.date
+    start: _dt.time | None
     minutes: int
     note_ids: tuple[str, ...]
 
 
 def sessions_ahead(home: Path, goal: GoalTarget, today: _dt.date) -> list[Ahead]:
     """The goal's saved sessions from today on, neither done nor dropped (at their moved time)."""
-    return [each for each in _open_sessions(home, goal, today) if each.date >= today.isoformat()]
+    return [each for each in _open_sessions(home, goal, today) if each.date >= today]
 
 
 def missed_count(home: Path, goal: GoalTarget, today: _dt.date) -> int:
     """How many of the goal's saved sessions are missed: their day passed, neither done nor
     dropped."""
-    return sum(1 for each in _open_sessions(home, goal, today) if each.date < today.isoformat())
+    return sum(1 for each in _open_sessions(home, goal, today) if each.date < today)
 
 
 def _open_sessions(home: Path, goal: GoalTarget, today: _dt.date) -> list[Ahead]:
@@ -45,16 +45,16 @@ def _open_sessions(home: Path, goal: GoalTarget, today: _dt.date) -> list[Ahead]
     from planner.plans import store
 
     try:
-        rows: list[PlanRow] = store.list_plans(home, False, True, today, quiet_marks(home))
+        rows = plans.good_rows(store.list_plans(home, False, True, today, quiet_marks(home)))
     except plans.PlansError:
         return []
     folded = goal.name.casefold()
     return [Ahead(plans.row_ref(row), row.date, row.start, row.minutes, tuple(row.note_ids))
-            for row in rows if row.problem is None and row.goal is not None
+            for row in rows if row.goal is not None
             and row.goal.casefold() == folded and not row.done and not row.dropped]
 
 
-def replacing_lines(timetable: Timetable | None, plan: object) -> tuple[str, ...]:
+def replacing_lines(timetable: Timetable | None, plan: Proposal) -> tuple[str, ...]:
     """A replan run's study plan: what it changes of the goal's sessions still ahead (the SAVE
     screen's list); () in any other run."""
     from planner.plans.study import StudyPlan
@@ -75,7 +75,7 @@ def left_out(home: Path, timetable: Timetable | None) -> frozenset[str]:
     return quiet_marks(home).dropped | (frozenset() if timetable is None else timetable.replaced)
 
 
-def save_check(timetable: Timetable | None, plan: object, home: Path,
+def save_check(timetable: Timetable | None, plan: Proposal, home: Path,
                run_id: str) -> Callable[[], None]:
     """The check a run's save makes under the plans lock: in a replan run a study plan also
     records the sessions it replaces as dropped (replaced_then); else still_fits."""
@@ -83,7 +83,7 @@ def save_check(timetable: Timetable | None, plan: object, home: Path,
 
     if timetable is not None and timetable.replaced and isinstance(plan, StudyPlan):
         return replaced_then(timetable, plan, home, tuple(sorted(timetable.replaced)), run_id)
-    return still_fits(timetable, plan)  # type: ignore[arg-type]
+    return still_fits(timetable, plan)
 
 
 def changes(old: list[Ahead], new: tuple[Session, ...]) -> list[str]:
@@ -94,23 +94,27 @@ def changes(old: list[Ahead], new: tuple[Session, ...]) -> list[str]:
         same = next((each for each in left if each.note_ids == session.note_ids
                      and each.date == session.date and each.start == session.start), None)
         moved = same or next((each for each in left if each.note_ids == session.note_ids), None)
-        shown = t("{date} {start} {minutes} min {notes}", date=session.date,
-                  start=session.start or "--:--", minutes=session.minutes,
+        shown = t("{date} {start} {minutes} min {notes}", date=session.date.isoformat(),
+                  start=_clock(session.start), minutes=session.minutes,
                   notes=", ".join(session.note_ids))
         if same is not None:
             lines.append(t("kept: {session}", session=shown))
         elif moved is not None:
-            lines.append(t("moved from {date} {start}: {session}", date=moved.date,
-                           start=moved.start or "--:--", session=shown))
+            lines.append(t("moved from {date} {start}: {session}", date=moved.date.isoformat(),
+                           start=_clock(moved.start), session=shown))
         else:
             lines.append(t("added: {session}", session=shown))
         if moved is not None:
             left.remove(moved)
     for each in left:
-        lines.append(t("removed: {date} {start} {minutes} min {notes}", date=each.date,
-                       start=each.start or "--:--", minutes=each.minutes,
-                       notes=", ".join(each.note_ids)))
+        lines.append(t("removed: {date} {start} {minutes} min {notes}",
+                       date=each.date.isoformat(), start=_clock(each.start),
+                       minutes=each.minutes, notes=", ".join(each.note_ids)))
     return lines
+
+
+def _clock(start: _dt.time | None) -> str:
+    return "--:--" if start is None else clock_text(start)
 
 
 def replaced_then(timetable: Timetable, plan: StudyPlan, home: Path, replacing: tuple[str, ...],

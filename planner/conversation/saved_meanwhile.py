@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from planner.plans.study import Proposal, StudyPlan
+from planner.plans.study import Proposal
 
 if TYPE_CHECKING:
     from planner.calendar.busy import BusyTimes
@@ -29,13 +29,9 @@ def still_fits(timetable: Timetable | None, plan: Proposal) -> Callable[[], None
         return lambda: None
 
     def check() -> None:
-        from planner.calendar.study_placing import place_study
+        from planner.calendar.study_placing import place
 
-        fresh = _saved_now(timetable)
-        if isinstance(plan, StudyPlan):
-            place_study(fresh, plan)
-        else:
-            fresh.place(plan)
+        place(_saved_now(timetable), plan)
 
     return check
 

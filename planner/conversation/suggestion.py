@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from planner.calendar.best_plan import BestPlan, PlanWorth
     from planner.calendar.timetable import Timetable
-    from planner.memory.readiness import GoalOutlook, GoalTarget, Planned
+    from planner.memory.readiness import GoalOutlook, GoalTarget, OwnPlanBound, Planned
     from planner.memory.review_memory import ReviewMemory
 
 SUGGEST = "suggest_study_plan"
@@ -95,20 +95,22 @@ class Suggestion:
                                    base=self.base)
         return self._best
 
-    def bound(self) -> dict[str, Any] | None:
+    def bound(self) -> OwnPlanBound | None:
         """What `planner goals --json` says of planner's plan for a goal: `best`, its notes
         ready and its minutes; None for a goal whose eve has passed or that has no notes."""
         if not self.goal.note_ids or self.goal.deadline < _dt.date.today():
             return None
         best = self.best()
-        return {"ready": best.ready, "minutes": best.minutes}
+        from planner.memory.readiness import OwnPlanBound
+
+        return OwnPlanBound(best.ready, best.minutes)
 
     def page(self, arguments: GoalNotesArguments) -> dict[str, Any]:
         """A page of planner's plan, cut to fit 4 KiB (the last sessions go first)."""
         best = self.best()
         every = () if best.plan is None else best.plan.sessions
-        sessions = [{"date": session.date, "start": session.start, "minutes": session.minutes,
-                     "note_ids": list(session.note_ids)}
+        # Placed sessions: each has its start.
+        sessions = [session.as_dict()
                     for session in every[arguments.offset:arguments.offset + arguments.limit]]
         result = {"goal": self.goal.name, "ready": best.ready, "of": best.of,
                   "minutes": best.minutes, "total": len(every), "sessions": sessions}

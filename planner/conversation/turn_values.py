@@ -7,11 +7,12 @@ import unicodedata
 from typing import Any, NamedTuple
 
 from planner.base import storage
+from planner.base.days import clock_text
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
 from planner.conversation.events import Notice, Person, Prompt
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES
-from planner.plans.plan import InvalidArguments
+from planner.plans.plan import InvalidArguments, ReviewSeries
 from planner.plans.study import Proposal, StudyPlan
 from planner.records.summary import PlanRecord
 
@@ -96,10 +97,14 @@ def plan_record(plan: Proposal) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
     if isinstance(plan, StudyPlan):
         sessions = tuple(session.as_dict() for session in plan.sessions)
-        return PlanRecord(plan.title, plan.note_ids, None, plan.minutes, plan.days, None,
-                          sessions)
-    return PlanRecord(plan.title, plan.note_ids, getattr(plan, "date", None), plan.minutes,
-                      getattr(plan, "dates", None), plan.start)
+        return PlanRecord(plan.title, plan.note_ids, None, plan.minutes,
+                          tuple(day.isoformat() for day in plan.days), None, sessions)
+    start = None if plan.start is None else clock_text(plan.start)
+    if isinstance(plan, ReviewSeries):
+        return PlanRecord(plan.title, plan.note_ids, None, plan.minutes,
+                          tuple(day.isoformat() for day in plan.dates), start)
+    return PlanRecord(plan.title, plan.note_ids, plan.date.isoformat(), plan.minutes, None,
+                      start)
 
 
 def bounded_result(result: dict[str, Any], room: int) -> dict[str, Any]:

@@ -560,19 +560,18 @@ def effective_reviews(events: Sequence[Event]) -> list[Review]:
     return [event for event in events if type(event) is Review and event.review_id not in undone]
 
 
-def moves(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
+def moves(events: Iterable[Event]) -> dict[str, tuple[_dt.date, _dt.time]]:
     """Where each moved session happens now, (date, start), the latest move winning."""
-    return {event.run_id: (event.date, event.start) for event in events if type(event) is Move}
+    return {event.run_id: (days.read_date(event.date), days.read_clock(event.start))
+            for event in events if type(event) is Move}
 
 
 def _day(data: Mapping[str, object]) -> str:
     value = data["date"]
-    if type(value) is not str or not _DAY.fullmatch(value):
+    day = days.parse_date(value)
+    if day is None:
         raise _BadLine(t("date is {value}, not a date YYYY-MM-DD", value=_show(value)))
-    try:
-        day = _dt.date.fromisoformat(value)
-    except ValueError:
-        raise _BadLine(t("date is {value}, not a date YYYY-MM-DD", value=_show(value))) from None
+    assert type(value) is str  # parse_date reads text only
     if not days.usable_day(day):
         raise _BadLine(t("date is {value}, at the edge of the calendar", value=_show(value)))
     return value
@@ -580,13 +579,12 @@ def _day(data: Mapping[str, object]) -> str:
 
 def _start(data: Mapping[str, object]) -> str:
     value = data["start"]
-    if type(value) is not str or not _CLOCK.fullmatch(value):
+    if days.parse_clock(value) is None:
         raise _BadLine(t("start is {value}, not a 24-hour time HH:MM", value=_show(value)))
+    assert type(value) is str  # parse_clock reads text only
     return value
 
 
-_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_CLOCK = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 
 
 def dropped_runs(events: Iterable[Event]) -> frozenset[str]:

@@ -13,6 +13,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from planner.base import days
 from planner.base.days import AfterLastDay, usable_time
 from planner.base.errors import Failure, UsageError
 from planner.base.home import HomePath
@@ -100,19 +101,19 @@ def plan_rows(home: HomePath, run_id: str, today: _dt.date,
     """The rows of the saved plan `run_id` in plans/ (one, or one per session); Refused when
     it is a demo plan, has a problem, or the run saved none."""
     try:
-        rows = store.list_plans(home, False, True, today, marks)
+        listed = store.list_plans(home, False, True, today, marks)
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    found = [row for row in rows if row.run_id == run_id]
+    found = [row for row in plans.good_rows(listed) if row.run_id == run_id]
     if found:
         return found
     name = f"{plans.PLANS_DIR['live']}/{run_id}.json"
-    for row in rows:
-        if row.problem is not None and row.file == name:
+    for problem in plans.problems_of(listed):
+        if problem.file == name:
             raise Refused(t("{name} cannot be used: {problem}", name=name,
-                            problem=row.problem))
+                            problem=problem.problem))
     try:
-        demo = store.list_plans(home, True, True, today, plans.NO_MARKS)
+        demo = plans.good_rows(store.list_plans(home, True, True, today, plans.NO_MARKS))
     except plans.PlansError:
         demo = []
     if any(row.run_id == run_id for row in demo):
@@ -143,12 +144,11 @@ def latest_open(home: HomePath, today: _dt.date, marks: plans.Marks) -> Target:
     """With no RUN: the most recent saved plan dated today or earlier with no reviews yet (a
     series: its earliest open session)."""
     try:
-        rows = store.list_plans(home, False, True, today, marks)
+        rows = plans.good_rows(store.list_plans(home, False, True, today, marks))
     except plans.PlansError as error:
         raise Failed(str(error)) from None
-    now = today.isoformat()
-    candidates = [row for row in rows if row.problem is None and not row.done
-                  and not row.dropped and row.date <= now]
+    candidates = [row for row in rows if not row.done and not row.dropped
+                  and row.date <= today]
     if not candidates:
         raise Refused(t("no saved plan dated today or earlier is waiting for its review; name "
                         "one: planner done RUN (planner plans --all lists them)"))
@@ -166,11 +166,11 @@ def without_plan(wanted: Sequence[str], notes: object, today: _dt.date) -> Targe
         if note is None:
             raise Refused(t("--note {note_id}: no such note (planner notes lists them)",
                             note_id=note_id))
-        found.append({"id": note.id, "title": note.title})
+        found.append(plans.SavedNote(note.id, note.title))
     # No file, no run: the row has only what `done` records (the rest is None).
     return Target(plans.PlanRow._make((
-        None, None, today.isoformat(), None, ", ".join(note["id"] for note in found),
-        [note["id"] for note in found], found, None, None, False, False, None, None, None,
+        None, None, today, None, ", ".join(note.id for note in found),
+        [note.id for note in found], tuple(found), None, None, False, False, None, None, None,
         False, False, None, (), False)))
 
 
@@ -270,21 +270,17 @@ def check_after_saved(target: Target, reviewed_at: _dt.datetime) -> None:
 
 def days_early(target: Target, reviewed_at: _dt.datetime) -> int:
     """How many days before its date the plan (or session) is recorded; 0 when not early."""
-    try:
-        planned = _dt.date.fromisoformat(target.row.date)
-    except (TypeError, ValueError):
-        return 0
-    return max(0, (planned - reviewed_at.astimezone().date()).days)
+    return max(0, (target.row.date - reviewed_at.astimezone().date()).days)
 
 
 def parse_date(text: str) -> _dt.date:
     """A YYYY-MM-DD date, exactly; Refused otherwise."""
-    if len(text) != 10 or not text.isascii() or text[4] != "-" or text[7] != "-":
+    if not days.date_form(text):
         raise Refused(t("--date {date}: must be written YYYY-MM-DD", date=text))
-    try:
-        return _dt.date.fromisoformat(text)
-    except ValueError:
-        raise Refused(t("--date {date}: not a real calendar date", date=text)) from None
+    day = days.parse_date(text)
+    if day is None:
+        raise Refused(t("--date {date}: not a real calendar date", date=text))
+    return day
 
 
 def record_done(home: HomePath, target: Target, note_ids: Sequence[str], rating: str,

@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from planner.base.days import read_clock
 from planner.memory.log import Review
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from planner.memory.review_memory import ReviewMemory
     from planner.memory.schedule import NoteState
     from planner.plans import files as plans
+    from planner.plans.study import Proposal
 
 # (when, the notes it holds): a planned session as the prediction takes it.
 Planned = tuple[_dt.datetime, Sequence[str]]
@@ -52,7 +54,7 @@ class SavedSession(NamedTuple):
     """A saved session as the goal screens count it."""
 
     date: _dt.date
-    start: str | None
+    start: _dt.time | None
     minutes: int
     note_ids: tuple[str, ...]
     goal: str | None
@@ -88,11 +90,11 @@ def asked_moment(day: _dt.date) -> _dt.datetime:
     return _dt.datetime.combine(day, ASKED_AT).astimezone().astimezone(_dt.UTC)
 
 
-def session_moment(day: _dt.date, start: str | None, default_start: str = DEFAULT_START
+def session_moment(day: _dt.date, start: _dt.time | None, default_start: str = DEFAULT_START
                    ) -> _dt.datetime:
     """A session's start (local `day` at `start`, else `default_start`), in UTC."""
-    hours, minutes = (start or default_start).split(":")
-    local = _dt.datetime.combine(day, _dt.time(int(hours), int(minutes)))
+    clock = read_clock(default_start) if start is None else start  # review_time: checked
+    local = _dt.datetime.combine(day, clock)
     return local.astimezone().astimezone(_dt.UTC)
 
 
@@ -106,7 +108,7 @@ def recall_on_day(states: Mapping[str, NoteState], parameters: Sequence[float],
 
     wanted = dict.fromkeys(note_ids)
     # From the start of today (local) to the start of the goal's day.
-    first, cutoff = session_moment(today, "00:00"), session_moment(day, "00:00")
+    first, cutoff = session_moment(today, _dt.time()), session_moment(day, _dt.time())
     reviews: list[Review] = []
     for moment, held in planned:
         if not first <= moment < cutoff:
@@ -169,7 +171,7 @@ def read_saved_sessions(home: str | os.PathLike[str], today: _dt.date,
         rows = store.list_plans(home, False, True, today, marks)
     except plans.PlansError:
         return []
-    return sessions_from_rows(rows, leave_out)
+    return sessions_from_rows(plans.good_rows(rows), leave_out)
 
 
 def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] = frozenset()
@@ -179,9 +181,9 @@ def sessions_from_rows(rows: Iterable[plans.PlanRow], leave_out: frozenset[str] 
 
     sessions = []
     for row in rows:
-        if row.problem is not None or (leave_out and plans.row_ref(row) in leave_out):
+        if leave_out and plans.row_ref(row) in leave_out:
             continue
-        sessions.append(SavedSession(_dt.date.fromisoformat(row.date), row.start,
+        sessions.append(SavedSession(row.date, row.start,
                                      row.minutes, tuple(row.note_ids), row.goal,
                                      bool(row.done), bool(row.dropped), row.reviewed,
                                      row.missed, row.run_id, row.readiness))
@@ -199,15 +201,15 @@ def sessions_ahead(sessions: Iterable[SavedSession], today: _dt.date, day: _dt.d
             and not session.dropped and not session.done]
 
 
-def proposal_sessions(plan: Any, default_start: str = DEFAULT_START) -> list[Planned]:
+def proposal_sessions(plan: Proposal, default_start: str = DEFAULT_START) -> list[Planned]:
     """The sessions of a proposed plan, series or study plan, as the prediction takes them."""
-    sessions = getattr(plan, "sessions", None)
-    if sessions is not None:
-        return [(session_moment(_dt.date.fromisoformat(session.date), session.start,
-                                default_start), tuple(session.note_ids))
-                for session in sessions]
-    return [(session_moment(_dt.date.fromisoformat(day), plan.start, default_start),
-             tuple(plan.note_ids)) for day in plan.days]
+    from planner.plans.study import StudyPlan
+
+    if isinstance(plan, StudyPlan):
+        return [(session_moment(session.date, session.start, default_start),
+                 tuple(session.note_ids)) for session in plan.sessions]
+    return [(session_moment(day, plan.start, default_start), tuple(plan.note_ids))
+            for day in plan.days]
 
 
 # --- what the screens ask ---------------------------------------------------------------------
@@ -245,16 +247,64 @@ def readiness_line(home: str | os.PathLike[str], mode: str, goal: GoalTarget, pl
         tuple(note_id for note_id in goal.note_ids if note_id not in covered))
 
 
-def goal_sessions(sessions: Iterable[SavedSession], name: str) -> dict[str, int]:
-    """The sessions of the plans saved for the goal `name` (any case): planned (every one not
-    dropped, done included) and done, with their minutes, and missed (day passed, neither
-    done nor dropped)."""
+class GoalSessions(NamedTuple):
+    """A goal's saved sessions: planned (every one not dropped, done included) and done, with
+    their minutes, and missed (day passed, neither done nor dropped)."""
+
+    planned: int
+    done: int
+    minutes_planned: int
+    minutes_done: int
+    missed: int
+
+    def to_json(self) -> dict[str, int]:
+        return self._asdict()
+
+
+class GoalReadiness(NamedTuple):
+    """How many of a goal's notes are ready on its day: with the saved sessions, and with the
+    reviews so far alone."""
+
+    with_plans: int
+    without_plans: int
+
+
+class OwnPlanBound(NamedTuple):
+    """What planner's own plan reaches for a goal: its notes ready, and its minutes."""
+
+    ready: int
+    minutes: int
+
+
+class GoalReport(NamedTuple):
+    """One goal as `planner goals` shows it; a past goal has no readiness."""
+
+    name: str
+    date: _dt.date
+    past: bool
+    notes: int
+    sessions: GoalSessions
+    ready: GoalReadiness | None
+    not_ready: tuple[tuple[str, float], ...] | None  # (note, recall), least ready first
+    best: OwnPlanBound | None = None  # planner's own plan, for a goal ahead
+
+    def to_json(self) -> dict[str, Any]:
+        """As `planner goals --json` has always written it."""
+        return {"name": self.name, "date": self.date.isoformat(), "past": self.past,
+                "notes": self.notes, "sessions": self.sessions.to_json(),
+                "ready": None if self.ready is None else self.ready._asdict(),
+                "not_ready": None if self.not_ready is None else [
+                    {"id": note, "recall": recall} for note, recall in self.not_ready],
+                "best": None if self.best is None else self.best._asdict()}
+
+
+def goal_sessions(sessions: Iterable[SavedSession], name: str) -> GoalSessions:
+    """The sessions of the plans saved for the goal `name` (any case)."""
     mine = _goal_sessions(sessions, name)
     done = [session for session in mine if session.done]
-    return {"planned": len(mine), "done": len(done),
-            "minutes_planned": sum(session.minutes for session in mine),
-            "minutes_done": sum(session.minutes for session in done),
-            "missed": sum(1 for session in mine if session.missed)}
+    return GoalSessions(len(mine), len(done), sum(session.minutes for session in mine),
+                        sum(session.minutes for session in done),
+                        sum(1 for session in mine if session.missed))
 
 
 def _goal_sessions(sessions: Iterable[SavedSession], name: str) -> list[SavedSession]:
@@ -278,15 +328,14 @@ def ready_when_saved(sessions: Iterable[SavedSession], name: str) -> int | None:
 def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
                 states: Mapping[str, NoteState], parameters: Sequence[float], today: _dt.date,
                 default_start: str = DEFAULT_START,
-                recall_out: dict[str, float] | None = None) -> dict[str, Any]:
+                recall_out: dict[str, float] | None = None) -> GoalReport:
     """One goal as `planner goals --json` gives it: its sessions, how many of its notes are
     ready on its day with the saved sessions and with the reviews so far alone, and the notes
     not ready (least ready first, recall with the saved sessions); a past goal has no
     readiness."""
     past = goal.date < today
-    report: dict[str, Any] = {"name": goal.name, "date": goal.date.isoformat(), "past": past,
-                    "notes": len(goal.note_ids), "sessions": goal_sessions(sessions, goal.name),
-                    "ready": None, "not_ready": None}
+    report = GoalReport(goal.name, goal.date, past, len(goal.note_ids),
+                        goal_sessions(sessions, goal.name), None, None)
     if past:
         return report
     ahead = sessions_ahead(sessions, today, goal.date, default_start)
@@ -294,11 +343,11 @@ def goal_report(goal: GoalTarget, sessions: Sequence[SavedSession],
     if recall_out is not None:
         recall_out.update(with_plans)
     without = recall_on_day(states, parameters, goal.note_ids, [], goal.date, today)
-    report["ready"] = {"with_plans": ready_count(with_plans, goal.retention),
-                       "without_plans": ready_count(without, goal.retention)}
-    report["not_ready"] = [{"id": note_id, "recall": round(value, 3)}
-                           for note_id, value in least_ready(with_plans, goal.retention)]
-    return report
+    return report._replace(
+        ready=GoalReadiness(ready_count(with_plans, goal.retention),
+                            ready_count(without, goal.retention)),
+        not_ready=tuple((note_id, round(value, 3))
+                        for note_id, value in least_ready(with_plans, goal.retention)))
 
 
 def saved_ahead(home: str | os.PathLike[str], goal: GoalTarget, today: _dt.date,

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.plans.plan import ReviewSeries
+from planner.plans.study import StudyPlan
+
 if TYPE_CHECKING:
     from planner.plans.study import Proposal, Session
 
@@ -41,9 +44,9 @@ def plan_changes(before: Proposal, after: Proposal) -> tuple[Change, ...]:
               if note not in before.note_ids]
     found += [Change("note_removed", note, None) for note in before.note_ids
               if note not in after.note_ids]
-    if kinds == ("study plan", "study plan"):
+    if isinstance(before, StudyPlan) and isinstance(after, StudyPlan):
         # Session by session: only the ones that changed, were added or were removed.
-        found += _session_changes(before.sessions, after.sessions)  # type: ignore[union-attr]
+        found += _session_changes(before.sessions, after.sessions)
         return tuple(found)
     if before.days != after.days:
         if kinds == ("plan", "plan"):
@@ -74,6 +77,6 @@ def _session_changes(before: Sequence[Session], after: Sequence[Session]) -> lis
 
 
 def _kind(proposal: Proposal) -> str:
-    if hasattr(proposal, "sessions"):
+    if isinstance(proposal, StudyPlan):
         return "study plan"
-    return "series" if hasattr(proposal, "dates") else "plan"
+    return "series" if isinstance(proposal, ReviewSeries) else "plan"

@@ -20,11 +20,13 @@ goal with its readiness), strict reading, listing, warnings."""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from planner.base import storage, strictjson
+from planner.base.days import clock_text, read_clock, read_date
 from planner.base.errors import Failure, UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
@@ -38,7 +40,7 @@ from planner.plans.schema import (
     plan_file,
 )
 from planner.plans.schema import is_run_id as is_run_id
-from planner.plans.study import Proposal, StudyPlan
+from planner.plans.study import Proposal, Session, StudyPlan
 
 PLANS_DIR = {"live": "plans", "demo": "demo-plans"}
 MAX_PLAN_BYTES = storage.MIB
@@ -59,23 +61,29 @@ class SavedReadiness(NamedTuple):
     best: int | None = None
 
 
-class PlanRow(NamedTuple):
-    """One listing row: a plan, one session of a series or study plan, or a file's problem."""
+class SavedNote(NamedTuple):
+    """A note as its plan file names it: its ID and its title when saved (None: not known)."""
 
-    # A row with a problem (see problem_row) has only `file` and `problem`; the rest is None.
+    id: str
+    title: str | None
+
+
+class PlanRow(NamedTuple):
+    """One listing row: a plan, or one session of a series or study plan."""
+
     file: str
     run_id: str
-    date: str
+    date: _dt.date
     minutes: int
     title: str
     note_ids: list[str]
-    notes: list[dict[str, Any]]
+    notes: tuple[SavedNote, ...]
     simulated: bool
     session: int | None  # n (from 1) for a session of a series or study plan
     done: bool
     dropped: bool
-    problem: str | None
-    start: str | None
+    problem: None  # always: a file that cannot be used is a PlanProblem (the key stays)
+    start: _dt.time | None
     goal: str | None = None  # a study plan's goal (may be null in the file)
     moved: bool = False  # the review log moved it: `date` and `start` are where it is now
     study: bool = False  # from a study plan (version 4 or 5): `goal` is part of the row
@@ -87,7 +95,11 @@ class PlanRow(NamedTuple):
     def to_json(self, mark_moved: bool = True) -> dict[str, Any]:
         """The row as a dict, keys as ever: `goal` for a study plan, `moved` when moved,
         `missed` when missed (only then: a home with none lists what it always did)."""
-        data = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved, study...: below
+        data: dict[str, Any] = dict(zip(ROW_KEYS, self, strict=False))  # goal, moved...: below
+        data["date"] = self.date.isoformat()
+        data["notes"] = [{"id": note.id, "title": note.title} for note in self.notes]
+        if self.start is not None:
+            data["start"] = clock_text(self.start)
         if self.study:
             data["goal"] = self.goal
         if self.moved and mark_moved:
@@ -102,6 +114,32 @@ class PlanRow(NamedTuple):
         return bool(self.reviewed) and not self.done
 
 
+class PlanProblem(NamedTuple):
+    """A plan file that cannot be used: the file, as shown, and why (one line)."""
+
+    file: str
+    problem: str
+
+    def to_json(self, mark_moved: bool = True) -> dict[str, Any]:
+        """As the listing has always written it: a row's keys, null but `file` and
+        `problem`."""
+        return {**dict.fromkeys(ROW_KEYS), "file": self.file, "problem": self.problem}
+
+
+# What the listing holds: the rows of the plans, then the files that cannot be used.
+ListedPlan = PlanRow | PlanProblem
+
+
+def good_rows(listed: Iterable[ListedPlan]) -> list[PlanRow]:
+    """The rows of the plans, in order; the files that cannot be used left out."""
+    return [row for row in listed if isinstance(row, PlanRow)]
+
+
+def problems_of(listed: Iterable[ListedPlan]) -> list[PlanProblem]:
+    """The files that cannot be used, in order."""
+    return [row for row in listed if isinstance(row, PlanProblem)]
+
+
 class PlansError(Failure):
     """The plans folder exists but cannot be listed; one line for the person."""
 
@@ -112,7 +150,7 @@ class Marks(NamedTuple):
     done: frozenset[str] = frozenset()  # a plan's run ID, or `<run_id>#n` for a session
     dropped: frozenset[str] = frozenset()  # plans' run IDs, or `<run_id>#n` for a session
     # Where a moved plan or session happens now: (date, start) by its `<run_id>[#n]`.
-    moved: Mapping[str, tuple[str, str]] = MappingProxyType({})
+    moved: Mapping[str, tuple[_dt.date, _dt.time]] = MappingProxyType({})
     # The notes reviewed for each plan or session of `done`: it is done when all of its own
     # notes are there (README "Review memory"); a ref of `done` not here is done whole.
     reviewed: Mapping[str, frozenset[str]] = MappingProxyType({})
@@ -140,6 +178,13 @@ def split_ref(text: str) -> tuple[str, int | None]:
             and 1 <= int(number) <= 60):
         raise UsageError(t("{ref}: the session number after # must be 1 to 60", ref=text))
     return run, int(number)
+
+
+def study_plan_of(rows: Sequence[PlanRow]) -> StudyPlan:
+    """The study plan a file's rows were read from (every session, in order): the same
+    StudyPlan and Sessions the save tool made."""
+    return StudyPlan(rows[0].title, tuple(Session(row.date, row.minutes, tuple(row.note_ids),
+                                                  row.start) for row in rows))
 
 
 def row_ref(row: PlanRow) -> str:
@@ -175,27 +220,27 @@ def plan_file_content(
     return storage.to_json(data, indent=2)
 
 
-def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
+def read_plan(folder: str, name: str, label: str) -> list[PlanRow] | PlanProblem:
     """The listing rows of the plan file `folder/name`, shown as `label/name`: one for a plan,
-    one per session for a series, or one row with its problem; never raises."""
+    one per session for a series; or its problem. Never raises."""
     shown = _printable_name(name)
     if shown != name:
-        return [_problem_row(label, shown, t("its name is not valid UTF-8"))]
+        return PlanProblem(f"{label}/{shown}", t("its name is not valid UTF-8"))
     path = f"{folder}/{name}"
     try:
         data = storage.read_regular_file(path, MAX_PLAN_BYTES, follow_links=False)
     except storage.FileRefused as error:
         # The row names the file: storage's refusal without the path in front.
-        return [_problem_row(label, shown, error.reason)]
+        return PlanProblem(f"{label}/{shown}", error.reason)
     except FileNotFoundError:
-        return [_problem_row(label, shown, t("disappeared while being read"))]
+        return PlanProblem(f"{label}/{shown}", t("disappeared while being read"))
     except OSError as error:
-        return [_problem_row(label, shown, t("cannot be read ({reason})",
-                                             reason=os_reason(error)))]
+        return PlanProblem(f"{label}/{shown}", t("cannot be read ({reason})",
+                                                 reason=os_reason(error)))
     try:
         value = _decode(data)
     except PlanError as error:
-        return [_problem_row(label, shown, str(error))]
+        return PlanProblem(f"{label}/{shown}", str(error))
     try:
         return _rows(f"{label}/{name}", name, value)
     except PlanError as error:
@@ -203,10 +248,10 @@ def read_plan(folder: str, name: str, label: str) -> list[PlanRow]:
         # is measured only then, never on the way of a good plan.
         problem = t("is JSON nested deeper than {max_depth} levels",
                     max_depth=MAX_DEPTH) if _deeper_than(value, MAX_DEPTH) else str(error)
-        return [_problem_row(label, shown, problem)]
+        return PlanProblem(f"{label}/{shown}", problem)
 
 
-def plan_days(plan: Proposal) -> tuple[str, ...]:
+def plan_days(plan: Proposal) -> tuple[_dt.date, ...]:
     """The dates of a plan (one) or of a series (each session's, in order)."""
     return plan.days
 
@@ -253,11 +298,14 @@ def _rows(file: str, name: str, data: object) -> list[PlanRow]:
     # Version 1 files are named after their run (".json" removed) and name no titles; a
     # version-2 file's notes may be null too.
     run_id = data["run_id"] if version > 1 else name[:-5]
-    notes = data.get("notes") or [{"id": note_id, "title": None} for note_id in note_ids]
+    notes = tuple(SavedNote(note["id"], note["title"]) for note in data["notes"]) \
+        if data.get("notes") else tuple(SavedNote(note_id, None) for note_id in note_ids)
     # Positional, in the order of ROW_KEYS: the cheapest build for thousands of plans.
-    return [PlanRow(file, run_id, date, plan["minutes"], plan["title"], note_ids, notes,
-                    data["simulated"], number if series else None, False, False, None,
-                    plan.get("start"))
+    start = plan.get("start")
+    clock = None if start is None else read_clock(start)
+    return [PlanRow(file, run_id, read_date(date), plan["minutes"], plan["title"], note_ids,
+                    notes, data["simulated"], number if series else None, False, False, None,
+                    clock)
             for number, date in enumerate(plan["dates"] if series else [plan["date"]], 1)]
 
 
@@ -265,25 +313,16 @@ def _study_rows(file: str, data: dict[str, Any]) -> list[PlanRow]:
     """The rows of a version-4 or 5 file: one per session, each with its own notes and start
     (and, version 5, its plan's readiness when saved)."""
     plan = data["plan"]
-    titles = {note["id"]: note for note in data["notes"]}
+    titles = {note["id"]: SavedNote(note["id"], note["title"]) for note in data["notes"]}
     saved = data.get("readiness")
     readiness = None if saved is None else SavedReadiness(saved["ready"], saved["of"],
                                                           saved["best"])
-    return [PlanRow(file, data["run_id"], session["date"], session["minutes"], plan["title"],
-                    session["note_ids"], [titles[note] for note in session["note_ids"]],
-                    data["simulated"], number, False, False, None, session["start"],
-                    data["goal"], False, True, readiness)
+    return [PlanRow(file, data["run_id"], read_date(session["date"]), session["minutes"],
+                    plan["title"], session["note_ids"],
+                    tuple(titles[note] for note in session["note_ids"]), data["simulated"], number,
+                    False, False, None, read_clock(session["start"]), data["goal"], False, True,
+                    readiness)
             for number, session in enumerate(plan["sessions"], 1)]
-
-
-def _problem_row(label: str, name: str, problem: str) -> PlanRow:
-    return problem_row(f"{label}/{name}", problem)
-
-
-def problem_row(file: str, problem: str | None) -> PlanRow:
-    """A row that is not a plan: `file` and `problem`, every other field None."""
-    return PlanRow._make((file, *(None,) * 10, problem, None, None, False, False, None, (),
-                          False))
 
 
 def _printable_name(name: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from planner.base import strictjson
+from planner.base.days import clock_text
 from planner.base.i18n import Message, t
 from planner.plans import schema
 from planner.plans.schema import (
@@ -45,13 +46,13 @@ class ReviewPlan(NamedTuple):
 
     title: str
     note_ids: tuple[str, ...]
-    date: str
+    date: _dt.date
     minutes: int
-    # "HH:MM" local; None: not given (the program chooses one before the plan is shown).
-    start: str | None = None
+    # Local; None: not given (the program chooses one before the plan is shown).
+    start: _dt.time | None = None
 
     @property
-    def days(self) -> tuple[str, ...]:
+    def days(self) -> tuple[_dt.date, ...]:
         """The review's date, as a one-session tuple (a series gives all of its dates)."""
         return (self.date,)
 
@@ -60,11 +61,11 @@ class ReviewPlan(NamedTuple):
         data = {
             "title": self.title,
             "note_ids": list(self.note_ids),
-            "date": self.date,
+            "date": self.date.isoformat(),
             "minutes": self.minutes,
         }
         if self.start is not None:
-            data[START] = self.start
+            data[START] = clock_text(self.start)
         return data
 
 
@@ -73,13 +74,13 @@ class ReviewSeries(NamedTuple):
 
     title: str
     note_ids: tuple[str, ...]
-    dates: tuple[str, ...]
+    dates: tuple[_dt.date, ...]
     minutes: int
-    # "HH:MM" local, the same for every session; None: not given.
-    start: str | None = None
+    # Local, the same for every session; None: not given.
+    start: _dt.time | None = None
 
     @property
-    def days(self) -> tuple[str, ...]:
+    def days(self) -> tuple[_dt.date, ...]:
         """Every session's date, in order."""
         return self.dates
 
@@ -88,11 +89,11 @@ class ReviewSeries(NamedTuple):
         data = {
             "title": self.title,
             "note_ids": list(self.note_ids),
-            "dates": list(self.dates),
+            "dates": [day.isoformat() for day in self.dates],
             "minutes": self.minutes,
         }
         if self.start is not None:
-            data[START] = self.start
+            data[START] = clock_text(self.start)
         return data
 
 

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
-from planner.base import days
+from planner.base import days, study_hours
 from planner.base.i18n import t
 
 FIELDS = ("title", "note_ids", "date", "minutes")
@@ -57,8 +57,6 @@ _V5_KEYS = (*_V4_KEYS, "readiness")
 _READINESS_KEYS = ("best", "of", "ready")
 _NOTE_KEYS = ("id", "title")
 _LISTED_IDS = 20  # an error names every known note ID only when there are this few
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]", re.ASCII)
 # What a run ID may hold: it becomes part of a calendar UID and of a file name.
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}", re.ASCII)
 # Characters that may stand inside a title although str.isprintable() says no:
@@ -73,9 +71,9 @@ class Timed(Protocol):
     """What the time order of study sessions looks at (planner.plans.study.Session)."""
 
     @property
-    def date(self) -> str: ...
+    def date(self) -> _dt.date: ...
     @property
-    def start(self) -> str | None: ...
+    def start(self) -> _dt.time | None: ...
     @property
     def minutes(self) -> int: ...
 
@@ -155,11 +153,11 @@ def note_ids(value: object, known: Collection[str] = (), *,
 
 
 def date(value: object, field: str | None = None, *, stored: bool = False,
-         last: str | None = None) -> str:
+         last: _dt.date | None = None) -> _dt.date:
     """A real calendar day written YYYY-MM-DD, inside the days planner uses; proposed for a
     study plan, at most `last` (MAX_DAYS_AHEAD after today)."""
     field = field or ("plan.date" if stored else "date")
-    if type(value) is not str or not _DATE.fullmatch(value):
+    if not days.date_form(value):
         if stored:
             raise PlanError(field, t("must be written YYYY-MM-DD"))
         if type(value) is not str:
@@ -167,10 +165,9 @@ def date(value: object, field: str | None = None, *, stored: bool = False,
                                      kind=kind_of(value)))
         raise PlanError(field, t("must be written YYYY-MM-DD, got {value}",
                                  value=shown_value(value)))
-    try:
-        day = _dt.date.fromisoformat(value)
-    except ValueError:
-        raise PlanError(field, t("{date} is not a real calendar date", date=value)) from None
+    day = days.parse_date(value)
+    if day is None:
+        raise PlanError(field, t("{date} is not a real calendar date", date=value))
     if not days.usable_day(day):
         # README "A screen you can trust": a day at the calendar's very edge may not exist in UTC
         # (nor in the zone an event is placed in): no such plan is saved, nor read back.
@@ -178,14 +175,15 @@ def date(value: object, field: str | None = None, *, stored: bool = False,
                                  "{first} to {last}", date=value,
                                  first=days.FIRST_DAY.isoformat(),
                                  last=days.LAST_DAY.isoformat()))
-    if last is not None and value > last:
+    if last is not None and day > last:
         raise PlanError(field, t("{date} is more than {days} days after today; the last may be "
-                                 "{last}", date=value, days=MAX_DAYS_AHEAD, last=last))
-    return value
+                                 "{last}", date=value, days=MAX_DAYS_AHEAD,
+                                 last=last.isoformat()))
+    return day
 
 
 def dates(value: object, today: _dt.date | None = None, *,
-          stored: bool = False) -> tuple[str, ...]:
+          stored: bool = False) -> tuple[_dt.date, ...]:
     """A series' MIN_SESSIONS to MAX_SESSIONS days, strictly increasing; proposed, the last at
     most MAX_DAYS_AHEAD after `today`."""
     field = "plan.dates" if stored else "dates"
@@ -203,27 +201,29 @@ def dates(value: object, today: _dt.date | None = None, *,
         if later <= earlier:
             raise PlanError(field, t("must be strictly increasing") if stored else
                             t("must be strictly increasing, but {later} comes after {earlier}",
-                              later=later, earlier=earlier))
+                              later=later.isoformat(), earlier=earlier.isoformat()))
     if today is not None:
         last = today + _dt.timedelta(days=MAX_DAYS_AHEAD)
-        if checked[-1] > last.isoformat():
+        if checked[-1] > last:
             raise PlanError(field, t("{date} is more than {days} days after today ({today}); the "
-                                     "last may be {last}", date=checked[-1], days=MAX_DAYS_AHEAD,
+                                     "last may be {last}", date=checked[-1].isoformat(),
+                                     days=MAX_DAYS_AHEAD,
                                      today=today.isoformat(), last=last.isoformat()))
     return checked
 
 
-def start(value: object, *, stored: bool = False) -> str:
+def start(value: object, *, stored: bool = False) -> _dt.time:
     """A start time "HH:MM", 24-hour (absent is the caller's matter; null is refused)."""
     field = "plan.start" if stored else START
-    if type(value) is not str or not _START.fullmatch(value):
+    clock = days.parse_clock(value)
+    if clock is None:
         if stored:
             raise PlanError(field, t("must be a 24-hour time HH:MM"))
         if type(value) is not str:
             raise PlanError(field, t("must be a string HH:MM, got {kind}", kind=kind_of(value)))
         raise PlanError(field, t("must be a 24-hour time HH:MM, got {value}",
                                  value=shown_value(value)))
-    return value
+    return clock
 
 
 def minutes(value: object, *, stored: bool = False) -> int:
@@ -319,29 +319,23 @@ def _out_of_order(number: int, later: Timed, previous: int, earlier: Timed) -> P
     if later.date < earlier.date:
         return PlanError("sessions", t(
             "must be in time order, but session {number} ({later}) comes after session "
-            "{previous} ({earlier})", number=number, later=later.date,
-            previous=previous, earlier=earlier.date))
+            "{previous} ({earlier})", number=number, later=later.date.isoformat(),
+            previous=previous, earlier=earlier.date.isoformat()))
     if later.date == earlier.date and later.start is not None and earlier.start is not None:
         if later.start < earlier.start:
             return PlanError("sessions", t(
                 "must be in time order, but session {number} starts at {later} on {date}, "
-                "before session {previous} at {earlier}", number=number, later=later.start,
-                date=later.date, previous=previous, earlier=earlier.start))
-        if _minutes_of(later.start) < _minutes_of(earlier.start) + earlier.minutes:
+                "before session {previous} at {earlier}", number=number,
+                later=days.clock_text(later.start), date=later.date.isoformat(),
+                previous=previous, earlier=days.clock_text(earlier.start)))
+        end = days.minutes_of(earlier.start) + earlier.minutes
+        if days.minutes_of(later.start) < end:
             return PlanError("sessions", t(
                 "session {number} ({date} {start}) overlaps session {previous}, which "
-                "runs to {end}", number=number, date=later.date, start=later.start,
-                previous=previous, end=_clock(_minutes_of(earlier.start) + earlier.minutes)))
+                "runs to {end}", number=number, date=later.date.isoformat(),
+                start=days.clock_text(later.start), previous=previous,
+                end=study_hours.clock(end)))
     return None
-
-
-def _minutes_of(time: str) -> int:
-    hours, mins = time.split(":")
-    return int(hours) * 60 + int(mins)
-
-
-def _clock(total: int) -> str:
-    return f"{total // 60:02d}:{total % 60:02d}"
 
 
 # --- what only a plan file holds -----------------------------------------------------------

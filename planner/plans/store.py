@@ -25,11 +25,12 @@ from planner.base.oserrors import os_reason
 from planner.plans.files import (
     NO_MARKS,
     PLANS_DIR,
+    ListedPlan,
     Marks,
+    PlanProblem,
     PlanRow,
     PlansError,
     plan_days,
-    problem_row,
     read_plan,
     row_ref,
 )
@@ -110,9 +111,10 @@ def plan_names(folder: str) -> list[str]:
 
 
 def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
-               marks: Marks = NO_MARKS) -> list[PlanRow]:
+               marks: Marks = NO_MARKS) -> list[ListedPlan]:
     """`planner plans --json` rows: upcoming first, then (include_past) past newest first,
-    then every file that has a problem; raises PlansError when the folder cannot be listed.
+    then every file that has a problem (a PlanProblem); raises PlansError when the folder
+    cannot be listed.
 
     A series gives one row per session. Dropped plans are listed too, marked (`plans` hides
     them, exports cancel their events). `marks`: from the review log, read by the caller
@@ -121,22 +123,24 @@ def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
     label = PLANS_DIR["demo" if demo else "live"]
     folder = plans_dir(home, demo)
     names = plan_names(folder)
-    upcoming, past, problems = [], [], []
+    upcoming: list[PlanRow] = []
+    past: list[PlanRow] = []
+    problems: list[PlanProblem] = []
     first_file: dict[str, str] = {}
-    now = today.isoformat()
+    now = today
     for name in names:
         rows = read_plan(folder, name, label)
+        if isinstance(rows, PlanProblem):
+            problems.append(rows)
+            continue
         first = rows[0]
-        if first.problem is None:
-            # A copied file keeps the run ID: two calendar events with one UID would merge.
-            earlier = first_file.setdefault(first.run_id, first.file)
-            if earlier != first.file:
-                rows = [problem_row(f"{label}/{name}", t("has the same run_id as {file} (a copy?)",
-                                                    file=earlier))]
+        # A copied file keeps the run ID: two calendar events with one UID would merge.
+        earlier = first_file.setdefault(first.run_id, first.file)
+        if earlier != first.file:
+            problems.append(PlanProblem(f"{label}/{name}", t(
+                "has the same run_id as {file} (a copy?)", file=earlier)))
+            continue
         for row in rows:
-            if row.problem is not None:
-                problems.append(row)
-                continue
             if marks is not NO_MARKS:
                 row = _marked(row, marks)
                 if row.date < now and not (row.done or row.dropped):
@@ -149,7 +153,7 @@ def list_plans(home: HomePath, demo: bool, include_past: bool, today: _dt.date,
     # Names sort by creation time (run IDs), so ties on a date keep the order they were saved.
     upcoming.sort(key=_date_key)
     past.sort(key=_date_key, reverse=True)
-    return upcoming + past + problems
+    return [*upcoming, *past, *problems]
 
 
 def _marked(row: PlanRow, marks: Marks) -> PlanRow:
@@ -205,7 +209,7 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
         names = names[-MAX_WARNING_FILES:]
     days = plan_days(plan)
     wanted = frozenset(plan.note_ids)
-    same: dict[str, list[str]] = {day: [] for day in days}
+    same: dict[_dt.date, list[str]] = {day: [] for day in days}
     minutes = dict.fromkeys(days, 0)
     count = dict.fromkeys(days, 0)
     left_out = dropped() if names else frozenset()
@@ -214,9 +218,9 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
             rows = read_plan(folder, name, label)
         except Exception:  # a warning must never stop the person from deciding
             continue
-        for row in rows:
+        for row in rows if isinstance(rows, list) else ():
             day = row.date
-            if row.problem is not None or day not in count or row.run_id in left_out \
+            if day not in count or row.run_id in left_out \
                     or row_ref(row) in left_out:  # a plan dropped, or that one session
                 continue
             count[day] += 1
@@ -242,12 +246,12 @@ def confirmation_warnings(home: HomePath, mode: str, plan: Proposal,
             day_warnings.append(t("that day already holds {minutes} minutes in {count} plans",
                                   minutes=minutes[day], count=count[day]))
         for warning in day_warnings:
-            warnings.append(t("session {number} ({day}): {warning}", number=number, day=day,
-                              warning=warning) if series else warning)
+            warnings.append(t("session {number} ({day}): {warning}", number=number,
+                              day=day.isoformat(), warning=warning) if series else warning)
     return warnings
 
 
-def _date_key(row: PlanRow) -> str:
+def _date_key(row: PlanRow) -> _dt.date:
     return row.date
 
 
@@ -255,15 +259,15 @@ def _date_key(row: PlanRow) -> str:
 
 
 def minutes_by_day(home: str | os.PathLike[str], today: _dt.date,
-                   marks: Marks = NO_MARKS) -> dict[str, int]:
+                   marks: Marks = NO_MARKS) -> dict[_dt.date, int]:
     """Each day's planned minutes from today on: saved sessions, not dropped, at their moved
     dates; {} when the plans folder cannot be listed."""
     try:
         rows = list_plans(home, False, False, today, marks)
     except PlansError:
         return {}
-    planned: dict[str, int] = {}
+    planned: dict[_dt.date, int] = {}
     for row in rows:
-        if row.problem is None and not row.dropped:
+        if isinstance(row, PlanRow) and not row.dropped:
             planned[row.date] = planned.get(row.date, 0) + row.minutes
     return planned

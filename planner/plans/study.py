@@ -12,6 +12,7 @@ import datetime as _dt
 from collections.abc import Collection
 from typing import Any, NamedTuple
 
+from planner.base.days import clock_text
 from planner.base.i18n import t
 from planner.plans import schema
 from planner.plans.plan import (
@@ -35,18 +36,18 @@ MAX_STUDY_BYTES = 16384
 
 
 class Session(NamedTuple):
-    """One session of a study plan: its day, start ("HH:MM", None until placed), minutes, notes."""
+    """One session of a study plan: its day, start (local; None until placed), minutes, notes."""
 
-    date: str
+    date: _dt.date
     minutes: int
     note_ids: tuple[str, ...]
-    start: str | None = None
+    start: _dt.time | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The session as the plan file holds it (start only when known)."""
-        data: dict[str, object] = {"date": self.date}
+        data: dict[str, object] = {"date": self.date.isoformat()}
         if self.start is not None:
-            data[START] = self.start
+            data[START] = clock_text(self.start)
         data["minutes"] = self.minutes
         data["note_ids"] = list(self.note_ids)
         return data
@@ -59,7 +60,7 @@ class StudyPlan(NamedTuple):
     sessions: tuple[Session, ...]
 
     @property
-    def days(self) -> tuple[str, ...]:
+    def days(self) -> tuple[_dt.date, ...]:
         """Every session's date, in order (a day may come twice)."""
         return tuple(session.date for session in self.sessions)
 
@@ -133,7 +134,7 @@ def parse_study_arguments(arguments: object, note_ids: Collection[str],
     data = load_object(arguments, MAX_STUDY_BYTES)
     schema.exact(data, STUDY_FIELDS)
     title = schema.title(data["title"])
-    last = (today + _dt.timedelta(days=MAX_DAYS_AHEAD)).isoformat()
+    last = today + _dt.timedelta(days=MAX_DAYS_AHEAD)
     values = schema.sessions(data["sessions"])
     checked: list[Session | None] = []
     failures: list[tuple[int, object, InvalidArguments]] = []
@@ -171,7 +172,7 @@ def _reason(number: int, error: InvalidArguments) -> str:
         field != "sessions" else error.reason
 
 
-def _session(number: int, value: object, known: Collection[str], last: str) -> Session:
+def _session(number: int, value: object, known: Collection[str], last: _dt.date) -> Session:
     prefix = t("session {number}", number=number)
     session = schema.an_object(value, prefix)
     required, optional = schema.session_fields(stored=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from planner.base.days import clock_text
 from planner.base.i18n import _
 from planner.base.inert import inert_line
 
@@ -74,7 +75,8 @@ def _session_words(before: object, after: object) -> str:
 
 
 def _when(session: Session) -> str:
-    return f"{inert_line(session.date)} {inert_line(session.start or '--:--')}"
+    start = "--:--" if session.start is None else clock_text(session.start)
+    return f"{session.date.isoformat()} {start}"
 
 
 def _session_text(session: Session) -> str:

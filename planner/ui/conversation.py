@@ -16,7 +16,7 @@ from rich.text import Text
 
 from planner import ui
 from planner.base import answers
-from planner.base.days import AfterLastDay
+from planner.base.days import AfterLastDay, clock_text
 from planner.base.i18n import N_, _, lookup, n_, shown
 from planner.base.inert import inert_block, inert_line
 from planner.conversation.events import (
@@ -365,14 +365,18 @@ def _hanging(value: str, width: int) -> list[str]:
 def show_plan(view: ConfirmRequest, simulated: bool) -> None:
     """The checked plan (or series) as the person must confirm it: values, notes with their
     schedules, each session of a series, target file."""
+    from planner.plans.plan import ReviewSeries
+    from planner.plans.study import StudyPlan
+
     plan = view.plan
     warn = "bold yellow"
-    if hasattr(plan, "sessions"):
+    if isinstance(plan, StudyPlan):
         _show_rows(_study_rows(view), simulated, None,
                    (_("Proposed study plan of {count} sessions (simulated model)") if simulated
                     else _("Proposed study plan of {count} sessions")).format(
                        count=len(plan.days)))
         return
+    series = isinstance(plan, ReviewSeries)
     rows = [(_("Title"), inert_line(plan.title), "")]
     for index, note in enumerate(view.notes):
         where = f"  ({inert_line(note.path)})" if getattr(note, "path", None) else ""
@@ -382,7 +386,7 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
         rows.append((_("Notes") if index == 0 else "",
                      f"{inert_line(note.id)}  {inert_line(note.title)}{where}{due}", ""))
     dates = view.dates
-    if len(dates) == 1 and not hasattr(plan, "dates"):
+    if len(dates) == 1 and not series:
         rows.append((_("Date"), describe_date(dates[0], view.today), ""))
     else:
         # A series: every session on a line of its own, numbered as `planner plans` shows them.
@@ -391,7 +395,7 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
                          _("{number}. {date}, {minutes} min").format(
                              number=number, date=describe_date(date, view.today),
                              minutes=plan.minutes), ""))
-    past = sum(1 for date in dates if date < view.today.isoformat())
+    past = sum(1 for date in dates if date < view.today)
     if past and len(dates) > 1:
         line = (_("warning: session 1 is in the past (today is {today})") if past == 1 else
                 _("warning: sessions 1 to {past} are in the past (today is {today})"))
@@ -401,14 +405,15 @@ def show_plan(view: ConfirmRequest, simulated: bool) -> None:
             today=view.today), warn))
     if plan.start is not None:
         # README "Your week": a start the proposal left out is the program's choice, and says so.
-        start = (_("{start} (chosen by planner: the first free time)").format(start=plan.start)
-                 if view.start_chosen else plan.start)
+        clock = clock_text(plan.start)
+        start = (_("{start} (chosen by planner: the first free time)").format(start=clock)
+                 if view.start_chosen else clock)
         rows.append((_("Start"), start, ""))
     rows += _busy_rows(view)
     rows += [(_("Minutes"), str(plan.minutes), ""),
              (_("Save to"), inert_line(str(view.target)), "")]
     rows += _warning_rows(view)
-    what = None if len(dates) == 1 and not hasattr(plan, "dates") else len(dates)
+    what = None if len(dates) == 1 and not series else len(dates)
     _show_rows(rows, simulated, what)
 
 

@@ -29,13 +29,10 @@ def parse_due(date: object) -> _dt.date | AfterLastDay | None:
     return AFTER_LAST_DAY if date == AFTER_LAST_DAY_TEXT else parse_day(date)
 
 
-def describe_date(date: str, today: _dt.date) -> str:
+def describe_date(day: _dt.date, today: _dt.date) -> str:
     """A date as a person reads it: `2026-12-08 (Tuesday, in 8 days)`."""
-    day = parse_day(date)
-    if day is None:
-        return str(date)
     return _("{date} ({weekday}, {distance})").format(
-        date=date, weekday=weekday(day), distance=distance(day, today))
+        date=day.isoformat(), weekday=weekday(day), distance=distance(day, today))
 
 
 def distance(day: _dt.date, today: _dt.date) -> str:

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from planner.base import i18n
 from planner.base.answers import rating_word
-from planner.base.days import AfterLastDay
+from planner.base.days import AfterLastDay, clock_text
 from planner.base.i18n import _, n_
 from planner.base.inert import inert_line
 from planner.ui.console import info, out, print_line
@@ -32,13 +32,13 @@ from planner.ui.wrapping import Listed
 if TYPE_CHECKING:
     from rich.table import Column, Table
 
-    from planner.plans.files import PlanRow
+    from planner.plans.files import ListedPlan, PlanRow
 
 
 # --- planner plans ----------------------------------------------------------------------------
 
 
-def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: int = 0,
+def plans_table(rows: list[ListedPlan], folder: str, today: _dt.date, hidden_past: int = 0,
                 hidden_dropped: int = 0, hidden_missed: int = 0) -> None:
     """`planner plans`: upcoming first, then past ones (--all); files with a problem after.
 
@@ -46,8 +46,10 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
     a reviewed plan or session is marked done (some of its notes: 1/3), a dropped one (shown
     with --all) dropped, a past one neither done nor dropped missed.
     """
-    plans = [row for row in rows if row.problem is None]
-    now = today.isoformat()
+    from planner.plans.files import good_rows, problems_of
+
+    plans = good_rows(rows)
+    now = today
     hidden = ""
     if hidden_past and hidden_dropped:
         hidden = _("{past} past and {dropped} dropped")
@@ -72,18 +74,18 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
                                 folder=folder, upcoming=upcoming, past=past))
         table: list[list[Text | Listed]] = []
         for row in plans:
-            day = parse_day(row.date)
-            style = "bold" if row.date == now else ("dim" if row.date < now else "")
+            day = row.date
+            style = "bold" if day == now else ("dim" if day < now else "")
             if row.dropped:
                 style = "dim strike"
-            date = f"{row.date} {short_weekday(day)}" if day else row.date
-            if row.start:
-                date += f" {row.start}"
+            date = f"{day.isoformat()} {short_weekday(day)}"
+            if row.start is not None:
+                date += f" {clock_text(row.start)}"
             title = text_cell(row.title)
             title.no_wrap, title.overflow = True, "ellipsis"
             notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
             cells: list[Text | Listed] = [
-                text_cell(date, style), text_cell(distance(day, today) if day else "-", style),
+                text_cell(date, style), text_cell(distance(day, today), style),
                 text_cell(row.minutes), title, notes]
             if sessions:
                 session = row.session
@@ -125,12 +127,11 @@ def plans_table(rows: list[PlanRow], folder: str, today: _dt.date, hidden_past: 
             table_note(_("#n: session n of a series; planner done and reviews call it <run_id>#n."))
         if not wide:
             info(_("File names: planner plans --json, or a terminal 110 columns wide."))
-    for row in rows:
-        if row.problem is not None:
-            # One line each (wrapped between words on a terminal): the file name comes first.
-            print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
-                _("{path}: {problem}").format(path=row.file,
-                                              problem=shown_line(row.problem)))))
+    for problem in problems_of(rows):
+        # One line each (wrapped between words on a terminal): the file name comes first.
+        print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
+            _("{path}: {problem}").format(path=problem.file,
+                                          problem=shown_line(problem.problem)))))
 
 
 def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING
 
+from planner.base.days import clock_text
 from planner.base.i18n import _, shown
 from planner.base.inert import inert_line
 from planner.base.study_hours import windows_on
@@ -14,7 +15,6 @@ if TYPE_CHECKING:
     from planner.calendar.best_plan import PlanWorth
     from planner.conversation.events import ConfirmRequest
     from planner.memory.readiness import GoalOutlook
-    from planner.plans.study import StudyPlan
 
 MAX_NAMED = 10  # notes named one by one on the screen; the rest are counted
 WARN = "bold yellow"
@@ -25,7 +25,11 @@ Row = tuple[str, "str | Hanging", str]
 def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
     """The panel's rows: title, then each week (Monday to Sunday) with its minutes and
     sessions, the goal's notes no session covers, and the readiness line."""
-    plan: StudyPlan = view.plan  # type: ignore[assignment]
+    from planner.plans.study import StudyPlan
+
+    plan = view.plan
+    if not isinstance(plan, StudyPlan):
+        raise TypeError("study_rows shows a study plan only")
     rows: list[Row] = [(_("Title"), inert_line(plan.title), "")]
     outlook = view.readiness
     if outlook is not None:
@@ -35,7 +39,7 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
     width = len(str(len(plan.sessions)))  # numbers right-aligned: " 9." above "10."
     weeks: dict[_dt.date, list[int]] = {}
     for index, session in enumerate(plan.sessions):
-        day = _dt.date.fromisoformat(session.date)
+        day = session.date
         weeks.setdefault(day - _dt.timedelta(days=day.weekday()), []).append(index)
     for monday, indexes in weeks.items():
         minutes = sum(plan.sessions[index].minutes for index in indexes)
@@ -51,12 +55,12 @@ def study_rows(view: ConfirmRequest, daily_minutes: int | None) -> list[Row]:
             budget=budget), "bold"))
         for index in indexes:
             session = plan.sessions[index]
-            day = _dt.date.fromisoformat(session.date)
+            day = session.date
             mark = "*" if index < len(chosen) and chosen[index] else ""
             # The notes' lines after the first sit under the first note, each ID whole.
             head = _("{number}. {weekday} {date} {start}  {minutes} min  ").format(
                 number=f"{index + 1:>{width}}", weekday=_short_weekday(day),
-                date=session.date, start=((session.start or "--:--") + mark).ljust(6),
+                date=day.isoformat(), start=(_clock(session.start) + mark).ljust(6),
                 minutes=session.minutes)
             rows.append(("", Hanging(head, tuple(inert_line(note) for note in session.note_ids),
                                      _(", ")), ""))
@@ -84,8 +88,8 @@ def _worth_rows(worth: PlanWorth) -> list[tuple[str, str, str]]:
                    "(+{minutes} minutes) makes {ready} ready") if more.last_only else
                  _("Adding reviews of these {count} notes between {first} and {last} "
                    "(+{minutes} minutes) makes {ready} ready"))
-        rows.append(("", words.format(count=len(more.note_ids), first=more.first[5:],
-                                      last=more.last[5:], minutes=f"{more.minutes:,}",
+        rows.append(("", words.format(count=len(more.note_ids), first=more.first.isoformat()[5:],
+                                      last=more.last.isoformat()[5:], minutes=f"{more.minutes:,}",
                                       ready=more.ready), WARN))
         rows.append(("", _named(more.note_ids), WARN))
     return rows
@@ -113,6 +117,10 @@ def _named(items: list[str] | tuple[str, ...]) -> str:
     if len(items) > MAX_NAMED:
         words += _(" and {count} more").format(count=len(items) - MAX_NAMED)
     return words
+
+
+def _clock(start: _dt.time | None) -> str:
+    return "--:--" if start is None else clock_text(start)
 
 
 def _short_weekday(day: _dt.date) -> str:

@@ -27,14 +27,14 @@ import fsrs
 import pytest
 from clock_driver import clock_at
 from conftest import env_with, run_planner, snapshot, today
-from plan_files import plan
+from plan_files import plan, review_plan
 from plan_files import write_plan as save
 from review_log import OTHER, RUN, log_lines
 
 from planner.calendar import ics
 from planner.memory.log import future_warning
 from planner.memory.review_memory import ReviewMemory
-from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments
+from planner.plans.plan import InvalidArguments, parse_arguments
 
 LATE = "9999-12-30T10:00:00Z"  # FSRS's next due date after it passes 9999-12-31
 # The clock of the planner that reads them: an hour after the latest review it can use.
@@ -133,8 +133,8 @@ def next_due_text(reviewed_at: str) -> str:
 def test_done_shows_a_next_due_date_after_9999_12_31(home: Path) -> None:
     write_log(home, review_line("r1", "N1", LATE))
     last = END.date().isoformat()
-    save(home, RUN, ReviewPlan("RAG基础复习", ("N1", "N2"), last, 20))
-    save(home, OTHER, ReviewPlan("RAG基础复习", ("N1",), last, 20))
+    save(home, RUN, review_plan("RAG基础复习", ("N1", "N2"), last, 20))
+    save(home, OTHER, review_plan("RAG基础复习", ("N1",), last, 20))
     done = checked(run_planner("done", RUN, **clock_at(END, TZ="UTC")))
     assert done.stderr == ""
     n2 = next(line for line in log_lines(home) if line["note_id"] == "N2")
@@ -220,7 +220,7 @@ def edge_plans(home: Path) -> None:
                          ("20261130T100000000000Z-bbbbbb", "0001-01-01"),
                          ("20261130T100000000000Z-cccccc", "9999-12-30"),
                          ("20261130T100000000000Z-dddddd", "0001-01-02")):
-        save(home, run_id, ReviewPlan("复习", ("N1",), date, 20))
+        save(home, run_id, review_plan("复习", ("N1",), date, 20))
 
 
 def problems() -> list[str]:
@@ -252,7 +252,7 @@ def test_an_event_pushed_past_the_calendars_end_is_one_line(home: Path) -> None:
     # Sixteen two-hour plans on 9999-12-30 from 19:00: the last ones would start in year 10000.
     for number in range(16):
         save(home, f"20261130T1000000000{number:02d}Z-eeeeee",
-             ReviewPlan("复习", ("N1",), "9999-12-30", 120))
+             review_plan("复习", ("N1",), "9999-12-30", 120))
     before = snapshot(home)
     done = checked(run_planner("export", "--ics", env=env_with(TZ="UTC")), 2)
     assert done.stderr == (
@@ -270,7 +270,8 @@ def test_a_model_proposing_the_first_or_last_day_is_told_the_range() -> None:
 
 
 def test_a_calendar_copy_stamped_in_the_last_second_is_updated_without_overflow() -> None:
-    spec = ics.EventSpec(ics.event_uid("20261130T100000000000Z-aaaaaa", None), "2026-12-01", 20,
+    spec = ics.EventSpec(ics.event_uid("20261130T100000000000Z-aaaaaa", None),
+                         _dt.date(2026, 12, 1), 20,
                          "复习", (("N1", "RAG"),), "plans/x.json", False)
     zone = ics.LocalZone("UTC", _dt.UTC)
     new = ics.event_items([spec], "19:00", zone=zone)[0].data

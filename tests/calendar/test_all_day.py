@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 from calendar_plans import Khal
 from conftest import run_planner, today
-from plan_files import study_plan, write_plan
+from plan_files import session, study_plan, write_plan
 from study_week import day
 
 from planner.base.config import load_config
 from planner.cli.run import timetable_for
 from planner.conversation.lookups import SlotArguments, run_slots
-from planner.plans.study import Session
 
 pytestmark = pytest.mark.slow
 
@@ -39,7 +38,7 @@ def trip(home: Path, tmp_path: Path) -> Path:
     (written,) = agenda.calendar.glob("*.ics")
     text = written.read_text(encoding="utf-8")
     assert f"DTSTART;VALUE=DATE:{day(2).replace('-', '')}" in text and "TRANSP" not in text
-    write_plan(home, RUN, study_plan(Session(day(0), 30, ("N1",), "19:00")))
+    write_plan(home, RUN, study_plan(session(day(0), 30, ("N1",), "19:00")))
     return agenda.calendar
 
 

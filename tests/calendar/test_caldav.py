@@ -29,7 +29,8 @@ FOREIGN = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Someone//Else//EN\r\nBEG
 def spec(n: int, **changes) -> ics.EventSpec:
     """Plan n, on its own day n days from now."""
     run_id = f"{RUN}{n}"
-    return ics.EventSpec(ics.event_uid(run_id), day(n), 20, f"Plan {n}", (("N1", "RAG"),),
+    return ics.EventSpec(ics.event_uid(run_id), _dt.date.fromisoformat(day(n)), 20,
+                         f"Plan {n}", (("N1", "RAG"),),
                          f"plans/{run_id}.json", False, saved_order=run_id,
                          created=ics.created_from_run_id(run_id))._replace(**changes)
 

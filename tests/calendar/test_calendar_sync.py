@@ -31,7 +31,8 @@ def spec(n: int, offset: int = 3, minutes: int = 20, title: str | None = None,
          **changes) -> ics.EventSpec:
     """Plan n (saved n-th), `offset` days from today."""
     run_id = f"{RUN}{n}"
-    event = ics.EventSpec(ics.event_uid(run_id), day(offset), minutes, title or f"Plan {n}",
+    event = ics.EventSpec(ics.event_uid(run_id), _dt.date.fromisoformat(day(offset)),
+                          minutes, title or f"Plan {n}",
                           (("N1", "RAG 的基本流程"),), f"plans/{run_id}.json", False,
                           saved_order=run_id, created=ics.created_from_run_id(run_id))
     return event._replace(**changes)
@@ -124,7 +125,7 @@ def test_rows_from_list_plans_become_events(home: Path) -> None:
     assert [event.uid for event in events] == [f"{RUN}1@planner", "r-old@planner"]
     first = events[0]
     assert (first.date, first.minutes, first.title, first.file) == (
-        day(2), 35, "RAG基础复习", f"plans/{RUN}1.json")
+        _dt.date.fromisoformat(day(2)), 35, "RAG基础复习", f"plans/{RUN}1.json")
     assert first.notes == (("N1", "RAG 的基本流程"), ("N2", "切分与向量检索"))
     assert first.created == _dt.datetime(2026, 11, 30, 10, tzinfo=_dt.UTC)
     assert (first.done, first.dropped, first.saved_order) == (False, False, f"{RUN}1")
@@ -422,7 +423,7 @@ import sys, datetime, zoneinfo
 from planner.calendar import ics
 from planner.calendar import vdir
 zone = ics.LocalZone("Europe/Berlin", zoneinfo.ZoneInfo("Europe/Berlin"))
-events = [ics.EventSpec(f"r{n}@planner", "2027-03-0" + str(n), 20 + int(sys.argv[2]), "T",
+events = [ics.EventSpec(f"r{n}@planner", datetime.date(2027, 3, n), 20 + int(sys.argv[2]), "T",
                         (), "plans/r.json", False) for n in (1, 2)]
 try:
     print(vdir.write_vdir(sys.argv[1], events, "19:00", zone=zone))

@@ -24,11 +24,9 @@ from calendar_plans import (
     write_class_vdir,
 )
 from conftest import ROOT, all_files, env_with, read_summary, run_dirs, run_planner, today
-from plan_files import write_plan
+from plan_files import review_plan, write_plan
 from rich.cells import cell_len
 from stub_server import StubServer, text_reply, tool_call, tool_call_reply
-
-from planner.plans.plan import ReviewPlan
 
 CLI_TIMEOUT = 30
 
@@ -65,7 +63,7 @@ def test_a_session_over_a_class_is_rejected_by_times_and_the_repair_is_saved(
     (path,) = (home / "plans").iterdir()
     assert json.loads(path.read_text())["plan"]["start"] == "20:15"
     (view,) = person.views
-    assert view.plan.start == "20:15" and not view.start_chosen and view.busy_unknown == ()
+    assert view.plan.start == _dt.time(20, 15) and not view.start_chosen and view.busy_unknown == ()
     assert_title_never_left(home, server)
 
 
@@ -77,7 +75,7 @@ def test_without_start_the_program_chooses_the_first_free_slot_and_says_so(
     (view,) = person.views
     # 19:00-20:00 is the class; the cancelled, transparent, all-day and planner's own events
     # at 20:00-21:00 are not busy.
-    assert view.plan.start == "20:00" and view.start_chosen
+    assert view.plan.start == _dt.time(20) and view.start_chosen
     (path,) = (home / "plans").iterdir()
     assert json.loads(path.read_text())["plan"] == {**plan(), "start": "20:00"}
     assert_title_never_left(home, server)
@@ -108,7 +106,7 @@ def test_a_second_plan_goes_after_the_first_and_the_budget_holds(
     run(home, server, tool_call_reply(plan(minutes=25)), text_reply("ok"), daily_minutes=40)
     _, person = run(home, server, tool_call_reply(plan(minutes=15)), text_reply("ok"),
                     daily_minutes=40)
-    assert person.views[0].plan.start == "20:25"  # after the class and the first plan
+    assert person.views[0].plan.start == _dt.time(20, 25)  # after the class and the first plan
     # A third of 10 minutes would pass daily_minutes: rejected with the day's minutes left.
     outcome, person = run(home, server, tool_call_reply(plan(minutes=10)), text_reply("no"),
                           daily_minutes=40, max_repairs=1)
@@ -142,7 +140,7 @@ def test_a_series_gets_one_start_free_on_every_date(home: Path, server: StubServ
                           text_reply("ok"))
     assert outcome.exit_code == 0
     # The day before has no class, but a common start must miss the class on DAY.
-    assert person.views[0].plan.start == "20:00"
+    assert person.views[0].plan.start == _dt.time(20)
 
 
 # --- free_slots ---------------------------------------------------------------------------------
@@ -221,7 +219,7 @@ def seed_plans(home: Path) -> None:
     """Two plans on DAY: one with a start, one laid out from review_time; and a series."""
     for run_id, start in (("20261201T100000000000Z-aaaaaa", "20:30"),
                           ("20261201T110000000000Z-bbbbbb", None)):
-        write_plan(home, run_id, ReviewPlan("复习 " + run_id[-6:], ("N1",), DAY.isoformat(), 20,
+        write_plan(home, run_id, review_plan("复习 " + run_id[-6:], ("N1",), DAY.isoformat(), 20,
                                             start))
 
 
@@ -333,7 +331,7 @@ def test_the_learners_week_before_an_exam(home: Path, server: StubServer) -> Non
     assert outcome.exit_code == 0
     assert "is after the deadline" in results_sent(server)[0]["error"]
     (view,) = person.views
-    assert view.plan.start == "20:00"  # free on every date: the class holds 19:00-20:00 on DAY
+    assert view.plan.start == _dt.time(20)  # free on every date: the class holds 19:00-20:00 on DAY
     week = json.loads(run_planner("week", "--start", dates[0], "--json",
                                   env=env_with(DEEPSEEK_API_KEY=KEY), timeout=CLI_TIMEOUT).stdout)
     by_date = {day["date"]: day for day in week["days"]}

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from conftest import run_planner, today
-from plan_files import study_plan, write_plan
+from plan_files import session, study_plan, write_plan
 from rich.cells import cell_len
 
 from planner.memory import log as review_log
@@ -17,7 +17,6 @@ from planner.memory import readiness
 from planner.memory.marking import quiet_marks
 from planner.memory.review_memory import ReviewMemory
 from planner.notes.catalog import Note
-from planner.plans.study import Session
 
 RUN = "20261201T100000Z-goal01"
 
@@ -38,10 +37,10 @@ def setup_home(home: Path, ahead_days: int = 30) -> _dt.date:
         {"name": "Spring quiz", "date": "2026-01-10", "notes": ["N1"]}]}), encoding="utf-8")
     first, second = (today() + _dt.timedelta(days=n) for n in (2, 5))
     write_plan(home, RUN, study_plan(
-        Session("2026-11-20", 20, ("N1",), "19:00"),
-        Session(first.isoformat(), 30, ("N1", "N2"), "19:00"),
-        Session(second.isoformat(), 25, ("N3",), "19:00"),
-        Session(second.isoformat(), 15, ("N4",), "20:00"), title="To the exam"),
+        session("2026-11-20", 20, ("N1",), "19:00"),
+        session(first.isoformat(), 30, ("N1", "N2"), "19:00"),
+        session(second.isoformat(), 25, ("N3",), "19:00"),
+        session(second.isoformat(), 15, ("N4",), "20:00"), title="To the exam"),
         notes=[Note(f"N{n}", f"Word list {n}", "") for n in range(1, 5)], goal="JLPT N2")
     moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(days=3)
     review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1", reviewed_at=moment,

@@ -8,10 +8,12 @@ question) and test_conversation_continue.py (`--continue`).
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 
 import pytest
 from conftest import ROOT, run_planner
+from plan_files import review_plan, review_series
 from scripted_conversation import (
     BAD,
     EXPLAINED,
@@ -33,7 +35,6 @@ from planner.plans.changes import Change, plan_changes
 from planner.plans.plan import (
     InvalidArguments,
     ReviewPlan,
-    ReviewSeries,
     parse_arguments,
     series_tool_definition,
     tool_definition,
@@ -217,7 +218,7 @@ def test_a_question_that_ends_the_run_says_no_plan_was_proposed(home) -> None:
 
 
 def plan(**fields) -> ReviewPlan:
-    return ReviewPlan(**{"title": "RAG basics", "note_ids": ("N1", "N2"),
+    return review_plan(**{"title": "RAG basics", "note_ids": ("N1", "N2"),
                          "date": "2026-10-05", "minutes": 45, **fields})
 
 
@@ -227,12 +228,14 @@ def test_plan_changes_names_every_difference() -> None:
     assert plan_changes(plan(), plan(title="RAG", note_ids=("N1", "N3"), date="2026-10-06",
                                      minutes=30)) == (
         Change("title", "RAG basics", "RAG"), Change("note_added", None, "N3"),
-        Change("note_removed", "N2", None), Change("date", "2026-10-05", "2026-10-06"),
+        Change("note_removed", "N2", None),
+        Change("date", _dt.date(2026, 10, 5), _dt.date(2026, 10, 6)),
         Change("minutes", 45, 30))
-    series = ReviewSeries("RAG basics", ("N1", "N2"), ("2026-10-05", "2026-10-12"), 45)
+    series = review_series("RAG basics", ("N1", "N2"), ("2026-10-05", "2026-10-12"), 45)
     assert plan_changes(plan(), series) == (
         Change("kind", "plan", "series"),
-        Change("dates", ("2026-10-05",), ("2026-10-05", "2026-10-12")))
+        Change("dates", (_dt.date(2026, 10, 5),),
+               (_dt.date(2026, 10, 5), _dt.date(2026, 10, 12))))
 
 
 def test_changes_are_shown_in_words_and_inert() -> None:

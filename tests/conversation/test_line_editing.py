@@ -27,7 +27,7 @@ from live_model import (
     proposal,
     write_config,
 )
-from plan_files import day, plan
+from plan_files import day, plan, review_plan
 from plan_files import write_plan as save
 from pty_conversation import (
     ANSWER_PROMPT,
@@ -55,8 +55,6 @@ from terminal import (
     finish,
     spawn,
 )
-
-from planner.plans.plan import ReviewPlan
 
 # every case is a run in a pseudo-terminal
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
@@ -301,7 +299,7 @@ TITLE = "复习 Retrieval augmented generation: chunking and vector search"  # 8
 
 def test_done_and_undo_wrap_between_words_at_80_columns(home: Path) -> None:
     run_id = "20261130T100000000000Z-bbbbbb"
-    save(home, run_id, ReviewPlan(TITLE, ("N1", "N2"), day(0), 20))
+    save(home, run_id, review_plan(TITLE, ("N1", "N2"), day(0), 20))
     child, seen = spawn("done", "--rating", "good", columns=80, **KEYED)
     assert finish(child) == 0
     assert_words_whole("".join(seen),

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pytest
 from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
-from plan_files import day, series
+from plan_files import day, review_plan, review_series, series
 from plan_files import plan as single
 from plan_files import write_plan as save
 from scripted_conversation import Model
@@ -46,7 +46,7 @@ def listing(home: Path, include_past: bool = True) -> list[plans.PlanRow]:
 
 
 def sessions(rows: list[plans.PlanRow]) -> list[tuple]:
-    return [(row.run_id, row.session, row.date, row.done, row.dropped)
+    return [(row.run_id, row.session, row.date.isoformat(), row.done, row.dropped)
             for row in rows]
 
 
@@ -198,7 +198,8 @@ def test_rows_give_each_session_its_event_with_done_and_dropped(home: Path) -> N
     reviews.record_reviews(home, ["N1", "N2"], "good", run_id=f"{RUN}#1")
     reviews.record_drop(home, "r-single")
     events = ics.events_from_rows(listing(home))
-    assert [(event.uid, event.date, event.done, event.dropped) for event in events] == [
+    assert [(event.uid, event.date.isoformat(), event.done, event.dropped)
+            for event in events] == [
         (f"{RUN}-1@planner", day(1), True, False),
         ("r-single@planner", day(2), False, True),
         (f"{RUN}-2@planner", day(3), False, False)]
@@ -262,7 +263,8 @@ def test_one_save_saves_the_whole_series_as_one_version_3_file(home: Path) -> No
     assert data["version"] == 3 and data["plan"] == SERIES and data["simulated"] is False
     assert [prompt.kind for prompt in run.person.prompts] == ["save"]  # one SAVE for all
     [view] = run.person.views
-    assert isinstance(view.plan, ReviewSeries) and view.dates == tuple(SERIES["dates"])
+    assert isinstance(view.plan, ReviewSeries) and view.dates == tuple(
+        _dt.date.fromisoformat(each) for each in SERIES["dates"])
     assert view.target == path
     # Both confirmed tools were offered; the saved result went back for the explanation.
     first, second = run.client.requests
@@ -274,10 +276,10 @@ def test_one_save_saves_the_whole_series_as_one_version_3_file(home: Path) -> No
     assert summary["plan"] == SERIES and summary["approved"] is True
     assert [step["kind"] for step in summary["steps"]] == ["proposal", "decision", "explanation"]
     assert summary["steps"][0]["plan"] == SERIES
-    assert run.outcome.plan == ReviewSeries("RAG 间隔复习", ("N1", "N2"),
+    assert run.outcome.plan == review_series("RAG 间隔复习", ("N1", "N2"),
                                             tuple(SERIES["dates"]), 20)
     rows = listing_at(home, FLOW_TODAY)
-    assert [(row.session, row.date) for row in rows] == [
+    assert [(row.session, row.date.isoformat()) for row in rows] == [
         (1, "2026-10-02"), (2, "2026-10-05"), (3, "2026-10-12")]
 
 
@@ -392,7 +394,7 @@ def test_each_note_shows_its_schedule_and_a_series_every_session(
     today = _dt.date(2026, 12, 1)
     notes = (Note("N1", "RAG 的基本流程", "t"), Note("N2", "切分", "t"), Note("N3", "引用", "t"),
              Note("N4", "new one", "t"))
-    plan = ReviewSeries("间隔复习", ("N1", "N2", "N3"), ("2026-12-01", "2026-12-03",
+    plan = review_series("间隔复习", ("N1", "N2", "N3"), ("2026-12-01", "2026-12-03",
                                                         "2026-12-10"), 25)
     due = {"N1": today, "N2": _dt.date(2026, 11, 28), "N3": _dt.date(2026, 12, 6), "N4": None}
     view = ConfirmRequest(plan, notes, Path("plans/x.json"), today, (), due)
@@ -416,7 +418,7 @@ def test_a_single_plan_keeps_its_date_row_and_no_memory_says_nothing(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     today = _dt.date(2026, 12, 1)
-    plan = ReviewPlan("RAG", ("N1",), "2026-12-02", 20)
+    plan = review_plan("RAG", ("N1",), "2026-12-02", 20)
     note = (Note("N1", "RAG \x1b[31mred\x1b[0m", "t"),)
     lines = drawn(ConfirmRequest(plan, note, Path("plans/x.json"), today, (),
                                  {"N1": _dt.date(2026, 11, 30)}), monkeypatch, tmp_path, capsys)
@@ -449,8 +451,8 @@ def test_past_sessions_of_a_series_are_warned_about(monkeypatch: pytest.MonkeyPa
         (("2026-11-20", "2026-11-30", "2026-12-03"),
          "warning: sessions 1 to 2 are in the past (today is 2026-12-01)"),
     ]:
-        view = ConfirmRequest(ReviewSeries("S", ("N1",), dates, 20), notes, Path("p.json"), today)
+        view = ConfirmRequest(review_series("S", ("N1",), dates, 20), notes, Path("p.json"), today)
         assert warning in drawn(view, monkeypatch, tmp_path, capsys)
-    view = ConfirmRequest(ReviewSeries("S", ("N1",), ("2026-12-01", "2026-12-03"), 20), notes,
+    view = ConfirmRequest(review_series("S", ("N1",), ("2026-12-01", "2026-12-03"), 20), notes,
                           Path("p.json"), today)
     assert not any("warning" in line for line in drawn(view, monkeypatch, tmp_path, capsys))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import run_planner, today
+from plan_files import session
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 from terminal import spawn
 
@@ -97,11 +98,11 @@ def test_every_page_fits_4_kib() -> None:
     from planner.conversation.lookups import GoalNotesArguments
     from planner.conversation.suggestion import Suggestion
     from planner.memory.readiness import GoalTarget
-    from planner.plans.study import Session, StudyPlan
+    from planner.plans.study import StudyPlan
 
     goal = GoalTarget("Exam", EXAM, 0.9, ("x" * 200,))
     # 60 sessions of three 200-character IDs: a page of 30 is far over 4 KiB whole.
-    sessions = tuple(Session("2027-01-01", 45, ("x" * 200, "y" * 200, "z" * 200), "19:00")
+    sessions = tuple(session("2027-01-01", 45, ("x" * 200, "y" * 200, "z" * 200), "19:00")
                      for _ in range(60))
     suggestion = Suggestion(goal, None, None)  # type: ignore[arg-type]
     suggestion._best = BestPlan(goal, StudyPlan("t", sessions), 1, 1, 2700, {}, ())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
-from plan_files import day
+from plan_files import day, review_plan, session
 
 from planner.base.config import load_config
 from planner.memory import anki_load
@@ -159,8 +159,8 @@ def test_free_slots_and_the_checks_count_anki_s_minutes(home, collection):
     from planner.calendar.study_placing import place_study
     from planner.cli.run import timetable_for
     from planner.conversation.lookups import SlotArguments, run_slots
-    from planner.plans.plan import InvalidArguments, ReviewPlan
-    from planner.plans.study import Session, StudyPlan
+    from planner.plans.plan import InvalidArguments
+    from planner.plans.study import StudyPlan
 
     configure(home, collection, daily_minutes=30, study_hours={"daily": ["18:00-22:00"]})
     before = state(collection)
@@ -172,21 +172,22 @@ def test_free_slots_and_the_checks_count_anki_s_minutes(home, collection):
     assert found["days"][4]["slots"] == [{"start": "18:00", "end": "22:00"}]
     assert timetable.minutes_left(today() + _dt.timedelta(days=4)) == 10
     # A 15-minute session on day 4 (20 of Anki's minutes) passes daily_minutes; on day 3, none.
-    late = ReviewPlan(title="Kanji", date=day(4), minutes=15, note_ids=("N1",), start="19:00")
+    late = review_plan(title="Kanji", date=day(4), minutes=15, note_ids=("N1",), start="19:00")
     with pytest.raises(InvalidArguments) as refused:
         timetable.place(late)
     assert str(refused.value).endswith(
         f"would make {day(4)} hold 35 minutes of review, 20 of them Anki's; daily_minutes is 30")
-    assert timetable.place(late._replace(date=day(3))).plan.start == "19:00"
+    later = late._replace(date=_dt.date.fromisoformat(day(3)))
+    assert timetable.place(later).plan.start == _dt.time(19)
     chosen = late._replace(start=None)
     with pytest.raises(InvalidArguments) as no_room:
         timetable.place(chosen)
     assert f"{day(4)} has 10 of its daily 30 minutes left (Anki's reviews take 20)" \
         in str(no_room.value)
     study = StudyPlan(title="N3", sessions=(
-        Session(date=day(3), minutes=15, note_ids=("N1",), start=None),
-        Session(date=day(4), minutes=10, note_ids=("N2",), start=None),
-        Session(date=day(4), minutes=10, note_ids=("N3",), start=None)))
+        session(date=day(3), minutes=15, note_ids=("N1",), start=None),
+        session(date=day(4), minutes=10, note_ids=("N2",), start=None),
+        session(date=day(4), minutes=10, note_ids=("N3",), start=None)))
     with pytest.raises(InvalidArguments) as study_refused:
         place_study(timetable, study)
     lines = study_refused.value.lines  # type: ignore[attr-defined]

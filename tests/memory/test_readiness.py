@@ -11,6 +11,7 @@ import fsrs
 import plan_files
 import pytest
 from conftest import in_zone
+from plan_files import session as study_session
 from review_log import at
 
 from planner.memory import log as review_log
@@ -123,7 +124,7 @@ def write_plan(home: Path, run_id: str, sessions: list[Session], goal: str | Non
 
 
 def session(day: str, note_ids: list[str], start: str = "19:00", minutes: int = 30) -> Session:
-    return Session(day, minutes, tuple(note_ids), start)
+    return study_session(day, minutes, tuple(note_ids), start)
 
 
 def test_the_saved_sessions_ahead_leave_out_the_dropped_the_done_and_the_past(
@@ -154,11 +155,11 @@ def test_the_save_screen_line_with_the_plan_and_without_it(home: Path) -> None:
     memory = ReviewMemory(home, None, now=at("2026-12-04T12:00"))
     assert memory.parameters() == FITTED
     from planner.base.config import Config
-    from planner.plans.study import Session, StudyPlan
+    from planner.plans.study import StudyPlan
 
     goal = readiness.GoalTarget("JLPT N2", GOAL_DAY, 0.9, ("steady", "shaky", "new"))
-    plan = StudyPlan("Exam", (Session("2027-01-06", 30, ("shaky", "new"), "19:00"),
-                              Session("2027-01-07", 30, ("shaky", "new"), "19:00")))
+    plan = StudyPlan("Exam", (study_session("2027-01-06", 30, ("shaky", "new"), "19:00"),
+                              study_session("2027-01-07", 30, ("shaky", "new"), "19:00")))
     outlook = readiness.readiness_line(home, "live", goal, plan, memory, TODAY, Config())
     with_plan, without = {}, {}
     for note_id in goal.note_ids:

@@ -22,7 +22,7 @@ from pathlib import Path
 import fsrs
 import pytest
 from conftest import PLANNER, ROOT, run_planner, snapshot, succeeded, today
-from plan_files import NOTES, day, plan, series
+from plan_files import NOTES, day, plan, review_plan, series
 from plan_files import write_plan as save
 from review_log import OTHER, RATING_PROMPT, RUN, log_lines
 
@@ -30,7 +30,6 @@ from planner.memory import log as reviews
 from planner.memory import marking
 from planner.notes.catalog import Note
 from planner.plans import store
-from planner.plans.plan import ReviewPlan
 
 SERIES_RUN = "20250202T100000000000Z-cccccc"
 
@@ -403,7 +402,7 @@ def test_sr_due_from_an_obsidian_vault_counts_until_planner_reviews_the_note(hom
     assert [(row["id"], row["due"], row["reviews"], row["last_reviewed"]) for row in rows] == [
         ("alpha", day(-2), 0, None), ("beta", day(1), 0, None)]
     assert "sr-due" in succeeded(run_planner("due", "--days", "1")).stdout
-    save(home, RUN, ReviewPlan("Alpha", ("alpha",), day(0), 10),
+    save(home, RUN, review_plan("Alpha", ("alpha",), day(0), 10),
          notes=[Note("alpha", "Alpha", "")])
     succeeded(run_planner("done", RUN, "--rating", "easy"))
     rows = {row["id"]: row for row in as_json("due", "--days", "3650")}
@@ -417,7 +416,7 @@ def test_titles_and_ids_from_files_are_shown_inert_by_every_review_command(home:
     hostile = "Bad\x1b[2J\x1b]0;owned\x07 \u202eevil [bold]x[/bold]"
     (home / "notes.json").write_text(json.dumps([
         {"id": "H1", "title": hostile, "text": "t"}, {"id": "N2", "title": "ok", "text": "t"}]))
-    save(home, RUN, ReviewPlan(
+    save(home, RUN, review_plan(
         hostile.replace("\x1b", "").replace("\x07", "").replace("\u202e", "")[:80],
         ("H1", "N2"), day(0), 10), notes=[Note("H1", hostile, ""), Note("N2", "ok", "")])
     shown = [succeeded(run_planner("done", RUN, "--rating", "again")),

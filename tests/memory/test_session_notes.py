@@ -11,13 +11,12 @@ import os
 from pathlib import Path
 
 from conftest import env_with, run_planner, snapshot, succeeded, today
-from plan_files import day, study_plan, write_plan
+from plan_files import day, session, study_plan, write_plan
 
 from planner.memory import log as review_log
 from planner.memory import readiness
 from planner.memory.marking import quiet_marks
 from planner.memory.review_memory import ReviewMemory
-from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-notes1"
 GOAL_DAY = 20
@@ -29,9 +28,9 @@ def exam_home(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"goals": [
         {"name": "Exam", "date": day(GOAL_DAY), "notes": ["N1", "N2", "N3"]}]}),
         encoding="utf-8")
-    write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1", "N2"), "19:00"),
-                                     Session(day(0), 30, ("N1", "N2", "N3"), "19:00"),
-                                     Session(day(3), 30, ("N1", "N2", "N3"), "19:00"),
+    write_plan(home, RUN, study_plan(session(day(-1), 20, ("N1", "N2"), "19:00"),
+                                     session(day(0), 30, ("N1", "N2", "N3"), "19:00"),
+                                     session(day(3), 30, ("N1", "N2", "N3"), "19:00"),
                                      title="Exam"), goal="Exam")
 
 

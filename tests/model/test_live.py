@@ -299,7 +299,7 @@ def test_confirmation_gets_the_checked_plan_and_past_date(
     plan = {**GOOD_PLAN, "title": "  RAG basics\u3000", "date": PAST}
     run = live_run(stub_server, home, proposal(plan), explanation(), answer=False)
     (view,) = run.views
-    assert view.plan.title == "RAG basics" and view.plan.date == PAST
+    assert view.plan.title == "RAG basics" and view.plan.date.isoformat() == PAST
     assert view.date_in_past is True
     assert [note.id for note in view.notes] == ["N1", "N2"]
     assert view.target == home / f"plans/{run.outcome.run_id}.json"

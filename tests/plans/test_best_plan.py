@@ -278,7 +278,7 @@ def test_a_plan_its_own_checks_refuse_is_one_line_not_a_traceback(
     def refuse(timetable, plan):
         raise PlanError("sessions", "session 1 (2026-12-07): overlaps busy time 19:00–20:30")
 
-    monkeypatch.setattr(module, "place_study", refuse)
+    monkeypatch.setattr(module, "place", refuse)
     from planner.base.config import load_config
     from planner.cli.goals import goal_catalog
     from planner.cli.own_plan import own_plan

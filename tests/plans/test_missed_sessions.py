@@ -11,12 +11,11 @@ import os
 from pathlib import Path
 
 from conftest import env_with, run_planner, succeeded, today
-from plan_files import day, save_review, study_plan, write_plan
+from plan_files import day, save_review, session, study_plan, write_plan
 from rich.cells import cell_len
 
 from planner.memory import log as review_log
 from planner.plans.files import ROW_KEYS, SavedReadiness
-from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-exam01"
 PLAN = "20261130T110000000000Z-single"
@@ -29,12 +28,12 @@ def exam_home(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"goals": [
         {"name": "Exam", "date": day(20), "notes": ["N1", "N2", "N3"]}]}), encoding="utf-8")
     write_plan(home, RUN, study_plan(
-        Session(day(-5), 20, ("N1",), "19:00"),
-        Session(day(-3), 20, ("N2",), "19:00"),
-        Session(day(-2), 20, ("N3",), "19:00"),
-        Session(day(-1), 30, ("N1", "N2"), "19:00"),
-        Session(day(2), 20, ("N3",), "19:00"),
-        Session(day(4), 30, ("N1", "N2", "N3"), "19:00"), title="To the exam"),
+        session(day(-5), 20, ("N1",), "19:00"),
+        session(day(-3), 20, ("N2",), "19:00"),
+        session(day(-2), 20, ("N3",), "19:00"),
+        session(day(-1), 30, ("N1", "N2"), "19:00"),
+        session(day(2), 20, ("N3",), "19:00"),
+        session(day(4), 30, ("N1", "N2", "N3"), "19:00"), title="To the exam"),
         goal="Exam", readiness=SavedReadiness(3, 3, None))
     save_review(home, PLAN, 1)
     moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(days=5)
@@ -64,8 +63,8 @@ def test_plans_json_marks_only_the_missed_sessions(home: Path) -> None:
 
 
 def test_a_home_with_no_missed_session_lists_what_it_always_did(home: Path) -> None:
-    write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
-                                     Session(day(3), 20, ("N2",), "19:00")), goal="Exam")
+    write_plan(home, RUN, study_plan(session(day(-1), 20, ("N1",), "19:00"),
+                                     session(day(3), 20, ("N2",), "19:00")), goal="Exam")
     review_log.record_reviews(home, ["N1"], "good", run_id=f"{RUN}#1")
     rows = json.loads(succeeded(run_planner("plans", "--all", "--json")).stdout)
     assert [list(row) for row in rows] == [[*ROW_KEYS, "goal"]] * 2
@@ -132,8 +131,8 @@ def test_goals_count_the_missed_sessions_and_the_readiness_when_saved(home: Path
 def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) -> None:
     (home / "config.json").write_text(json.dumps({"goals": [
         {"name": "Exam", "date": day(20), "notes": ["N1", "N2"]}]}), encoding="utf-8")
-    write_plan(home, RUN, study_plan(Session(day(-1), 20, ("N1",), "19:00"),
-                                     Session(day(3), 20, ("N2",), "19:00")), goal="exam")
+    write_plan(home, RUN, study_plan(session(day(-1), 20, ("N1",), "19:00"),
+                                     session(day(3), 20, ("N2",), "19:00")), goal="exam")
     (goal,) = json.loads(succeeded(run_planner("goals", "--json")).stdout)
     assert goal["sessions"]["missed"] == 1
     text = screen("goals")
@@ -143,6 +142,6 @@ def test_goals_without_a_recorded_readiness_say_the_readiness_now(home: Path) ->
 
 
 def test_a_missed_session_is_today_no_longer_only_once_its_day_has_passed(home: Path) -> None:
-    write_plan(home, RUN, study_plan(Session(today().isoformat(), 20, ("N1",), "19:00")))
+    write_plan(home, RUN, study_plan(session(today().isoformat(), 20, ("N1",), "19:00")))
     rows = json.loads(succeeded(run_planner("plans", "--all", "--json")).stdout)
     assert "missed" not in rows[0]

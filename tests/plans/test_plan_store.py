@@ -23,13 +23,13 @@ from live_model import (
     write_config,
 )
 from live_model import explanation as explained
-from plan_files import plan_bytes
+from plan_files import plan_bytes, review_plan
 from stub_server import Reply, StubServer, text_reply, tool_call, tool_call_reply
 from terminal import finish
 
 from planner.conversation.events import Prompt
 from planner.plans import store
-from planner.plans.plan import InvalidArguments, ReviewPlan
+from planner.plans.plan import InvalidArguments
 from planner.records.run_record import now_iso
 
 SAVE_PROMPT = "Type SAVE to save this plan; anything else cancels: "
@@ -129,7 +129,7 @@ def test_a_series_that_would_pass_daily_minutes_after_another_save_is_not_writte
     other = home / "plans" / "other.json"
 
     def another_run_saves(prompt: Prompt) -> str:
-        meanwhile = ReviewPlan("Other", ("N2",), DAY.isoformat(), 20, "21:00")
+        meanwhile = review_plan("Other", ("N2",), DAY.isoformat(), 20, "21:00")
         store.save_plan(other, plan_bytes("other", meanwhile, created_at=now_iso()))
         return "SAVE\n"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
-from plan_files import CREATED, NOTES, day
+from plan_files import CREATED, NOTES, day, review_plan
 from plan_files import save_review as save
 from plan_files import write_raw as write
 from typer.testing import CliRunner
@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 from planner.cli.app import app
 from planner.plans import files as plans
 from planner.plans import store
-from planner.plans.plan import ReviewPlan
-from planner.ui.dates import WEEKDAYS, describe_date
+from planner.ui.dates import WEEKDAYS, describe_date, parse_day
 
 
 def v2(**changes: object) -> dict:
@@ -38,6 +37,11 @@ def v2(**changes: object) -> dict:
     return data
 
 
+def run_of(row: plans.ListedPlan) -> str | None:
+    """A row's run ID; None for a file that cannot be used (it has none)."""
+    return row.run_id if isinstance(row, plans.PlanRow) else None
+
+
 def listing(home: Path, include_past: bool = True, demo: bool = False) -> list[plans.PlanRow]:
     return store.list_plans(home, demo, include_past, today())
 
@@ -50,7 +54,7 @@ def problems(home: Path) -> dict[str, str]:
 
 
 def test_plan_file_content_is_indented_utf8_json_with_the_spec_keys(home: Path) -> None:
-    plan = ReviewPlan("RAG基础复习", ("N2", "N1"), "2026-12-08", 20)
+    plan = review_plan("RAG基础复习", ("N2", "N1"), "2026-12-08", 20)
     data = plans.plan_file_content(plan, simulated=True, run_id="20261130T1-ab",
                                    created_at=CREATED, notes=[NOTES["N2"], NOTES["N1"]])
     assert data.endswith(b"}\n") and b"\n  \"version\": 2," in data
@@ -86,7 +90,8 @@ def test_version_1_files_stay_readable(home: Path) -> None:
     [row] = listing(home)
     assert row.problem is None
     assert row.run_id == "20261001T000000000000Z-0a0b0c"  # the file's name: v1 has no run_id
-    assert row.notes == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
+    assert row.notes == (plans.SavedNote("N1", None), plans.SavedNote("N2", None))
+    assert row.to_json()["notes"] == [{"id": "N1", "title": None}, {"id": "N2", "title": None}]
     assert row.simulated is True and row.minutes == 20
 
 
@@ -101,10 +106,10 @@ def test_upcoming_first_from_today_then_past_newest_first_then_problems(home: Pa
     write(home, "a-broken.json", b"{")
     save(home, "r-e", 1)
     rows = listing(home)
-    assert [row.run_id for row in rows] == ["r-c", "r-e", "r-a", "r-b", "r-d", None]
+    assert [run_of(row) for row in rows] == ["r-c", "r-e", "r-a", "r-b", "r-d", None]
     assert rows[-1].file == "plans/a-broken.json"
     upcoming = listing(home, include_past=False)
-    assert [row.run_id for row in upcoming] == ["r-c", "r-e", "r-a", None]
+    assert [run_of(row) for row in upcoming] == ["r-c", "r-e", "r-a", None]
 
 
 def test_demo_plans_are_read_from_demo_plans(home: Path) -> None:
@@ -137,7 +142,7 @@ def test_a_link_to_a_plan_outside_the_home_is_listed_never_read(home: Path, tmp_
     (home / "plans" / "linked.json").symlink_to(outside)
     (home / "plans" / "dangling.json").symlink_to(tmp_path / "nothing-here.json")
     rows = listing(home)
-    assert all(row.run_id is None for row in rows)  # the outside plan was never read
+    assert all(run_of(row) is None for row in rows)  # the outside plan was never read
     assert problems(home) == {
         "plans/dangling.json": "is a symbolic link, which is not followed here",
         "plans/linked.json": "is a symbolic link, which is not followed here",
@@ -151,7 +156,7 @@ def test_a_plans_folder_that_is_a_link_is_refused(home: Path, tmp_path: Path) ->
     (home / "plans").symlink_to(elsewhere)
     with pytest.raises(plans.PlansError, match="symbolic link, which is not followed"):
         listing(home)
-    assert store.confirmation_warnings(home, "live", ReviewPlan("T", ("N1",), day(3), 5),
+    assert store.confirmation_warnings(home, "live", review_plan("T", ("N1",), day(3), 5),
                                        today()) == []
 
 
@@ -292,10 +297,14 @@ def test_a_file_that_cannot_be_opened_is_listed(home: Path) -> None:
     ("2026-11-29", "2026-11-29 (Sunday, yesterday)"),
     ("2026-11-27", "2026-11-27 (Friday, 3 days ago)"),
     ("2029-11-30", "2029-11-30 (Friday, in 1,096 days)"),
-    ("not a date", "not a date"),
 ])
 def test_describe_date(date: str, expected: str) -> None:
-    assert describe_date(date, _dt.date(2026, 11, 30)) == expected
+    assert describe_date(_dt.date.fromisoformat(date), _dt.date(2026, 11, 30)) == expected
+
+
+def test_text_that_is_not_a_date_names_no_day() -> None:
+    # describe_date takes a date: text that names none never reaches it.
+    assert parse_day("not a date") is None
 
 
 # --- warnings before SAVE -------------------------------------------------------------------
@@ -303,7 +312,7 @@ def test_describe_date(date: str, expected: str) -> None:
 
 def warnings(home: Path, offset: int = 5, note_ids=("N2", "N1"), mode: str = "live"
              ) -> list[str]:
-    return store.confirmation_warnings(home, mode, ReviewPlan("New", note_ids, day(offset), 30),
+    return store.confirmation_warnings(home, mode, review_plan("New", note_ids, day(offset), 30),
                                        today())
 
 

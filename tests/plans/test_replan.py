@@ -12,12 +12,11 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import run_planner, snapshot, today
-from plan_files import study_plan, write_plan
+from plan_files import session, study_plan, write_plan
 from terminal import spawn
 
 from planner.memory import log as review_log
 from planner.notes.catalog import Note
-from planner.plans.study import Session
 
 RUN = "20261201T080000000000Z-aaaaaa"
 NOTES = [f"N{number}" for number in range(1, 10)]
@@ -36,7 +35,7 @@ def setup_home(home: Path) -> None:
         encoding="utf-8")
     day = today()
     # A plan saved a week ago: three evenings missed, two sessions still ahead.
-    sessions = [Session((day + _dt.timedelta(days=offset)).isoformat(), 30, ("N1", "N2"),
+    sessions = [session((day + _dt.timedelta(days=offset)).isoformat(), 30, ("N1", "N2"),
                         "18:00") for offset in (-5, -3, -1, 2, 9)]
     write_plan(home, RUN, study_plan(*sessions), goal="Exam",
                notes=[Note(note, note, "") for note in ("N1", "N2")])
@@ -113,7 +112,7 @@ def test_drops_whose_new_plan_never_came_do_not_count(home: Path) -> None:
     again = json.loads(run_planner("plan", "--goal", "exam", "--replan", "--json").stdout)
     assert again["replaces"] == [f"{RUN}#4", f"{RUN}#5"]
     # Once that plan exists, the drops stand.
-    write_plan(home, ghost, study_plan(Session((today() + _dt.timedelta(days=3)).isoformat(),
+    write_plan(home, ghost, study_plan(session((today() + _dt.timedelta(days=3)).isoformat(),
                                                15, ("N3",), "18:00")), goal="Exam",
                notes=[Note("N3", "N3", "")])
     rows = {row["session"]: row for row in plans_json(home) if row["run_id"] == RUN}

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 from conftest import run_planner, today
-from plan_files import day, plan, plan_bytes, series, study_plan, write_plan, write_raw
+from plan_files import day, plan, plan_bytes, series, session, study_plan, write_plan, write_raw
 
 from planner.plans import store
 from planner.plans.files import SavedReadiness
-from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-ready1"
-EXAM = study_plan(Session(day(1), 20, ("N1",), "19:00"),
-                  Session(day(2), 30, ("N2", "N3"), "19:00"), title="Exam")
+EXAM = study_plan(session(day(1), 20, ("N1",), "19:00"),
+                  session(day(2), 30, ("N2", "N3"), "19:00"), title="Exam")
 
 
 def test_a_study_plan_for_a_goal_is_version_5_with_its_readiness(home: Path) -> None:

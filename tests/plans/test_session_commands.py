@@ -12,11 +12,9 @@ from pathlib import Path
 import pytest
 from calendar_plans import write_class_vdir
 from conftest import run_planner, snapshot
-from plan_files import study_plan, write_plan
+from plan_files import session, study_plan, write_plan
 from run_records import demo_runs
 from study_week import MONDAY, day
-
-from planner.plans.study import Session
 
 RUN = "20261130T100000000000Z-aaaaaa"
 
@@ -31,9 +29,9 @@ def configure(home: Path, **values: object) -> None:
 def week(home: Path) -> Path:
     write_class_vdir(home / "classes", MONDAY + _dt.timedelta(days=2))  # Wednesdays 19-20
     configure(home, daily_minutes=60)
-    write_plan(home, RUN, study_plan(Session(day(0), 30, ("N1",), "19:00"),
-                                     Session(day(1), 30, ("N2", "N3"), "19:00"),
-                                     Session(day(3), 40, ("N1",), "19:00")))
+    write_plan(home, RUN, study_plan(session(day(0), 30, ("N1",), "19:00"),
+                                     session(day(1), 30, ("N2", "N3"), "19:00"),
+                                     session(day(3), 40, ("N1",), "19:00")))
     return home
 
 
@@ -108,7 +106,7 @@ def test_a_move_past_the_goal_is_refused(week: Path) -> None:
     configure(week, daily_minutes=60, goals=[{"name": "JLPT", "date": exam.isoformat(),
                                               "notes": ["N1"]}])
     write_plan(week, "20261130T110000000000Z-bbbbbb",
-               study_plan(Session(day(5), 30, ("N1",), "19:00")), goal="JLPT")
+               study_plan(session(day(5), 30, ("N1",), "19:00")), goal="JLPT")
     done = run_planner("move", "20261130T110000000000Z-bbbbbb#1", "--date", day(11))
     assert done.returncode == 2, done.stdout
     assert f"is after the deadline {day(9)}" in done.stderr
@@ -182,7 +180,7 @@ def test_one_session_is_dropped_and_done_on_its_own(week: Path) -> None:
 
 def test_last_and_minus_n_are_the_newest_runs_that_saved_a_plan(week: Path) -> None:
     # After the run that saved the plan: a demo plan, and a run that saved none (no terminal).
-    write_plan(week, "20261130T110000000000Z-dddddd", study_plan(Session(day(0), 30, ("N1",))),
+    write_plan(week, "20261130T110000000000Z-dddddd", study_plan(session(day(0), 30, ("N1",))),
                folder="demo-plans", simulated=True)
     demo_runs(week, 1)
     (newest,) = os.listdir(week / "tool-records")

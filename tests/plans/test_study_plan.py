@@ -12,6 +12,7 @@ import pytest
 from calendar_plans import configure, results_sent, write_class_vdir
 from conftest import read_summary, run_dirs, today
 from people import ScriptedPerson
+from plan_files import write_plan
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 from study_week import MONDAY, day
 
@@ -21,7 +22,7 @@ from planner.conversation.continuing import earlier_conversation
 from planner.conversation.flow import run_flow
 from planner.model.client import LiveClient
 from planner.notes.catalog import SAMPLE_NOTES
-from planner.plans import store
+from planner.plans import files, store
 from planner.plans.plan import InvalidArguments
 from planner.plans.study import parse_study_arguments
 
@@ -108,8 +109,8 @@ def test_twelve_sessions_four_failing_for_four_reasons_then_repaired_and_saved(
     assert view.sessions_chosen[3] and not view.sessions_chosen[0]
     rows = store.list_plans(home, False, False, today())
     assert [row.session for row in rows] == list(range(1, 13))
-    assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == "19:00"
-    assert [note["id"] for note in rows[9].notes] == ["N2", "N3"]
+    assert rows[9].note_ids == ["N2", "N3"] and rows[9].start == _dt.time(19, 0)
+    assert [note.id for note in rows[9].notes] == ["N2", "N3"]
 
 
 def test_a_study_plan_that_is_never_repaired_ends_with_its_lines_and_the_way_back(
@@ -197,9 +198,25 @@ def test_a_good_plan_is_read_as_given() -> None:
     plan = parse_study_arguments(json.dumps(study(session(0, "19:00"), session(0, "19:30"),
                                                   session(3, notes=("N2", "N3")))),
                                  KNOWN, today())
-    assert plan.days == (day(0), day(0), day(3))
+    assert plan.days == tuple(_dt.date.fromisoformat(each) for each in (day(0), day(0), day(3)))
     assert plan.note_ids == ("N1", "N2", "N3") and plan.minutes == 90
     assert plan.sessions[2].start is None
+
+
+def test_a_study_plan_read_back_from_its_file_is_the_plan_the_save_tool_made(home: Path) -> None:
+    plan = parse_study_arguments(json.dumps(study(session(0, "09:05"), session(0, "19:30"),
+                                                  session(3, "07:00", notes=("N2", "N3")))),
+                                 KNOWN, today())
+    path = write_plan(home, "20261130T100000000000Z-aaaaaa", plan, goal="Exam")
+    rows = files.read_plan(str(path.parent), path.name, "plans")
+    assert isinstance(rows, list) and files.study_plan_of(rows) == plan
+    assert [(row.date, row.start) for row in rows] == [
+        (_dt.date.fromisoformat(day(0)), _dt.time(9, 5)),
+        (_dt.date.fromisoformat(day(0)), _dt.time(19, 30)),
+        (_dt.date.fromisoformat(day(3)), _dt.time(7, 0))]
+    # The file holds the text the schema accepts, written back byte for byte.
+    assert json.loads(path.read_bytes())["plan"]["sessions"][0] == {
+        "date": day(0), "start": "09:05", "minutes": 30, "note_ids": ["N1"]}
 
 
 TEN_BREAKING_FIVE_RULES = study(

@@ -21,6 +21,7 @@ import pexpect
 import pytest
 from conftest import PLANNER, env_with, run_planner, succeeded, today
 from live_model import GOOD_PLAN, REQUEST, explanation, proposal, write_config
+from plan_files import review_plan
 from plan_files import write_plan as save
 from radicale_server import PASSWORD, USER
 from review_log import log_lines
@@ -41,7 +42,7 @@ def too_wide(text: str) -> list[str]:
 
 
 def plan(offset: int) -> ReviewPlan:
-    return ReviewPlan("RAG基础复习", ("N1", "N2"),
+    return review_plan("RAG基础复习", ("N1", "N2"),
                       (today() + _dt.timedelta(days=offset)).isoformat(), 20)
 
 

@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from plan_files import review_plan
 
 from planner import ui
 from planner.conversation import events
 from planner.notes.catalog import Note
-from planner.plans.plan import ReviewPlan
 from planner.ui import conversation
 
 TODAY = _dt.date(2026, 11, 30)
-VIEW = events.ConfirmRequest(ReviewPlan("RAG review", ("N1",), "2026-12-08", 20),
+VIEW = events.ConfirmRequest(review_plan("RAG review", ("N1",), "2026-12-08", 20),
                              (Note("N1", "RAG 的基本流程", "t"),), Path("plans/r1.json"), TODAY)
 # One of each event; a new event class fails test_every_event_has_a_sample until added here.
 SAMPLES = {

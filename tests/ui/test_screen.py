@@ -29,12 +29,11 @@ import pytest
 import terminal
 from conftest import PLANNER, plan_body, read_summary, run_dirs
 from live_model import FUTURE, GOOD_PLAN, KEY, KEY_ENV, wait_for, write_config
-from plan_files import write_plan, write_raw
+from plan_files import review_plan, write_plan, write_raw
 from rich.cells import cell_len
 from run_records import call, deepseek_usage, summary, write_run
 from stub_server import Reply, StubServer, error_body, text_reply, tool_call, tool_call_reply
 
-from planner.plans.plan import ReviewPlan
 from planner.ui.conversation import (
     ANSWER_PROMPT,
     ASKS_LINE,
@@ -526,7 +525,7 @@ def test_a_hostile_run_folder_name_is_inert(home: Path, command: list[str]) -> N
 
 def hostile_plans(home: Path) -> None:
     """A saved plan whose title is markup, and a file whose name is hostile."""
-    plan = ReviewPlan("[bold green]Saved to plans/x.json[/]", ("N1",), FUTURE, 20)
+    plan = review_plan("[bold green]Saved to plans/x.json[/]", ("N1",), FUTURE, 20)
     write_plan(home, "20261130T000000000000Z-aaaaaa", plan)
     write_raw(home, f"{RAW[3]}{RAW[5]}{RAW[7]}.json", b"{}")
 

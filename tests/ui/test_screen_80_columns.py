@@ -226,17 +226,16 @@ def test_a_note_and_its_recall_stay_on_one_line(monkeypatch) -> None:
 
     from rich.console import Console
 
+    from planner.memory.readiness import GoalReadiness, GoalReport, GoalSessions
     from planner.ui import goals_view
 
     for pad in range(12):  # a first ID of each length moves every break by one column
         screen = io.StringIO()
         monkeypatch.setattr(goals_view, "out", Console(file=screen, width=80, no_color=True))
         ids = ["X" * pad + "A1", *(f"N{number}" for number in range(2, 11))]
-        goals_view.goals_report([{
-            "name": "Exam", "date": "2027-01-08", "past": False, "notes": 15,
-            "sessions": {"planned": 3, "minutes_planned": 90, "done": 0, "minutes_done": 0},
-            "ready": {"with_plans": 3, "without_plans": 0},
-            "not_ready": [{"id": note, "recall": 0.69} for note in ids]}], [0.9],
+        goals_view.goals_report([GoalReport(
+            "Exam", _dt.date(2027, 1, 8), False, 15, GoalSessions(3, 0, 90, 0, 0),
+            GoalReadiness(3, 0), tuple((note, 0.69) for note in ids))], [0.9],
             _dt.date(2026, 12, 4))
         shown = screen.getvalue()
         assert all(f"{note}\u00a069%" in shown for note in ids), shown

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 from conftest import run_planner, today
 from live_model import KEY, KEY_ENV, write_config
-from plan_files import day, study_plan, write_plan
+from plan_files import day, session, study_plan, write_plan
 from screens import columns
 from stub_server import Reply, StubServer, text_reply, tool_call_reply
 
 from planner.notes.catalog import Note
 from planner.plans.changes import plan_changes
-from planner.plans.study import Session
 from planner.ui.change_words import change_words
 from planner.ui.wrapping import Hanging, pack
 
@@ -53,7 +52,7 @@ def shown_whole(note: str, lines: list[str]) -> bool:
 
 def saved_study_plan(home: Path) -> None:
     write_plan(home, RUN, study_plan(
-        Session(day(1), 45, IDS[:3], "19:00"), Session(day(2), 30, IDS[2:], "20:00"),
+        session(day(1), 45, IDS[:3], "19:00"), session(day(2), 30, IDS[2:], "20:00"),
         title="文法与读解冲刺"), notes=NOTES[:len(IDS)])
 
 
@@ -207,11 +206,12 @@ def test_the_last_rejection_has_a_heading_of_its_own(server: StubServer, home: P
 
 
 def test_a_revision_names_only_the_sessions_that_changed() -> None:
-    sessions = tuple(Session(day(offset), 30, ("N1",), "19:00") for offset in range(1, 6))
+    sessions = tuple(session(day(offset), 30, ("N1",), "19:00") for offset in range(1, 6))
     before = study_plan(*sessions)
     after = study_plan(sessions[0], sessions[1]._replace(minutes=45),
-                       sessions[2]._replace(date=day(7)), sessions[3], sessions[4],
-                       Session(day(9), 20, ("N2", "N3"), "20:00"))
+                       sessions[2]._replace(date=_dt.date.fromisoformat(day(7))), sessions[3],
+                       sessions[4],
+                       session(day(9), 20, ("N2", "N3"), "20:00"))
     words = [change_words(change) for change in plan_changes(before, after)]
     assert words == ["Note N2 added", "Note N3 added", "Session 2: 30 → 45 min",
                      f"Session 3: {day(3)} 19:00 → {day(7)} 19:00",
