@@ -25,6 +25,7 @@ PLANNER = str(Path(sys.executable).with_name("planner"))
 pytest_plugins = ["radicale_server"]
 # Typer's and Click's attributes as imported, before any command in this process patches them.
 in_process.pristine()
+in_process.share_tls_context()
 
 # planner builds its Rich consoles when imported (as the tests are collected), and a console built
 # while COLUMNS or LINES is set keeps that size for good. pytest-xdist's workers start with

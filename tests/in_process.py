@@ -79,6 +79,32 @@ def pristine() -> None:
         importlib.import_module(f"planner.ui.{name}")
 
 
+def share_tls_context() -> None:
+    """One TLS context for every HTTP client made in this process with the same trust settings.
+
+    Each client of the openai SDK builds its own, loading the system's whole CA bundle (50-85 ms;
+    a planner process builds one), though the tests' model servers speak plain HTTP. The context
+    is made exactly as the library makes it, once for each trust setting and CA variables.
+    """
+    try:
+        from httpx2._transports import default
+    except ImportError:
+        return
+    make = default.create_ssl_context
+    made: dict[tuple[object, ...], object] = {}
+
+    def create_ssl_context(verify: object = True, cert: object = None,
+                           trust_env: bool = True) -> object:
+        if verify is not True or cert is not None:
+            return make(verify=verify, cert=cert, trust_env=trust_env)  # type: ignore[arg-type]
+        key = (trust_env, os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+        if key not in made:
+            made[key] = make(verify=True, cert=None, trust_env=trust_env)
+        return made[key]
+
+    default.create_ssl_context = create_ssl_context  # type: ignore[assignment]
+
+
 def _patched_modules() -> list[tuple[object, dict[str, object]]]:
     """Typer's and its Click's modules and their classes, each with its attributes now (before
     any command ran): planner's help replaces some of them (planner.cli.help)."""
