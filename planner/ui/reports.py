@@ -49,74 +49,15 @@ def plans_table(rows: list[ListedPlan], folder: str, today: _dt.date, hidden_pas
     from planner.plans.files import good_rows, problems_of
 
     plans = good_rows(rows)
-    now = today
-    hidden = ""
-    if hidden_past and hidden_dropped:
-        hidden = _("{past} past and {dropped} dropped")
-    elif hidden_past:
-        hidden = _("{past} past")
-    elif hidden_dropped:
-        hidden = _("{dropped} dropped")
-    hidden = hidden.format(past=hidden_past, dropped=hidden_dropped)
+    hidden = _hidden_words(hidden_past, hidden_dropped)
     if not plans:
         info(_("No upcoming plans in {folder}/; {hidden} plan(s): planner plans --all lists "
                "them.").format(folder=folder, hidden=hidden) if hidden
              else _("No plans to show in {folder}/.").format(folder=folder))
     else:
-        upcoming = sum(1 for row in plans if row.date >= now)
-        past = len(plans) - upcoming
-        wide = out.width >= WIDE
         sessions = any(row.session is not None for row in plans)
-        marked = any(row.done or row.dropped or row.moved or row.reviewed or row.missed
-                     for row in plans)
-        grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
-                            else _("Plans in {folder}/: {upcoming} upcoming")).format(
-                                folder=folder, upcoming=upcoming, past=past))
-        table: list[list[Text | Listed]] = []
-        for row in plans:
-            day = row.date
-            style = "bold" if day == now else ("dim" if day < now else "")
-            if row.dropped:
-                style = "dim strike"
-            date = f"{day.isoformat()} {short_weekday(day)}"
-            if row.start is not None:
-                date += f" {clock_text(row.start)}"
-            title = text_cell(row.title)
-            title.no_wrap, title.overflow = True, "ellipsis"
-            notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
-            cells: list[Text | Listed] = [
-                text_cell(date, style), text_cell(distance(day, today), style),
-                text_cell(row.minutes), title, notes]
-            if sessions:
-                session = row.session
-                cells.append(Text("" if session is None else f"#{session}"))
-            if marked:
-                cells.append(_status(row))
-            if wide:
-                cells.append(text_cell(row.file, "dim"))
-            table.append(cells)
-        headers = [_("Date"), _("When"), _("Min"), _("Title"), _("Notes"),
-                   *(["#"] if sessions else []), *([_("Status")] if marked else []),
-                   *([_("File")] if wide else [])]
-        # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
-        # as two cells. The notes keep each ID whole, as many to a line as the column holds:
-        # their column is as wide as the others leave, within the least and most it needs.
-        others = sum(span_of(header, [cells[index] for cells in table])  # type: ignore[misc]
-                     for index, header in enumerate(headers) if index not in (3, 4))
-        least, most = _notes_width(plans, out.width)
-        room = out.width - others - GAP * (len(headers) - 1) - TITLE_LEAST
-        for index, header in enumerate(headers):
-            if index == 3:
-                grid.add_column(header, min_width=8)
-            elif index == 4:
-                # All of a row's IDs on one line if the room holds them, else one to a line.
-                grid.add_column(header, width=most if most <= room else least)
-            else:
-                grid.add_column(header, no_wrap=True,
-                                justify="right" if header in (_("Min"), "#") else "left")
-        for cells in table:
-            grid.add_row(*cells)
-        out.print(grid)
+        wide = out.width >= WIDE
+        out.print(_plans_grid(plans, folder, today, sessions, wide))
         if hidden:
             info(_("{hidden} plan(s) not shown: planner plans --all lists them.").format(
                 hidden=hidden))
@@ -132,6 +73,75 @@ def plans_table(rows: list[ListedPlan], folder: str, today: _dt.date, hidden_pas
         print_line(Text.assemble((_("Cannot use"), "bold red"), " ", inert_line(
             _("{path}: {problem}").format(path=problem.file,
                                           problem=shown_line(problem.problem)))))
+
+
+def _hidden_words(past: int, dropped: int) -> str:
+    """What --all would add: "2 past and 1 dropped", "2 past", "1 dropped" or ""."""
+    hidden = ""
+    if past and dropped:
+        hidden = _("{past} past and {dropped} dropped")
+    elif past:
+        hidden = _("{past} past")
+    elif dropped:
+        hidden = _("{dropped} dropped")
+    return hidden.format(past=past, dropped=dropped)
+
+
+def _plans_grid(plans: list[PlanRow], folder: str, today: _dt.date, sessions: bool,
+                wide: bool) -> Table:
+    """The listing's table: a row per plan or session, the notes' column sized to its IDs."""
+    upcoming = sum(1 for row in plans if row.date >= today)
+    past = len(plans) - upcoming
+    marked = any(row.done or row.dropped or row.moved or row.reviewed or row.missed
+                 for row in plans)
+    grid = list_table((_("Plans in {folder}/: {upcoming} upcoming, {past} past") if past
+                        else _("Plans in {folder}/: {upcoming} upcoming")).format(
+                            folder=folder, upcoming=upcoming, past=past))
+    table: list[list[Text | Listed]] = []
+    for row in plans:
+        day = row.date
+        style = "bold" if day == today else ("dim" if day < today else "")
+        if row.dropped:
+            style = "dim strike"
+        date = f"{day.isoformat()} {short_weekday(day)}"
+        if row.start is not None:
+            date += f" {clock_text(row.start)}"
+        title = text_cell(row.title)
+        title.no_wrap, title.overflow = True, "ellipsis"
+        notes = Listed([inert_line(note) for note in row.note_ids], _(", "))
+        cells: list[Text | Listed] = [
+            text_cell(date, style), text_cell(distance(day, today), style),
+            text_cell(row.minutes), title, notes]
+        if sessions:
+            session = row.session
+            cells.append(Text("" if session is None else f"#{session}"))
+        if marked:
+            cells.append(_status(row))
+        if wide:
+            cells.append(text_cell(row.file, "dim"))
+        table.append(cells)
+    headers = [_("Date"), _("When"), _("Min"), _("Title"), _("Notes"),
+               *(["#"] if sessions else []), *([_("Status")] if marked else []),
+               *([_("File")] if wide else [])]
+    # The title narrows first: one line cut with …, Rich counting wide (Chinese) characters
+    # as two cells. The notes keep each ID whole, as many to a line as the column holds:
+    # their column is as wide as the others leave, within the least and most it needs.
+    others = sum(span_of(header, [cells[index] for cells in table])  # type: ignore[misc]
+                 for index, header in enumerate(headers) if index not in (3, 4))
+    least, most = _notes_width(plans, out.width)
+    room = out.width - others - GAP * (len(headers) - 1) - TITLE_LEAST
+    for index, header in enumerate(headers):
+        if index == 3:
+            grid.add_column(header, min_width=8)
+        elif index == 4:
+            # All of a row's IDs on one line if the room holds them, else one to a line.
+            grid.add_column(header, width=most if most <= room else least)
+        else:
+            grid.add_column(header, no_wrap=True,
+                            justify="right" if header in (_("Min"), "#") else "left")
+    for cells in table:
+        grid.add_row(*cells)
+    return grid
 
 
 def _notes_width(rows: list[PlanRow], width: int) -> tuple[int, int]:
