@@ -209,12 +209,13 @@ def configure(home: Path, url: str = "http://127.0.0.1:9", **values: object):
 
 
 def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",),
-        until: _dt.date | None = None, **config: object):
-    """One live run through the real SDK; the person types `answers` at the SAVE prompts."""
+        until: _dt.date | None = None, request: str = "plan N1 for me", **config: object):
+    """One live run of `request` through the real SDK; the person types `answers` at the SAVE
+    prompts."""
     server.add(*(Reply(body=reply) for reply in replies))
     settings = configure(home, server.url, **config)
     person = ScriptedPerson(list(answers), save_only=True)
-    outcome = run_flow("plan N1 for me", client=LiveClient(settings, KEY), person=person,
+    outcome = run_flow(request, client=LiveClient(settings, KEY), person=person,
                        home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
                        today=today(),
                        timetable=timetable_for(settings, home, "live", today(), until))

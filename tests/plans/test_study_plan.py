@@ -8,20 +8,16 @@ import datetime as _dt
 import json
 from pathlib import Path
 
+import calendar_plans
 import pytest
-from calendar_plans import configure, results_sent, write_class_vdir
+from calendar_plans import results_sent, write_class_vdir
 from conftest import read_summary, run_dirs, today
-from people import ScriptedPerson
 from plan_files import write_plan
-from stub_server import Reply, StubServer, text_reply, tool_call_reply
+from stub_server import StubServer, text_reply, tool_call_reply
 from study_week import MONDAY, day
 
 from planner.base import i18n
-from planner.cli.run import timetable_for
 from planner.conversation.continuing import earlier_conversation
-from planner.conversation.flow import run_flow
-from planner.model.client import LiveClient
-from planner.notes.catalog import SAMPLE_NOTES
 from planner.plans import files, store
 from planner.plans.plan import InvalidArguments
 from planner.plans.study import parse_study_arguments
@@ -48,14 +44,9 @@ def proposal(arguments: dict, call_id: str = "call_0001") -> dict:
 
 
 def run(home: Path, server: StubServer, *replies: dict, answers=("SAVE\n",), **config):
-    server.add(*(Reply(body=reply) for reply in replies))
-    settings = configure(home, server.url, **config)
-    person = ScriptedPerson(list(answers), save_only=True)
-    outcome = run_flow("plan my exam", client=LiveClient(settings, KEY), person=person,
-                       home=home, config=settings, notes=SAMPLE_NOTES, mode="live",
-                       today=today(),
-                       timetable=timetable_for(settings, home, "live", today(), UNTIL))
-    return outcome, person
+    """A live run asking for the exam, busy time read until UNTIL."""
+    return calendar_plans.run(home, server, *replies, answers=answers, until=UNTIL,
+                              request="plan my exam", **config)
 
 
 TWELVE_WITH_FOUR_FAILING = study(
