@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -19,7 +21,9 @@ from planner.base import storage, strictjson
 from planner.base.errors import UsageError
 from planner.base.i18n import t
 from planner.base.oserrors import os_reason
+from planner.plans.plan import InvalidArguments, ReviewPlan, parse_arguments
 from planner.plans.schema import is_run_id
+from planner.plans.study import StudyPlan, parse_study_arguments
 from planner.records.run_record import new_run_id, now_iso
 
 PENDING_DIR = "pending"
@@ -56,6 +60,31 @@ class Staged(NamedTuple):
         """The proposal as the propose tool's arguments (with its goal, for a study plan)."""
         return self.proposal if self.goal is None else {"goal": self.goal, **self.proposal}
 
+    def plan(self, today: _dt.date) -> StudyPlan | ReviewPlan:
+        """The proposal as the typed plan its save tool makes, by that tool's parser;
+        InvalidArguments when it breaks the tool's rules. Its notes need only be named here:
+        they are checked against the notes folder again before SAVE (proposals.check_again)."""
+        arguments = json.dumps(self.proposal, ensure_ascii=False)
+        if self.kind == STUDY:
+            return parse_study_arguments(arguments, _ANY_NOTE, today)
+        return parse_arguments(arguments, _ANY_NOTE)
+
+
+class _AnyNote:
+    """Every note ID is in it (see Staged.plan)."""
+
+    def __contains__(self, note_id: object) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+
+_ANY_NOTE = _AnyNote()
+
 
 def folder(home: Path) -> Path:
     """The staged proposals' folder of `home`."""
@@ -77,11 +106,10 @@ def stage(home: Path, kind: str, proposal: dict[str, Any], chosen: tuple[bool, .
     where = folder(home)
     storage.ensure_dir(where)
     while True:
-        data["id"] = new_run_id()
+        staged_id = data["id"] = new_run_id()
         data["digest"] = digest(data)
-        target = where / f"{data['id']}.json"
-        if _create(target, storage.to_json(data, indent=2)):
-            return str(data["id"])
+        if _create(where / f"{staged_id}.json", storage.to_json(data, indent=2)):
+            return staged_id
 
 
 def _create(target: Path, content: bytes) -> bool:
@@ -162,6 +190,19 @@ def read_or_problem(home: Path, staged_id: str) -> Staged | str:
         return str(problem)
 
 
+def listed(home: Path, staged_id: str,
+           today: _dt.date) -> tuple[Staged, StudyPlan | ReviewPlan] | str:
+    """The staged proposal and its typed plan (Staged.plan), or the few words saying why it
+    cannot be used: the file's problem, or the rule its proposal breaks."""
+    proposal = read_or_problem(home, staged_id)
+    if isinstance(proposal, str):
+        return proposal
+    try:
+        return proposal, proposal.plan(today)
+    except InvalidArguments as error:
+        return str(error)
+
+
 def to_confirm(home: Path, staged_id: str, now: _dt.datetime) -> Staged:
     """The staged proposal to confirm now; a UsageError saying why it never will be (damaged,
     or stale) and that nothing was saved (exit 2)."""
@@ -179,23 +220,24 @@ def to_confirm(home: Path, staged_id: str, now: _dt.datetime) -> Staged:
 def _checked(data: object, staged_id: str) -> Staged:
     if not isinstance(data, dict) or sorted(data) != sorted(_KEYS):
         raise StagedProblem(t("does not have planner's fields"))
-    if data["digest"] != digest(data):
+    # Every field once, in the order of _KEYS (all there, none other: checked just above).
+    fields = [data[key] for key in _KEYS]
+    version, file_id, kind, when, client, goal, proposal, chosen, signed = fields
+    if signed != digest(data):
         raise StagedProblem(t("was changed after it was staged"))
-    client = data["client"]
-    good = (data["version"] == VERSION and data["id"] == staged_id
-            and data["kind"] in (STUDY, REVIEW)
+    good = (version == VERSION and file_id == staged_id and kind in (STUDY, REVIEW)
             and isinstance(client, dict) and sorted(client) == ["name", "version"]
             and all(value is None or (isinstance(value, str) and len(value) <= MAX_CLIENT)
                     for value in client.values())
-            and (data["goal"] is None or isinstance(data["goal"], str))
-            and isinstance(data["proposal"], dict)
-            and isinstance(data["chosen"], list)
-            and all(value is True or value is False for value in data["chosen"]))
-    staged_at = _moment(data["staged_at"])
+            and (goal is None or isinstance(goal, str))
+            and isinstance(proposal, dict)
+            and isinstance(chosen, list)
+            and all(value is True or value is False for value in chosen))
+    staged_at = _moment(when)
     if not good or staged_at is None:
         raise StagedProblem(t("does not have planner's fields"))
-    return Staged(staged_id, data["kind"], staged_at, (client["name"], client["version"]),
-                  data["goal"], data["proposal"], tuple(data["chosen"]))
+    return Staged(staged_id, kind, staged_at, (client["name"], client["version"]),
+                  goal, proposal, tuple(chosen))
 
 
 def _moment(value: object) -> _dt.datetime | None:

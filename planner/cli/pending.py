@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from planner.base.config import Config
     from planner.conversation.events import ConfirmRequest
     from planner.notes.catalog import Note
+    from planner.plans.plan import ReviewPlan
+    from planner.plans.study import StudyPlan
     from planner.records.run_record import RunRecord
     from planner.ui.conversation import TerminalPerson
 
@@ -99,12 +101,13 @@ def _list(folder: Path) -> None:
         return
     now = _dt.datetime.now(_dt.UTC)
     for staged_id in ids:
-        proposal = staged.read_or_problem(folder, staged_id)
-        if isinstance(proposal, str):
-            ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=proposal))
+        found = staged.listed(folder, staged_id, _dt.date.today())
+        if isinstance(found, str):
+            ui.info(t("{id}  damaged: {problem}", id=staged_id, problem=found))
             continue
+        proposal, plan = found
         name, version = proposal.client
-        values = {"id": staged_id, "what": _what(proposal),
+        values = {"id": staged_id, "what": _what(plan),
                   "when": proposal.staged_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                   "client": " ".join(part for part in (name, version) if part) or "?"}
         if proposal.is_stale(now):
@@ -115,17 +118,16 @@ def _list(folder: Path) -> None:
     ui.notice(t("planner pending ID shows one and saves it on SAVE; --drop discards it."))
 
 
-def _what(proposal: Staged) -> str:
-    """A staged proposal in a few words: its title and its sessions' days (data, unchecked)."""
-    plan = proposal.proposal
-    title = str(plan.get("title"))[:60]
-    sessions = plan.get("sessions")
-    if isinstance(sessions, list) and sessions and all(isinstance(item, dict)
-                                                        for item in sessions):
-        days = [str(item.get("date")) for item in sessions]
+def _what(plan: StudyPlan | ReviewPlan) -> str:
+    """A staged proposal in a few words: its title and its sessions' days."""
+    from planner.plans.study import StudyPlan
+
+    title = plan.title[:60]
+    if isinstance(plan, StudyPlan):
         return t("study plan {title}: {count} sessions, {first} to {last}", title=title,
-                 count=len(sessions), first=days[0], last=days[-1])
-    return t("review plan {title} on {date}", title=title, date=str(plan.get("date")))
+                 count=len(plan.sessions), first=plan.days[0].isoformat(),
+                 last=plan.days[-1].isoformat())
+    return t("review plan {title} on {date}", title=title, date=plan.date.isoformat())
 
 
 def _confirm(home: Path, config: Config, staged_id: str) -> None:

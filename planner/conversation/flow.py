@@ -36,7 +36,7 @@ from planner.conversation.protocol import (
 )
 from planner.conversation.replacing import left_out, replacing_lines, save_check
 from planner.conversation.run_state import NOTHING_SAVED, RunState, StopRun
-from planner.conversation.suggestion import Suggestion, suggestion_for
+from planner.conversation.suggestion import Readiness, Suggestion, suggestion_for
 from planner.conversation.tools import MAX_LOOKUPS_PER_REPLY, MAX_TURN_RESULT_BYTES, Registry, Tool
 from planner.conversation.turn_values import (
     FINISH,
@@ -158,7 +158,7 @@ class _Run(RunState):
     # A run for a goal: planner's own plan (suggest_study_plan) and, for the proposal in hand,
     # the readiness its result carries back.
     suggestion: Suggestion | None = None
-    worth: dict[str, Any] | None = None
+    worth: Readiness | None = None
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -338,7 +338,7 @@ class _Run(RunState):
     def _sent(self, result: dict[str, Any]) -> dict[str, Any]:
         """A result as sent back: a study plan's carries its readiness (README "A study plan
         to a goal")."""
-        return result if self.worth is None else {**result, "readiness": self.worth}
+        return result if self.worth is None else {**result, "readiness": self.worth.to_json()}
 
     def _no_explanation(self) -> Finish:
         """The decision is carried out; no call is left for the model to explain it."""
@@ -449,7 +449,7 @@ class _Run(RunState):
             # What the person saw and said SAVE to, beside planner's own plan.
             readiness=None if outlook is None else plans.SavedReadiness(
                 outlook.ready_with, outlook.total,
-                None if self.worth is None else self.worth["best"]),
+                None if self.worth is None else self.worth.best),
         )
         # Known before the write: a Ctrl+C right after it must still say the plan exists.
         self.writing = target

@@ -9,7 +9,7 @@ plan --goal` shows.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base import storage
 from planner.conversation.lookups import GoalNotesArguments, check_page
@@ -26,6 +26,20 @@ if TYPE_CHECKING:
 
 SUGGEST = "suggest_study_plan"
 MAX_SUGGEST_LIMIT = 30
+
+
+class Readiness(NamedTuple):
+    """A save_study_plan result's `readiness`: the proposal's ready notes of `of`, and planner's
+    own plan's ready notes and minutes."""
+
+    ready: int
+    of: int
+    best: int
+    best_minutes: int
+
+    def to_json(self) -> dict[str, int]:
+        """As the result sends it to the model."""
+        return self._asdict()
 
 SUGGEST_SCHEMA = {
     "type": "function",
@@ -118,7 +132,7 @@ class Suggestion:
             sessions.pop()
         return result
 
-    def readiness(self, plan: Proposal, outlook: GoalOutlook | None) -> dict[str, Any] | None:
+    def readiness(self, plan: Proposal, outlook: GoalOutlook | None) -> Readiness | None:
         """A save_study_plan result's `readiness`: the proposal's ready notes and planner's best;
         None for another tool, or when it could not be predicted."""
         if outlook is None or not isinstance(plan, StudyPlan):
@@ -127,8 +141,7 @@ class Suggestion:
             best = self.best()
         except Exception:  # a prediction helps the model; it must never stop the run
             return None
-        return {"ready": outlook.ready_with, "of": outlook.total, "best": best.ready,
-                "best_minutes": best.minutes}
+        return Readiness(outlook.ready_with, outlook.total, best.ready, best.minutes)
 
     def screen(self, plan: Proposal, outlook: GoalOutlook | None) -> PlanWorth | None:
         """What the SAVE screen says a study plan is worth beside planner's plan; None for

@@ -14,7 +14,7 @@ from planner.conversation.events import Notice, Person, Prompt
 from planner.conversation.tools import MAX_RESULT_BYTES, MAX_TURN_RESULT_BYTES
 from planner.plans.plan import InvalidArguments, ReviewSeries
 from planner.plans.study import Proposal, StudyPlan
-from planner.records.summary import PlanRecord
+from planner.records.summary import PlanRecord, session_record
 
 
 class Limits(NamedTuple):
@@ -96,7 +96,7 @@ def argument_problem(tool: str, error: InvalidArguments) -> str:
 def plan_record(plan: Proposal) -> PlanRecord:
     """A proposal as the summary records it: a plan's date, or a series' dates."""
     if isinstance(plan, StudyPlan):
-        sessions = tuple(session.as_dict() for session in plan.sessions)
+        sessions = tuple(session_record(session.as_dict()) for session in plan.sessions)
         return PlanRecord(plan.title, plan.note_ids, None, plan.minutes,
                           tuple(day.isoformat() for day in plan.days), None, sessions)
     start = None if plan.start is None else clock_text(plan.start)

@@ -27,42 +27,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.base.i18n import t
 from planner.base.jsonlimits import MAX_DEPTH, too_deep
+from planner.records.plan_record import PlanRecord as PlanRecord
+from planner.records.plan_record import SessionRecord as SessionRecord
+from planner.records.plan_record import plan_record as _plan
+from planner.records.plan_record import session_record as session_record
 
 RECORD_VERSION = 2  # 2 adds `steps`: the conversation, step by step (README "Records")
 
 
 # --- The typed values -------------------------------------------------------------------------
-
-
-class PlanRecord(NamedTuple):
-    """A proposal as recorded: `plan` of the summary and of a proposal step.
-
-    A series (README "Review memory") has `dates`, its sessions' dates, and no `date`.
-    """
-
-    title: str | None
-    note_ids: tuple[str, ...] | None
-    date: str | None
-    minutes: int | None
-    dates: tuple[str, ...] | None = None
-    start: str | None = None  # "HH:MM" (README "Study hours"), written only when known
-    # A study plan's sessions, each as its plan file holds it; then no date, dates or start.
-    sessions: tuple[dict[str, Any], ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        notes = None if self.note_ids is None else list(self.note_ids)
-        if self.sessions is not None:
-            return {"title": self.title, "sessions": [dict(item) for item in self.sessions]}
-        if self.dates is not None:
-            # As the series' plan file has it: dates in the place of date.
-            data = {"title": self.title, "note_ids": notes, "dates": list(self.dates),
-                    "minutes": self.minutes}
-        else:
-            data = {"title": self.title, "note_ids": notes, "date": self.date,
-                    "minutes": self.minutes}
-        if self.start is not None:
-            data["start"] = self.start
-        return data
 
 
 class ToolResult(NamedTuple):
@@ -483,39 +456,6 @@ def _bool(value: object) -> bool | None:
 def _int(value: object) -> int | None:
     # bool is not a count: type(), not isinstance().
     return value if type(value) is int else None
-
-
-def _plan(value: object) -> PlanRecord | None:
-    if type(value) is not dict:
-        return None
-    title, notes, date, minutes, dates, start, sessions = map(value.get, PlanRecord._fields)
-    if type(sessions) is list:
-        return _study_plan(title, sessions)
-    return _new(PlanRecord, (
-        title if type(title) is str else None,
-        # str() of a note ID that is not text (the screens show it; nothing else reads it).
-        tuple(map(str, notes)) if type(notes) is list else None,
-        date if type(date) is str else None, minutes if type(minutes) is int else None,
-        tuple(map(str, dates)) if type(dates) is list else None,
-        start if type(start) is str else None, None,
-    ))
-
-
-def _study_plan(title: object, sessions: list[Any]) -> PlanRecord:
-    """A recorded study plan: its sessions as they are, and for the screens the union of their
-    notes, their dates and their minutes in all."""
-    kept = tuple(item for item in sessions if type(item) is dict)
-    notes = [note for item in kept for note in (item.get("note_ids") or ())
-             if type(item.get("note_ids")) is list]
-    minutes = [item.get("minutes") for item in kept]
-    return _new(PlanRecord, (
-        title if type(title) is str else None,
-        tuple(dict.fromkeys(map(str, notes))),
-        None,
-        sum(value for value in minutes if type(value) is int),
-        tuple(str(item.get("date")) for item in kept),
-        None, kept,
-    ))
 
 
 def _result(value: object) -> ToolResult | None:

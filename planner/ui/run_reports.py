@@ -443,13 +443,11 @@ def _session_lines(plan: PlanRecord | None) -> list[str]:
         return []
     lines = []
     for number, session in enumerate(plan.sessions, 1):
-        notes = session.get("note_ids")
         lines.append(inert_line(_("{number}. {when}, {minutes} min: {notes}").format(
-            number=number, when=" ".join(str(session[key]) for key in ("date", "start")
-                                         if session.get(key) is not None),
-            minutes=session.get("minutes"),
-            notes=_(", ").join(str(note) for note in notes) if isinstance(notes, list)
-            else notes)))
+            number=number, when=" ".join(part for part in (session.date, session.start)
+                                         if part is not None),
+            minutes=session.minutes,
+            notes=None if session.note_ids is None else _(", ").join(session.note_ids))))
     return lines
 
 

@@ -315,14 +315,16 @@ def test_hostile_staged_files_are_listed_as_damaged_and_never_saved(home: Path) 
                          "start": "19:00"}, "chosen": [False]}
     data["digest"] = staged.digest(data)
     (pending / f"{names[3]}.json").write_text(json.dumps(data), encoding="utf-8")
-    # Its proposal breaks the tool's rules: re-checked as a model's arguments are.
+    # Its proposal breaks the tool's rules: read back by the save tool's parser, it is listed
+    # as damaged, and re-checked as a model's arguments are before any SAVE.
     bad = {**data, "id": names[4], "proposal": {**data["proposal"], "minutes": 9999}}
     bad["digest"] = staged.digest(bad)
     (pending / f"{names[4]}.json").write_text(json.dumps(bad), encoding="utf-8")
     listing = run_planner("pending", cwd=home)
     assert listing.returncode == 0 and "\x1b" not in listing.stdout
     lines = listing.stdout.splitlines()
-    assert len(lines) == 5 and sum("damaged" in line for line in lines) == 3
+    assert len(lines) == 5 and sum("damaged" in line for line in lines) == 4
+    assert f"{names[4]} damaged: minutes: must be from 1 to 120, got 9999" in listing.stdout
     assert "evil\\x1b[2J\\nrm -rf ~" in listing.stdout  # shown inert, on its own line
     for name, words in zip(names, ["cannot be read", "is longer than 65536 bytes",
                                    "is not planner's JSON", None, "minutes: must be"],

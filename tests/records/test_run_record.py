@@ -32,6 +32,7 @@ from planner.records.summary import (
     DamagedRun,
     PlanRecord,
     RunSummary,
+    SessionRecord,
     Step,
     ToolResult,
     from_json,
@@ -220,6 +221,22 @@ def test_fields_of_the_wrong_type_read_as_nothing_known() -> None:
     ]
     tally = tally_calls(odd.calls)
     assert (tally.calls, tally.unknown_calls) == (2, 2)
+
+
+def test_a_recorded_study_plan_reads_back_as_typed_sessions_and_is_written_as_recorded() -> None:
+    sessions = [{"date": "2026-12-07", "start": "19:00", "minutes": 45, "note_ids": ["N1", "N2"]},
+                {"date": 7, "minutes": "45", "note_ids": "N3", "from": "a newer planner"},
+                {"date": "2026-12-09", "start": "20:00", "minutes": 30, "note_ids": ["N2", 3]}]
+    recorded = from_json(summary("study", plan={"title": "Exam", "sessions": sessions}))
+    assert isinstance(recorded, RunSummary) and recorded.plan is not None
+    assert recorded.plan.sessions == (
+        SessionRecord("2026-12-07", "19:00", 45, ("N1", "N2"), sessions[0]),
+        # A field of the wrong type is not known; a note ID that is not text, its str().
+        SessionRecord(None, None, None, None, sessions[1]),
+        SessionRecord("2026-12-09", "20:00", 30, ("N2", "3"), sessions[2]))
+    assert (recorded.plan.note_ids, recorded.plan.minutes) == (("N1", "N2", "3"), 75)
+    # Written back as recorded, byte for byte.
+    assert to_json(recorded)["plan"] == {"title": "Exam", "sessions": sessions}
 
 
 # --- one run, one word ---------------------------------------------------------------------------
