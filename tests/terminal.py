@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -22,6 +21,9 @@ BACKSPACE, ENTER = "\x7f", "\r"
 PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # a terminal's bracketed paste around pasted text
 
 CURSOR_SHOWN = "\x1b[?25h"  # the line editor shows its cursor once it reads
+# The line editor turns bracketed paste on when a prompt starts (the terminal is raw by then) and
+# off when its line is accepted, after drawing the accepted line, question and all, once more.
+EDITING, EDITED = "\x1b[?2004h", "\x1b[?2004l"
 
 
 class Seen(list):
@@ -66,6 +68,10 @@ def spawn(*args: str, home: Path | None = None, columns: int | None = 80, rows: 
     # pexpect.spawn looked up when called: conftest replaces it for a test not marked terminal.
     child = pexpect.spawn(program, list(args), cwd=None if home is None else str(home),
                           env=environment, encoding=encoding, timeout=timeout, **size)
+    # Each wait is on what the terminal shows, never on time: pexpect's own pauses (50 ms before
+    # every send, 100 ms at close) only slowed every test.
+    child.delaybeforesend = None
+    child.ptyproc.delayafterclose = 0
     seen = Seen(raw=encoding is None)
     child.logfile_read = seen
     return child, seen
@@ -79,15 +85,31 @@ def finish(child: pexpect.spawn) -> int | None:
     return child.exitstatus
 
 
-def answer(child: pexpect.spawn, question: str, typed: str) -> None:
-    """Type a line after its question, as a person would: once the question is shown and the
-    line editor shows its cursor (a hidden prompt shows none), never within the same instant."""
-    child.expect_exact(question)
-    try:
-        child.expect_exact(CURSOR_SHOWN, timeout=0.5)
-    except pexpect.TIMEOUT:
-        pass  # the hidden key prompt shows no cursor
-    time.sleep(0.25)
+def finish_with_output(child: pexpect.spawn) -> tuple[int | None, str]:
+    """Wait for the end; the exit code and everything shown since the last wait."""
+    status = finish(child)
+    return status, child.before
+
+
+def ready(child: pexpect.spawn, question: str, edited: bool = True) -> None:
+    """Wait until the prompt ending in `question` reads what is typed.
+
+    An edited prompt (the line editor) reads once it has drawn the question in a prompt of its
+    own and shown its cursor; the same words drawn again as a line is accepted are not a new
+    prompt. A prompt read as a raw line (SAVE, the hidden key prompt: `edited=False`) drops what
+    was typed ahead before it writes the question, so it reads once the question is shown.
+    """
+    while True:
+        child.expect_exact(question)
+        if not edited or child.before.rfind(EDITING) > child.before.rfind(EDITED):
+            break
+    if edited:
+        child.expect_exact(CURSOR_SHOWN)
+
+
+def answer(child: pexpect.spawn, question: str, typed: str, edited: bool = True) -> None:
+    """Type a line after its question, once the prompt reads it (see `ready`)."""
+    ready(child, question, edited)
     child.sendline(typed)
 
 
