@@ -1,5 +1,7 @@
 """The one way the tests run planner in a pseudo-terminal: start it at a size, in a home, with an
-environment; wait for text; type lines and keys; read back everything it showed; its exit code.
+environment (or a shell command line around it); wait for text or for a prompt that reads; type
+lines and keys; read back everything it showed, and the lines the screen ends up with; its exit
+code.
 
 Every terminal test starts its process here (tests that open a pseudo-terminal carry
 `@pytest.mark.terminal`; conftest makes an unmarked one fail at its first spawn).
@@ -19,6 +21,9 @@ from conftest import PLANNER
 LEFT, RIGHT, HOME, END, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F", "\x1b[A", "\x1b[B"
 BACKSPACE, ENTER = "\x7f", "\r"
 PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # a terminal's bracketed paste around pasted text
+
+# A terminal's control sequences (colour, cursor moves, modes): what the screen shows is the rest.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 CURSOR_SHOWN = "\x1b[?25h"  # the line editor shows its cursor once it reads
 # The line editor turns bracketed paste on when a prompt starts (the terminal is raw by then) and
@@ -77,6 +82,12 @@ def spawn(*args: str, home: Path | None = None, columns: int | None = 80, rows: 
     return child, seen
 
 
+def spawn_shell(command: str, **options: object) -> tuple[pexpect.spawn, Seen]:
+    """`sh -c COMMAND` in a pseudo-terminal, started as `spawn` starts planner (same options):
+    for a pipe or a redirection around planner."""
+    return spawn("-c", command, program="/bin/sh", **options)  # type: ignore[arg-type]
+
+
 def finish(child: pexpect.spawn) -> int | None:
     """Wait for the end (all output read); the exit code (None when a signal ended it)."""
     child.expect(pexpect.EOF)
@@ -116,3 +127,13 @@ def answer(child: pexpect.spawn, question: str, typed: str, edited: bool = True)
 def expect_words(child: pexpect.spawn, sentence: str) -> None:
     """Wait for the sentence's words in order, however the terminal wrapped them."""
     child.expect(r"\s+".join(re.escape(word) for word in sentence.split()))
+
+
+def screen_lines(text: str, redrawn: bool = True) -> list[str]:
+    """What the terminal showed, line by line, without escape sequences. A carriage return starts
+    a line over (the waiting line and the line editor redraw in place), so each line is what is
+    left of it; `redrawn=False` keeps everything drawn on the line, before its carriage returns
+    too."""
+    plain = ANSI.sub("", text).replace("\r\n", "\n")
+    lines = plain.split("\n")
+    return [line.split("\r")[-1] for line in lines] if redrawn else lines
