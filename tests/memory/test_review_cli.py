@@ -613,7 +613,6 @@ def test_each_review_commands_help_has_an_example_that_runs(home: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.terminal
 def test_plan_save_done_due_and_a_request_from_due_notes_in_a_terminal(home: Path) -> None:
-
     from live_model import one_line, spawn_cli, write_config
     from stub_server import Reply, StubServer, text_reply, tool_call_reply
     from terminal import finish
