@@ -35,8 +35,9 @@ demo: $(RUNTIME) $(MO)
 	$(BIN)/python -m compileall -q planner
 	$(BIN)/planner --demo
 
-# Two processes; the pseudo-terminal tests share one group (--dist loadgroup), so one terminal
-# test runs at a time and none waits on a core the other holds. The 15 slowest are printed.
+# Two processes; the Anki tests share one group (--dist loadgroup), so Anki is built once. The
+# pseudo-terminal tests run on both: each waits on what its terminal shows, never on time. The
+# 15 slowest are printed.
 PYTEST_PARALLEL := -n 2 --dist loadgroup
 
 # Compiled first, as make check is: where PYTHONDONTWRITEBYTECODE=1 is set, a fresh clone would

@@ -240,32 +240,25 @@ def server():
         yield stub
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+@pytest.hookimpl(tryfirst=True)  # before `-m` reads the markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests measured as slow in tests/slow_tests.txt (make check skips them); put the
-    terminal tests in one xdist group, so two pseudo-terminals never race for the two cores."""
+    """Mark the tests measured as slow in tests/slow_tests.txt (make check skips them). The
+    terminal tests run on both workers, two at a time: each waits on what its terminal shows,
+    never on time, so a busy core only makes it later (README "What the tests prove")."""
     listed = Path(__file__).with_name("slow_tests.txt").read_text(encoding="utf-8").splitlines()
     measured = {line for line in listed if line and not line.startswith("#")}
     for item in items:
         if item.nodeid in measured:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("terminal"):
-            item.add_marker(pytest.mark.xdist_group("terminal"))
 
 
 @pytest.fixture(autouse=True)
 def _terminal_tests_are_marked(request: pytest.FixtureRequest,
                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A test that opens a pseudo-terminal must be marked `terminal` (so it joins the group);
-    one that is not fails at its first spawn, naming the marker. Under `--dist loadgroup` the
-    group must really hold: xdist 3.8 marks it in the node ID, which pytest 9.2 no longer reads
-    (pyproject keeps pytest below 9.2 until xdist follows)."""
+    """A test that opens a pseudo-terminal must be marked `terminal` (`-m terminal` selects
+    them, and they skip themselves under libfaketime); one that is not fails at its first spawn,
+    naming the marker."""
     if request.node.get_closest_marker("terminal"):
-        if request.config.getoption("dist", "no") == "loadgroup" or \
-                getattr(request.config.option, "loadgroup", False):
-            assert request.node.nodeid.endswith("@terminal"), (
-                "the terminal tests are not in one xdist group: this pytest and pytest-xdist "
-                "do not group by xdist_group")
         return
 
     def unmarked(*args: object, **kwargs: object) -> None:

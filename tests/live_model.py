@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import socket
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from stub_server import (
     tool_call_reply,
     usage,
 )
-from terminal import spawn
+from terminal import ANSI, spawn
 
 from planner.base.config import Config, load_config
 
@@ -96,9 +95,6 @@ def wait_for(condition, seconds: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out waiting"
         time.sleep(0.01)
-
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def plain(text: str) -> str:

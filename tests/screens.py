@@ -8,8 +8,9 @@ import re
 import unicodedata
 
 from live_model import KEY, KEY_ENV
+from terminal import ANSI, screen_lines
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+__all__ = ["ANSI", "screen_lines"]  # the pseudo-terminal driver's, here beside the screen checks
 
 
 CHINESE = {"LANGUAGE": "zh_CN"}
@@ -20,12 +21,6 @@ KEYED = {KEY_ENV: KEY}  # every terminal run here has the key set
 def columns(line: str) -> int:
     """A line's width on a terminal: wide (Chinese) characters take two columns."""
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
-
-
-def screen_lines(text: str) -> list[str]:
-    """The lines a terminal ends up showing (a carriage return starts a line over)."""
-    plain = ANSI.sub("", text).replace("\r\n", "\n")
-    return [line.split("\r")[-1] for line in plain.split("\n")]
 
 
 def run_id(days_ago: int = 0) -> str:

@@ -117,7 +117,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
     expect_words(init, "key 'max_tokens' must be")
     answer(init, "Longest reply in tokens (max_tokens) [2000] ", "")
     answer(init, "Key [OPENAI_API_KEY] ", "keyring")
-    answer(init, "Key for openai (input hidden): ", SECRET)
+    answer(init, "Key for openai (input hidden): ", SECRET, edited=False)
     answer(init, "Notes folder [none] ", str(tmp_path / "no-such-vault"))
     # A long temporary path is cut in the line (what you wrote comes back short); its end stays.
     expect_words(init, "no-such-vault is not a folder")
@@ -144,7 +144,7 @@ def test_english_every_question_checked_old_config_kept_key_in_the_keyring(
         answer(init, "Goal name ", "JLPT N2")
         answer(init, "Goal date (YYYY-MM-DD) ", "2027-07-04")
         answer(init, "separated by spaces ", "N1 tag:jlpt")
-    answer(init, SAVE_PROMPT, "SAVE")
+    answer(init, SAVE_PROMPT, "SAVE", edited=False)
     assert finish(init) == 0
     screen = " ".join(screen_of(seen).split())
     assert ("Calendars found on this computer: 1. classes (khal: ~/.calendars/classes) "
@@ -190,7 +190,7 @@ def test_chinese_at_80_columns_a_new_file_and_a_near_miss_at_save(machine: dict[
     answer(init, "全天日程 [busy] ", "忙")
     if GOALS:
         answer(init, "目标名称 ", "")
-    answer(init, ZH_SAVE_PROMPT, "保存")
+    answer(init, ZH_SAVE_PROMPT, "保存", edited=False)
     # A near miss is named and asked once more (the prompt wraps at 80 columns).
     expect_words(init, "你输入的是“保存”；只有大写 SAVE 才会保存。")
     init.expect(r"\s*".join(re.escape(char) for char in ZH_SAVE_PROMPT))
@@ -220,7 +220,7 @@ def test_ctrl_c_at_a_question_writes_nothing(machine: dict[str, Path], tmp_path:
     answer(init, "Model [gpt-6-luna] ", "")
     answer(init, "Longest reply in tokens (max_tokens) [4096] ", "")
     answer(init, "Key [OPENAI_API_KEY] ", "keyring")
-    answer(init, "Key for openai (input hidden): ", SECRET)
+    answer(init, "Key for openai (input hidden): ", SECRET, edited=False)
     init.expect_exact("Notes folder [none] ")
     init.sendintr()
     assert finish(init) == 130
@@ -294,7 +294,7 @@ def test_chinese_refusals_a_day_with_none_and_the_goal_date_asked_again(
         expect_words(init, "未采用：2027-1-17 不是写成 YYYY-MM-DD 的真实日期，例如 2027-01-17")
         answer(init, "目标日期（YYYY-MM-DD） ", "2027-01-17")
         answer(init, "用空格分开 ", "N1")
-    answer(init, ZH_SAVE_PROMPT, "SAVE")
+    answer(init, ZH_SAVE_PROMPT, "SAVE", edited=False)
     assert finish(init) == 0
     written = json.loads((home / "config.json").read_text(encoding="utf-8"))
     assert written["study_hours"] == {"daily": ["19:00-22:00"], "fri": []}

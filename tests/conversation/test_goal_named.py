@@ -8,7 +8,6 @@ import datetime as _dt
 import json
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -73,9 +72,8 @@ def test_on_a_terminal_it_is_asked_once_before_the_first_call(
                                                             "DEEPSEEK_API_KEY": KEY},
                                  columns=200)
     question = f"This looks like your goal JLPT N2 ({day.isoformat()}): plan for it? [Y/n] "
-    child.expect_exact(question)
+    terminal.ready(child, question, edited=False)
     assert server.requests == [] and run_dirs(home) == []  # asked before anything is sent
-    time.sleep(0.25)  # typed after the question is seen, as a person would
     child.sendline(typed)
     terminal.answer(child, "Your answer (Enter to finish): ", "")
     assert terminal.finish(child) == 0

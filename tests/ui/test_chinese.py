@@ -16,7 +16,7 @@ import pytest
 import terminal
 from conftest import env_with, run_planner
 from screens import ANSI, columns
-from terminal import Seen
+from terminal import Seen, screen_lines
 
 # each case runs planner many times
 pytestmark = pytest.mark.slow
@@ -91,10 +91,9 @@ def save_and_end(child: pexpect.spawn, screen: Seen) -> str:
     """Type SAVE at the SAVE prompt, wait for planner to end with exit 0; the screen."""
     child.expect(SAVE_PROMPT)
     child.sendline("SAVE")
-    child.expect(pexpect.EOF)
-    child.close()
+    status = terminal.finish(child)
     text = ANSI.sub("", screen.text())
-    assert child.exitstatus == 0, text
+    assert status == 0, text
     return text
 
 
@@ -116,12 +115,6 @@ def test_json_outputs_are_byte_identical_in_both_languages(home: Path) -> None:
 
 
 # --- In a terminal at 80 columns ---------------------------------------------------------------
-
-
-def screen_lines(text: str) -> list[str]:
-    """The lines as the terminal ends up showing them: a carriage return starts a line over
-    (the waiting line and the line editor redraw in place)."""
-    return [line.split("\r")[-1] for line in text.replace("\r\n", "\n").split("\n")]
 
 
 @pytest.mark.terminal

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pexpect
 import pytest
-import terminal
 from conftest import PLANNER, all_files, read_summary, run_dirs, run_planner, today
 from rich.cells import cell_len
 from run_records import call, summary, write_run
-from screens import ANSI
 from stub_server import Reply, StubServer, text_reply, tool_call_reply, usage
+from terminal import finish_with_output as finish
+from terminal import screen_lines, spawn, spawn_shell
 
 from planner.ui.conversation import SAVE_PROMPT
 
@@ -22,17 +22,10 @@ from planner.ui.conversation import SAVE_PROMPT
 pytestmark = [pytest.mark.slow, pytest.mark.terminal]
 
 
-def spawn(home: Path, command: str | None = None) -> pexpect.spawn:
-    """Start `planner --demo` attached to a new pseudo-terminal."""
-    command = command or f"exec {PLANNER} --demo"
-    child, _ = terminal.spawn("-c", command, program="/bin/sh", home=home, columns=120, rows=40)
+def demo(home: Path, command: str = f"exec {PLANNER} --demo") -> pexpect.spawn:
+    """`planner --demo` (or a shell command line around planner) in a 120-column terminal."""
+    child, _ = spawn_shell(command, home=home, columns=120, rows=40)
     return child
-
-
-def finish(child: pexpect.spawn) -> tuple[int, str]:
-    """Wait for the end; return the exit status and everything printed."""
-    status = terminal.finish(child)
-    return status, child.before
 
 
 def plans(home: Path) -> list[Path]:
@@ -41,7 +34,7 @@ def plans(home: Path) -> list[Path]:
 
 
 def test_save_writes_the_plan(home: Path) -> None:
-    child = spawn(home)
+    child = demo(home)
     child.expect_exact(SAVE_PROMPT)
     child.sendline("SAVE")
     status, output = finish(child)
@@ -58,7 +51,7 @@ def test_save_writes_the_plan(home: Path) -> None:
 # "yes" is a near miss since README "中文界面": named and asked again, so it is not among these.
 @pytest.mark.parametrize("answer", ["", "ok", "SAVE SAVE", "no"])
 def test_anything_else_cancels(home: Path, answer: str) -> None:
-    child = spawn(home)
+    child = demo(home)
     child.expect_exact(SAVE_PROMPT)
     child.sendline(answer)
     status, output = finish(child)
@@ -70,7 +63,7 @@ def test_anything_else_cancels(home: Path, answer: str) -> None:
 
 
 def test_end_of_input_cancels(home: Path) -> None:
-    child = spawn(home)
+    child = demo(home)
     child.expect_exact(SAVE_PROMPT)
     child.sendeof()
     status, output = finish(child)
@@ -79,7 +72,7 @@ def test_end_of_input_cancels(home: Path) -> None:
 
 
 def test_ctrl_c_stops_with_130_and_saves_nothing(home: Path) -> None:
-    child = spawn(home)
+    child = demo(home)
     child.expect_exact(SAVE_PROMPT)
     child.sendintr()
     status, output = finish(child)
@@ -91,7 +84,7 @@ def test_ctrl_c_stops_with_130_and_saves_nothing(home: Path) -> None:
 
 
 def test_piped_save_is_ignored_the_terminal_decides(home: Path) -> None:
-    child = spawn(home, f"echo SAVE | {PLANNER} --demo")
+    child = demo(home, f"echo SAVE | {PLANNER} --demo")
     child.expect_exact(SAVE_PROMPT)
     child.sendline("no")
     status, output = finish(child)
@@ -108,7 +101,7 @@ def test_no_terminal_is_a_cancel(home: Path) -> None:
 
 
 def test_dry_run_in_a_terminal_asks_for_no_key_and_writes_nothing(home: Path) -> None:
-    child = spawn(home, f"exec {PLANNER} --dry-run")
+    child = demo(home, f"exec {PLANNER} --dry-run")
     status, output = finish(child)
     assert status == 0
     assert "input hidden" not in output and '"tool_choice": "auto"' in output
@@ -124,13 +117,8 @@ def at_width(home: Path, columns: int, *args: str, **env: str) -> pexpect.spawn:
 
     Everything shown is in `child.logfile_read.text()`.
     """
-    child, _ = terminal.spawn(*args, home=home, columns=columns, rows=60, measure=True, **env)
+    child, _ = spawn(*args, home=home, columns=columns, rows=60, measure=True, **env)
     return child
-
-
-def screen_lines(output: str) -> list[str]:
-    """What the terminal shows, line by line, without colour and cursor codes."""
-    return ANSI.sub("", output).replace("\r\n", "\n").split("\n")
 
 
 def fits(lines: list[str], columns: int) -> None:
@@ -166,7 +154,7 @@ def test_runs_table_in_a_terminal(home: Path, columns: int) -> None:
     child = at_width(home, columns, "runs")
     status, output = finish(child)
     assert status == 0
-    lines = screen_lines(output)
+    lines = screen_lines(output, redrawn=False)
     fits(lines, columns)
     text = "\n".join(lines)
     header = next(line for line in lines if line.startswith("Run ID"))
@@ -192,7 +180,7 @@ def test_costs_table_in_a_terminal(home: Path, columns: int) -> None:
     before = all_files(home)
     status, output = finish(at_width(home, columns, "costs"))
     assert status == 0
-    lines = screen_lines(output)
+    lines = screen_lines(output, redrawn=False)
     fits(lines, columns)
     text = "\n".join(lines)
     header = next(line for line in lines if line.startswith("Run ID"))
@@ -213,7 +201,7 @@ def test_show_in_a_terminal(home: Path, columns: int) -> None:
     before = all_files(home)
     status, output = finish(at_width(home, columns, "show", "20261103"))
     assert status == 0
-    lines = screen_lines(output)
+    lines = screen_lines(output, redrawn=False)
     fits(lines, columns)
     words = " ".join(" ".join(lines).replace("│", " ").split())
     assert "Status stopped while asking the model" in words
@@ -230,7 +218,7 @@ def test_the_demo_screen_fits_and_has_no_past_date(home: Path, columns: int) -> 
     child.sendline("SAVE")
     status, _output = finish(child)
     assert status == 0
-    lines = screen_lines(child.logfile_read.text())
+    lines = screen_lines(child.logfile_read.text(), redrawn=False)
     fits(lines, columns)
     text = "\n".join(lines)
     tomorrow = (today() + dt.timedelta(days=1)).isoformat()
@@ -273,7 +261,7 @@ def test_waiting_line_while_the_model_thinks(home: Path, slow_server: StubServer
     assert status == 0
     # Removed when the reply comes: the line is erased (ESC [2K) before the plan is drawn.
     assert "\x1b[2K" in before_prompt
-    lines = screen_lines(child.logfile_read.text())
+    lines = screen_lines(child.logfile_read.text(), redrawn=False)
     assert "2 calls · 1,130 tokens · $0.0002" in lines
     assert len(slow_server.requests) == 2
     (folder,) = run_dirs(home)
@@ -283,9 +271,8 @@ def test_waiting_line_while_the_model_thinks(home: Path, slow_server: StubServer
 def test_no_waiting_line_when_stderr_is_not_the_terminal(
     home: Path, slow_server: StubServer
 ) -> None:
-    child, _ = terminal.spawn("-c", f"exec {PLANNER} -r 'review N1' 2>err.txt",
-                              program="/bin/sh", home=home, columns=80, rows=40, measure=True,
-                              **LIVE_ENV)
+    child, _ = spawn_shell(f"exec {PLANNER} -r 'review N1' 2>err.txt", home=home, columns=80,
+                           rows=40, measure=True, **LIVE_ENV)
     child.expect_exact(SAVE_PROMPT)
     child.sendline("no")
     child.expect_exact("What should change? (Enter to finish): ")
