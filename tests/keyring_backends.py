@@ -18,7 +18,10 @@ from keyring.errors import KeyringError, PasswordDeleteError
 class FileKeyring(KeyringBackend):
     """A keyring in one JSON file: {"service\\nuser": password}."""
 
-    priority = 1  # type: ignore[assignment]
+    # Below the fail keyring's 0: used only when PYTHON_KEYRING_BACKEND names it. Once a test
+    # has imported this module, keyring's own choice (a run in the test process that names no
+    # backend) must not pick it, as a planner process, which never imports it, would not.
+    priority = -1  # type: ignore[assignment]
 
     @property
     def _path(self) -> Path:
@@ -48,7 +51,7 @@ class FileKeyring(KeyringBackend):
 class BrokenKeyring(KeyringBackend):
     """Every call fails, as a locked keyring or a dead D-Bus session does."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = -1  # type: ignore[assignment]  # only when named, as FileKeyring
 
     def get_password(self, service: str, username: str) -> str | None:
         raise KeyringError(f"the keyring is locked (asked for {service}/{username})")
