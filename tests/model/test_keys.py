@@ -10,8 +10,10 @@ record or the screen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -193,12 +195,18 @@ def test_a_command_that_prints_without_end_is_stopped_at_the_limit() -> None:
 
 @pytest.mark.not_under_faketime("libfaketime stretches a thread's timed join")
 @pytest.mark.skipif(os.name != "posix", reason="sh")
-def test_a_helper_the_command_leaves_running_does_not_hold_the_key_back() -> None:
+def test_a_helper_the_command_leaves_running_does_not_hold_the_key_back(tmp_path: Path) -> None:
     # A password manager that starts an agent which keeps the output pipe open.
-    cfg = config(api_key_cmd=["sh", "-c", f"echo {SECRET}; sleep 30 &"])
+    agent = tmp_path / "agent.pid"
+    cfg = config(api_key_cmd=["sh", "-c", f"echo {SECRET}; sleep 30 & echo $! > {agent}"])
     started = time.monotonic()
-    assert find_key(cfg, never_asked) == SECRET
-    assert time.monotonic() - started < 5
+    try:
+        assert find_key(cfg, never_asked) == SECRET
+        assert time.monotonic() - started < 5
+    finally:
+        # The agent is the test's to end: no test leaves a process behind.
+        with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError):
+            os.kill(int(agent.read_text()), signal.SIGKILL)
 
 
 def test_a_command_that_prints_bytes_not_text() -> None:
