@@ -79,7 +79,7 @@ def init_command(
             workspace.writable()  # the per-user data folder is made now, after SAVE, if need be
         if answers.secret is not None:
             _store_key(answers)
-        backup = _write(target, answers.data)  # whole or not at all, Ctrl+C included
+        backup = write_config_file(target, answers.data)  # whole or not at all, Ctrl+C included
     if backup is None:
         screen.say(_("Written: {path}").format(path=target))
     else:
@@ -502,7 +502,7 @@ def _config_text(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _write(target: Path, data: dict[str, Any]) -> Path | None:
+def write_config_file(target: Path, data: dict[str, Any]) -> Path | None:
     """config.json written whole: a new file created exclusively, or the old one kept as
     config.json.bak-<time> and the new one moved in (never edited in place). The backup's
     path, or None."""

@@ -17,7 +17,7 @@ from screens import problems, screen_lines
 from terminal import answer, expect_words, finish, spawn
 
 from planner.base import config as config_module
-from planner.cli.init import _write
+from planner.cli.init import write_config_file
 from planner.cli.init_answers import Refused, goal_date_answer, hours_answer
 from planner.cli.init_calendars import found_calendars
 
@@ -308,7 +308,7 @@ def test_an_existing_config_is_kept_and_the_new_one_moved_in(home: Path) -> None
     target = home / "config.json"
     target.write_text('{"language": "en"}', encoding="utf-8")
     inode = target.stat().st_ino
-    backup = _write(target, {"language": "zh"})
+    backup = write_config_file(target, {"language": "zh"})
     assert backup is not None and backup.read_text(encoding="utf-8") == '{"language": "en"}'
     assert backup.stat().st_ino == inode  # the old file itself, never edited in place
     assert json.loads(target.read_text(encoding="utf-8")) == {"language": "zh"}
